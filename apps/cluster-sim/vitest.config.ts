@@ -1,0 +1,3 @@
+import { defineSimsVitestConfig } from '../../vitest.shared';
+
+export default defineSimsVitestConfig();
