@@ -1,0 +1,191 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { ClockMode } from './clock';
+import { SimInputError } from './duration';
+import type { RunningServer } from './http/serve';
+
+/** Options every simulator binary understands, from flags or `SIM_*` environment variables. */
+export interface CommonCliOptions {
+  port: number;
+  host: string;
+  seed?: string;
+  clock: ClockMode;
+  speed: number;
+  scenarios: string[];
+  stateFile?: string;
+  adminToken?: string;
+  log: 'silent' | 'info' | 'debug';
+}
+
+export class CliUsageError extends Error {
+  override readonly name = 'CliUsageError';
+}
+
+export function commonHelp(name: string, defaultPort: number): string {
+  return `Usage: ${name} [options]
+
+Options (environment variable in brackets):
+  --port <n>            port to listen on; 0 picks one (default ${defaultPort}) [SIM_PORT]
+  --host <addr>         address to bind (default 127.0.0.1) [SIM_HOST]
+  --seed <s>            seed for ids and fault decisions (default 0) [SIM_SEED]
+  --clock real|manual   clock mode (default real) [SIM_CLOCK]
+  --speed <x>           speed factor of the real clock (default 1) [SIM_SPEED]
+  --scenario <file>     load a scenario file (YAML/JSON) into the default namespace; repeatable
+                        [SIM_SCENARIO, comma-separated]
+  --state-file <path>   load a world snapshot at start, save it on SIGTERM [SIM_STATE_FILE]
+  --admin-token <t>     protect the control plane (/_sim) with this token [SIM_ADMIN_TOKEN]
+  --log <level>         silent | info | debug (default info) [SIM_LOG]
+  --help, --version`;
+}
+
+/**
+ * Parses the common flags; throws CliUsageError for unknown flags or invalid values (exit code 2).
+ *
+ * @example parseCommonArgs(['--port', '0', '--clock', 'manual'], {}, 8085)
+ */
+export function parseCommonArgs(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  defaultPort: number,
+): { options: CommonCliOptions; help: boolean; version: boolean; positionals: string[] } {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        seed: { type: 'string' },
+        clock: { type: 'string' },
+        speed: { type: 'string' },
+        scenario: { type: 'string', multiple: true },
+        'state-file': { type: 'string' },
+        'admin-token': { type: 'string' },
+        log: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (err) {
+    throw new CliUsageError((err as Error).message);
+  }
+  const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
+  const pick = (flag: string, envName: string) => (v[flag] as string | undefined) ?? env[envName];
+  const portText = pick('port', 'SIM_PORT') ?? String(defaultPort);
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) throw new CliUsageError(`invalid --port "${portText}": expected 0-65535`);
+  const clock = pick('clock', 'SIM_CLOCK') ?? 'real';
+  if (clock !== 'real' && clock !== 'manual') throw new CliUsageError(`invalid --clock "${clock}": expected real or manual`);
+  const speedText = pick('speed', 'SIM_SPEED') ?? '1';
+  const speed = Number(speedText);
+  if (!Number.isFinite(speed) || speed <= 0) throw new CliUsageError(`invalid --speed "${speedText}": expected a number > 0`);
+  const log = pick('log', 'SIM_LOG') ?? 'info';
+  if (log !== 'silent' && log !== 'info' && log !== 'debug') throw new CliUsageError(`invalid --log "${log}": expected silent, info or debug`);
+  const scenarios = (v.scenario as string[] | undefined) ?? (env.SIM_SCENARIO ? env.SIM_SCENARIO.split(',').filter(Boolean) : []);
+  return {
+    options: {
+      port,
+      host: pick('host', 'SIM_HOST') ?? '127.0.0.1',
+      seed: pick('seed', 'SIM_SEED'),
+      clock,
+      speed,
+      scenarios,
+      stateFile: pick('state-file', 'SIM_STATE_FILE'),
+      adminToken: pick('admin-token', 'SIM_ADMIN_TOKEN'),
+      log,
+    },
+    help: v.help === true,
+    version: v.version === true,
+    positionals: parsed.positionals,
+  };
+}
+
+/** Reads a file for the CLI, turning a missing file into a usage error rather than a stack trace. */
+export function readCliFile(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new CliUsageError(`cannot read ${what} "${path}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+export interface CliProcess {
+  argv: string[];
+  env: Record<string, string | undefined>;
+  stdout: (line: string) => void;
+  stderr: (line: string) => void;
+  exit: (code: number) => void;
+  onSignal: (signal: 'SIGTERM' | 'SIGINT', handler: () => void) => void;
+}
+
+/** The real process, for `main.ts`. */
+export function nodeProcess(): CliProcess {
+  return {
+    argv: process.argv.slice(2),
+    env: process.env,
+    stdout: (line) => process.stdout.write(`${line}\n`),
+    stderr: (line) => process.stderr.write(`${line}\n`),
+    exit: (code) => process.exit(code),
+    onSignal: (signal, handler) => process.once(signal, handler),
+  };
+}
+
+/**
+ * Runs a simulator binary: parse flags, start, print one ready line, stop cleanly on SIGTERM/SIGINT.
+ * `start` receives the parsed options and returns the running server plus a hook run before exit.
+ */
+export async function runSimulatorCli(config: {
+  name: string;
+  version: string;
+  defaultPort: number;
+  proc: CliProcess;
+  start(options: CommonCliOptions): Promise<RunningServer & { beforeExit?: () => void | Promise<void> }>;
+}): Promise<RunningServer | undefined> {
+  const { proc } = config;
+  let parsed: ReturnType<typeof parseCommonArgs>;
+  try {
+    parsed = parseCommonArgs(proc.argv, proc.env, config.defaultPort);
+    if (parsed.positionals.length > 0) throw new CliUsageError(`unexpected argument "${parsed.positionals[0]}"`);
+  } catch (err) {
+    proc.stderr(`${config.name}: ${(err as Error).message}\nTry '${config.name} --help'.`);
+    proc.exit(2);
+    return undefined;
+  }
+  if (parsed.help) {
+    proc.stdout(commonHelp(config.name, config.defaultPort));
+    proc.exit(0);
+    return undefined;
+  }
+  if (parsed.version) {
+    proc.stdout(`${config.name} ${config.version}`);
+    proc.exit(0);
+    return undefined;
+  }
+  let running: RunningServer & { beforeExit?: () => void | Promise<void> };
+  try {
+    running = await config.start(parsed.options);
+  } catch (err) {
+    const usage = err instanceof CliUsageError || err instanceof SimInputError;
+    proc.stderr(`${config.name}: ${(err as Error).message}`);
+    proc.exit(usage ? 2 : 1);
+    return undefined;
+  }
+  if (parsed.options.log !== 'silent') {
+    proc.stdout(
+      `${config.name} ${config.version} ready at ${running.url} (control plane ${running.url}/_sim, API docs ${running.url}/openapi.json, clock ${parsed.options.clock})`,
+    );
+  }
+  const stop = async () => {
+    try {
+      await running.beforeExit?.();
+    } finally {
+      await running.close();
+      proc.exit(0);
+    }
+  };
+  proc.onSignal('SIGTERM', () => void stop());
+  proc.onSignal('SIGINT', () => void stop());
+  return running;
+}

@@ -1,0 +1,219 @@
+import type { z } from 'zod';
+import type { Clock } from '../clock';
+import { parseDuration, SimInputError } from '../duration';
+import { globMatch } from '../glob';
+import type { Random } from '../random';
+import { parseInput } from '../validation';
+import { createFaultRuleSchema, type FaultRuleSpec } from './rule-schema';
+
+/** What a fault rule can be matched against: the facts of one emulated-API request. */
+export interface RequestFacts {
+  operation?: string;
+  resource?: string;
+  method: string;
+  path: string;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  /** The parsed JSON body, when there is one. */
+  body?: unknown;
+}
+
+/** A rule as the engine holds it: the spec plus counters. */
+export interface FaultRule extends FaultRuleSpec {
+  id: string;
+  /** Requests that matched `match` (and the window). */
+  matched: number;
+  /** Times the rule fired. */
+  fired: number;
+  /** Clock time at which the rule was added. */
+  createdAt: string;
+  /** True once `times`/`nth` can never fire again. */
+  exhausted: boolean;
+}
+
+export interface FaultEngineOptions {
+  clock: Clock;
+  /** The world's fault-decision stream (probability triggers, delay ranges). */
+  random: Random;
+  errorEffect?: z.ZodType;
+  domainEffects?: Record<string, z.ZodType>;
+  /** Makes generated rule ids; default `rule-<n>`. */
+  nextId?: () => string;
+}
+
+export interface FaultEngine {
+  /** Validates and adds a rule; throws SimInputError with the offending path when it is invalid. */
+  add(input: unknown): FaultRule;
+  list(): FaultRule[];
+  get(id: string): FaultRule | undefined;
+  remove(id: string): boolean;
+  clear(): void;
+  /** Rules that never fired: a test whose fault silently stopped applying is caught by this. */
+  unfired(): FaultRule[];
+  /**
+   * Evaluates the generic rules (error/http/delay/connection) of one phase. Rules are tried in the
+   * order they were added; delay-only rules that fire add up; the first rule that fires with a
+   * terminal effect (error, http, connection) ends the evaluation.
+   */
+  evaluate(facts: RequestFacts, phase: 'before' | 'after'): FaultRule[];
+  /** Finds the first domain rule of `kind` that matches and fires; returns its rule and effect value. */
+  take<T = unknown>(facts: RequestFacts, kind: string): { rule: FaultRule; value: T } | undefined;
+  /** The delay in ms a fired rule asks for (a range is drawn from the seeded generator). */
+  delayOf(rule: FaultRule): number;
+  /** Serializable copy (for state snapshots). */
+  snapshot(): FaultRule[];
+  restore(rules: FaultRule[]): void;
+}
+
+function getPath(body: unknown, dotted: string): unknown {
+  let cur: unknown = body;
+  for (const key of dotted.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+function matches(rule: FaultRule, facts: RequestFacts): boolean {
+  const m = rule.match;
+  if (m.operation !== undefined) {
+    const ops = Array.isArray(m.operation) ? m.operation : [m.operation];
+    if (!facts.operation || !ops.some((op) => globMatch(op, facts.operation as string))) return false;
+  }
+  if (m.resource !== undefined && !(facts.resource && globMatch(m.resource, facts.resource))) return false;
+  if (m.method !== undefined && m.method !== facts.method.toUpperCase()) return false;
+  if (m.path !== undefined && !globMatch(m.path, facts.path)) return false;
+  if (m.headers) {
+    for (const [name, want] of Object.entries(m.headers)) {
+      const got = facts.headers[name.toLowerCase()];
+      if (got === undefined || !globMatch(want, got)) return false;
+    }
+  }
+  if (m.query) {
+    for (const [name, want] of Object.entries(m.query)) {
+      const got = facts.query[name];
+      if (got === undefined || !globMatch(want, got)) return false;
+    }
+  }
+  if (m.body) {
+    for (const [path, want] of Object.entries(m.body)) {
+      if (!deepEqual(getPath(facts.body, path), want)) return false;
+    }
+  }
+  return true;
+}
+
+function isDomainRule(rule: FaultRule, domainKinds: Set<string>): boolean {
+  return Object.keys(rule.effect).some((k) => domainKinds.has(k));
+}
+
+/**
+ * Creates a fault engine for one world.
+ *
+ * @example
+ * const faults = createFaultEngine({ clock, random });
+ * faults.add({ match: { operation: 'nodePools.update' }, trigger: { times: 1 }, effect: { error: { status: 'ABORTED' } } });
+ */
+export function createFaultEngine(options: FaultEngineOptions): FaultEngine {
+  const { clock, random } = options;
+  const schema = createFaultRuleSchema({ errorEffect: options.errorEffect, domainEffects: options.domainEffects });
+  const domainKinds = new Set(Object.keys(options.domainEffects ?? {}));
+  const rules = new Map<string, FaultRule>();
+  let counter = 0;
+  const nextId = options.nextId ?? (() => `rule-${++counter}`);
+
+  function windowTime(value: number | string | undefined, createdAt: number): number | undefined {
+    if (value === undefined) return undefined;
+    if (typeof value === 'number') return value;
+    if (value.startsWith('+')) return createdAt + parseDuration(value.slice(1));
+    return Date.parse(value);
+  }
+
+  /** Counts a match and decides whether the rule fires for it. */
+  function decide(rule: FaultRule): boolean {
+    const t = rule.trigger;
+    if (t.window) {
+      const created = Date.parse(rule.createdAt);
+      const now = clock.now();
+      const from = windowTime(t.window.from, created);
+      const to = windowTime(t.window.to, created);
+      if ((from !== undefined && now < from) || (to !== undefined && now >= to)) return false;
+    }
+    rule.matched++;
+    if (t.after !== undefined && rule.matched <= t.after) return false;
+    if (t.nth !== undefined && rule.matched !== t.nth) {
+      if (rule.matched > t.nth) rule.exhausted = true;
+      return false;
+    }
+    if (t.times !== undefined && rule.fired >= t.times) return false;
+    if (t.probability !== undefined && !(random.next() < t.probability)) return false;
+    rule.fired++;
+    if ((t.times !== undefined && rule.fired >= t.times) || t.nth !== undefined) rule.exhausted = true;
+    return true;
+  }
+
+  const engine: FaultEngine = {
+    add(input) {
+      const spec = parseInput(schema, input) as FaultRuleSpec;
+      const id = spec.id ?? nextId();
+      if (rules.has(id)) throw new SimInputError(`a fault rule with id "${id}" already exists`, 'id');
+      const rule: FaultRule = { ...spec, id, matched: 0, fired: 0, createdAt: clock.iso(), exhausted: false };
+      rules.set(id, rule);
+      return rule;
+    },
+    list: () => [...rules.values()],
+    get: (id) => rules.get(id),
+    remove: (id) => rules.delete(id),
+    clear: () => rules.clear(),
+    unfired: () => [...rules.values()].filter((r) => r.fired === 0),
+    evaluate(facts, phase) {
+      const fired: FaultRule[] = [];
+      for (const rule of rules.values()) {
+        if (rule.exhausted || rule.phase !== phase || isDomainRule(rule, domainKinds)) continue;
+        if (!matches(rule, facts) || !decide(rule)) continue;
+        fired.push(rule);
+        const e = rule.effect;
+        if (e.error !== undefined || e.http !== undefined || e.connection !== undefined) break;
+      }
+      return fired;
+    },
+    take<T>(facts: RequestFacts, kind: string) {
+      for (const rule of rules.values()) {
+        if (rule.exhausted || rule.effect[kind] === undefined) continue;
+        if (!matches(rule, facts) || !decide(rule)) continue;
+        return { rule, value: rule.effect[kind] as T };
+      }
+      return undefined;
+    },
+    delayOf(rule) {
+      const d = rule.effect.delay;
+      if (d === undefined) return 0;
+      if (typeof d === 'object') {
+        const min = parseDuration(d.min);
+        const max = parseDuration(d.max);
+        return min + Math.floor(random.next() * (max - min + 1));
+      }
+      return parseDuration(d);
+    },
+    snapshot: () => [...rules.values()].map((r) => structuredClone(r)),
+    restore(list) {
+      rules.clear();
+      for (const r of list) {
+        const spec = engine.add({ id: r.id, description: r.description, match: r.match, trigger: r.trigger, phase: r.phase, effect: r.effect });
+        Object.assign(spec, { matched: r.matched ?? 0, fired: r.fired ?? 0, exhausted: r.exhausted ?? false, createdAt: r.createdAt ?? spec.createdAt });
+      }
+    },
+  };
+  return engine;
+}

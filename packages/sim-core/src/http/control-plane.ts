@@ -1,0 +1,246 @@
+import { type Context, Hono } from 'hono';
+import { z } from 'zod';
+import { parseDuration, SimInputError } from '../duration';
+import { createFaultEngine, type FaultRule } from '../faults/engine';
+import type { JournalFilter } from '../journal';
+import { applyScenario, parseScenario } from '../scenario';
+import type { SimulatorDefinition } from '../simulator';
+import { parseInput } from '../validation';
+import type { Namespaces, World } from '../world';
+import type { KernelOptions, SimEnv } from './kernel';
+import { controlOpenApi } from './control-openapi';
+import { resolveNamespace } from './namespace';
+import { controlError } from './responses';
+
+const clockPutSchema = z
+  .object({
+    mode: z.enum(['real', 'manual']).optional(),
+    speed: z.number().positive().optional(),
+    set: z.union([z.string(), z.number()]).optional(),
+  })
+  .strict();
+const advanceSchema = z
+  .object({ by: z.union([z.string().min(1), z.number().nonnegative()]) })
+  .strict();
+const journalFilterSchema = z
+  .object({
+    operation: z.string().optional(),
+    resource: z.string().optional(),
+    method: z.string().optional(),
+    path: z.string().optional(),
+    status: z.coerce.number().int().optional(),
+    fault: z.string().optional(),
+    since: z.coerce.number().int().nonnegative().optional(),
+  })
+  .strict();
+const waitSchema = journalFilterSchema.extend({
+  /** Wall-clock time to wait: a long-poll is a transport matter, not simulated time. */
+  timeout: z.union([z.string(), z.number().nonnegative()]).default('10s'),
+});
+const stateSchema = z
+  .object({
+    simulator: z.string().optional(),
+    version: z.string().optional(),
+    namespace: z.string().optional(),
+    clock: z
+      .object({ mode: z.enum(['real', 'manual']), speed: z.number().positive(), now: z.string() })
+      .partial()
+      .passthrough()
+      .optional(),
+    faults: z.array(z.record(z.string(), z.unknown())).optional(),
+    state: z.unknown(),
+  })
+  .strict();
+
+async function readJson(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new SimInputError(`malformed JSON body: ${(err as Error).message}`);
+  }
+}
+
+function ruleView(rule: FaultRule) {
+  return { ...rule };
+}
+
+/**
+ * The control plane at `/_sim`: health, reset, state, seed, faults, clock, journal, namespaces and
+ * scenarios, each acting on the namespace the request selects. The simulator adds its own routes.
+ */
+export function createControlPlane<S>(def: SimulatorDefinition<S>, namespaces: Namespaces<S>, options: KernelOptions): Hono<SimEnv<S>> {
+  const control = new Hono<SimEnv<S>>();
+  const world = (c: Context): World<S> => namespaces.get(resolveNamespace(c.req.raw));
+
+  control.onError((err, c) => {
+    if (err instanceof SimInputError) return controlError(c, 400, err.message, err.path);
+    console.error(err);
+    return controlError(c, 500, `control plane failure: ${(err as Error).message}`);
+  });
+
+  control.use('*', async (c, next) => {
+    if (options.adminToken && c.req.path !== '/_sim/health') {
+      const auth = c.req.header('authorization');
+      const given = c.req.header('x-sim-admin-token') ?? (auth?.startsWith('Bearer ') ? auth.slice(7) : undefined);
+      if (given !== options.adminToken) {
+        return controlError(c, 401, 'the control plane needs the admin token (Authorization: Bearer <token> or X-Sim-Admin-Token)');
+      }
+    }
+    // Resolve early so an invalid namespace is a 400 for every route.
+    resolveNamespace(c.req.raw);
+    await next();
+  });
+
+  control.get('/health', (c) =>
+    c.json({ status: 'ok', simulator: def.name, version: def.version, namespaces: namespaces.names().length }),
+  );
+  control.get('/openapi.json', (c) => c.json(controlOpenApi(def)));
+
+  control.post('/reset', (c) => {
+    const name = resolveNamespace(c.req.raw);
+    namespaces.reset(name);
+    return c.json({ namespace: name, reset: true });
+  });
+
+  control.get('/state', (c) => {
+    const w = world(c);
+    return c.json({
+      simulator: def.name,
+      version: def.version,
+      namespace: w.namespace,
+      clock: { mode: w.clock.mode, speed: w.clock.speed, now: w.clock.iso() },
+      faults: w.faults.snapshot(),
+      state: def.exportState(w),
+    });
+  });
+  control.put('/state', async (c) => {
+    const body = parseInput(stateSchema, await readJson(c));
+    const w = world(c);
+    if (body.simulator !== undefined && body.simulator !== def.name) {
+      throw new SimInputError(`this snapshot is of ${body.simulator}, not ${def.name}`, 'simulator');
+    }
+    // Validate the rules on a scratch engine before anything changes: an import is all or nothing.
+    const rules = (body.faults ?? []) as unknown as FaultRule[];
+    const scratch = createFaultEngine({ clock: w.clock, random: w.random, errorEffect: def.errorEffect, domainEffects: def.domainEffects });
+    rules.forEach((rule, i) => {
+      try {
+        scratch.add({ id: rule.id, description: rule.description, match: rule.match, trigger: rule.trigger, phase: rule.phase, effect: rule.effect });
+      } catch (err) {
+        if (err instanceof SimInputError) throw new SimInputError(`faults[${i}].${err.message}`, ['faults', i, ...err.segments]);
+        throw err;
+      }
+    });
+    def.importState(w, body.state);
+    w.faults.restore(rules);
+    if (body.clock?.mode || body.clock?.speed) w.clock.configure({ mode: body.clock.mode, speed: body.clock.speed });
+    if (body.clock?.now) w.clock.set(body.clock.now);
+    return c.json({ namespace: w.namespace, imported: true });
+  });
+
+  control.post('/seed', async (c) => {
+    const w = world(c);
+    return c.json({ namespace: w.namespace, seeded: def.seed(w, await readJson(c)) }, 201);
+  });
+
+  control.get('/faults', (c) => {
+    const w = world(c);
+    const unfired = c.req.query('unfired');
+    const list = unfired === 'true' ? w.faults.unfired() : w.faults.list();
+    return c.json({ faults: list.map(ruleView) });
+  });
+  control.get('/faults/unfired', (c) => c.json({ faults: world(c).faults.unfired().map(ruleView) }));
+  control.post('/faults', async (c) => {
+    const w = world(c);
+    const body = await readJson(c);
+    if (Array.isArray(body)) {
+      // All or nothing: validate every rule before adding any.
+      const added: FaultRule[] = [];
+      try {
+        body.forEach((rule, i) => {
+          try {
+            added.push(w.faults.add(rule));
+          } catch (err) {
+            if (err instanceof SimInputError) throw new SimInputError(`[${i}].${err.message}`, [i, ...err.segments]);
+            throw err;
+          }
+        });
+      } catch (err) {
+        for (const rule of added) w.faults.remove(rule.id);
+        throw err;
+      }
+      return c.json({ faults: added.map(ruleView) }, 201);
+    }
+    return c.json(ruleView(w.faults.add(body)), 201);
+  });
+  control.get('/faults/:id', (c) => {
+    const rule = world(c).faults.get(c.req.param('id'));
+    return rule ? c.json(ruleView(rule)) : controlError(c, 404, `no fault rule "${c.req.param('id')}"`);
+  });
+  control.delete('/faults/:id', (c) =>
+    world(c).faults.remove(c.req.param('id')) ? c.body(null, 204) : controlError(c, 404, `no fault rule "${c.req.param('id')}"`),
+  );
+  control.delete('/faults', (c) => {
+    world(c).faults.clear();
+    return c.body(null, 204);
+  });
+
+  control.get('/clock', (c) => c.json(world(c).clock.state()));
+  control.put('/clock', async (c) => {
+    const body = parseInput(clockPutSchema, (await readJson(c)) ?? {});
+    const clock = world(c).clock;
+    if (body.mode !== undefined || body.speed !== undefined) clock.configure({ mode: body.mode, speed: body.speed });
+    if (body.set !== undefined) clock.set(body.set);
+    return c.json(clock.state());
+  });
+  control.post('/clock/advance', async (c) => {
+    const body = parseInput(advanceSchema, await readJson(c));
+    const clock = world(c).clock;
+    clock.advance(parseDuration(body.by));
+    // Let promise chains that timers started (e.g. delayed responses) settle before answering.
+    await new Promise((resolve) => setImmediate(resolve));
+    return c.json(clock.state());
+  });
+
+  control.get('/journal', (c) => {
+    const query = c.req.query();
+    const limit = query.limit === undefined ? undefined : Number(query.limit);
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+      throw new SimInputError('limit must be a positive integer', 'limit');
+    }
+    const { limit: _ignored, ...filterQuery } = query;
+    const filter = parseInput(journalFilterSchema, filterQuery) as JournalFilter;
+    const w = world(c);
+    return c.json({ entries: w.journal.list(filter, limit), stats: w.journal.stats() });
+  });
+  control.delete('/journal', (c) => {
+    world(c).journal.clear();
+    return c.body(null, 204);
+  });
+  control.post('/journal/wait', async (c) => {
+    const body = parseInput(waitSchema, (await readJson(c)) ?? {});
+    const { timeout, ...filter } = body;
+    const ms = parseDuration(timeout);
+    const entry = await world(c).journal.wait(filter as JournalFilter, ms, c.req.raw.signal);
+    if (!entry) return controlError(c, 408, `no journal entry matched within ${timeout}`);
+    return c.json({ entry });
+  });
+
+  control.get('/namespaces', (c) => c.json({ namespaces: namespaces.names() }));
+  control.delete('/namespaces/:name', (c) =>
+    namespaces.delete(c.req.param('name'))
+      ? c.body(null, 204)
+      : controlError(c, 404, `no namespace "${c.req.param('name')}"`),
+  );
+
+  control.post('/scenarios', async (c) => {
+    const text = await c.req.text();
+    const source = c.req.query('source') ?? 'scenario';
+    const scenario = parseScenario(text, source);
+    return c.json(applyScenario(def, world(c), scenario, { text, source }), 201);
+  });
+
+  def.controlRoutes?.(control);
+  return control;
+}

@@ -1,0 +1,287 @@
+import type { HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { SimInputError } from '../duration';
+import type { FaultRule, RequestFacts } from '../faults/engine';
+
+import type { SimulatorDefinition } from '../simulator';
+import { createNamespaces, type Namespaces, type World, type WorldOptions } from '../world';
+import { createControlPlane } from './control-plane';
+import { namespaceAwareGetPath, resolveNamespace } from './namespace';
+import { controlError } from './responses';
+
+/** What every emulated-API handler can read from `c.var.sim`. */
+export interface RequestSim<S> {
+  world: World<S>;
+  namespace: string;
+  /** A per-request id (uuid), seeded per world. */
+  requestId: string;
+  /** The API operation the route named, e.g. `nodePools.update`. */
+  operation?: string;
+  resource?: string;
+  /** Ids of the fault rules that fired for this request. */
+  fired: string[];
+  /** The request body as text (read once by `operation()` for methods that carry one). */
+  rawBody?: string;
+  /** The request body parsed as JSON; `undefined` when absent or malformed (see `jsonError`). */
+  json?: unknown;
+  /** Set when the body is present but is not valid JSON. */
+  jsonError?: string;
+  /** The facts fault rules match against. */
+  facts(): RequestFacts;
+  /**
+   * Takes a domain effect of `kind` (e.g. `operationFails`) if a rule matches this request and fires;
+   * the rule's id is added to `fired` so the journal says it fired.
+   */
+  takeEffect<T = unknown>(kind: string): T | undefined;
+}
+
+export interface SimEnv<S> {
+  Bindings: Partial<HttpBindings>;
+  Variables: { sim: RequestSim<S> };
+}
+
+export interface KernelOptions extends WorldOptions {
+  /** When set, control-plane calls (except health) need `Authorization: Bearer <token>` or `X-Sim-Admin-Token`. */
+  adminToken?: string;
+  /** Journal: capture request/response bodies up to this many bytes (0 turns capture off). Default 16 KiB. */
+  journalBodyLimit?: number;
+  /** Longest a `hang` connection fault holds a request, in wall ms (it ends sooner if the client leaves). */
+  hangLimitMs?: number;
+}
+
+export interface SimKernel<S> {
+  /** The Hono app: add the emulated API's routes to it. */
+  app: Hono<SimEnv<S>>;
+  namespaces: Namespaces<S>;
+  def: SimulatorDefinition<S>;
+  /**
+   * Route middleware naming the API operation: runs `before` fault rules, the handler, then `after` rules.
+   *
+   * @example app.put('/v1beta1/projects/:p/…', kernel.operation('nodePools.update', (c) => name(c)), handler)
+   */
+  operation(name: string, resource?: (c: Context<SimEnv<S>>) => string | undefined): MiddlewareHandler<SimEnv<S>>;
+  close(): void;
+}
+
+const DEFAULT_SENSITIVE = ['authorization', 'cookie', 'proxy-authorization', 'x-csrftoken', 'x-api-key', 'x-sim-admin-token'];
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** A simulated connection fault, thrown when there is no socket to act on (`app.request()` tests). */
+export class SimulatedConnectionFault extends Error {
+  override readonly name = 'SimulatedConnectionFault';
+  constructor(readonly kind: 'reset' | 'hang' | 'truncate') {
+    super(`simulated connection fault: ${kind}`);
+  }
+}
+
+function capture(value: string | undefined, limit: number): unknown {
+  if (value === undefined || value === '' || limit === 0) return undefined;
+  if (value.length > limit) return { truncated: true, size: value.length, preview: value.slice(0, 256) };
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+function queryOf(url: string): Record<string, string> {
+  const q = url.indexOf('?');
+  if (q === -1) return {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(url.slice(q + 1))) if (!(k in out)) out[k] = v;
+  return out;
+}
+
+/**
+ * Builds the shared part of a simulator: namespaces of worlds, the request context and journal
+ * middleware, the fault phases, and the control plane at `/_sim`.
+ *
+ * @example
+ * const kernel = createSimKernel(clusterDefinition, { seed: 42, clock: { mode: 'manual' } });
+ * kernel.app.get('/v1beta1/…', kernel.operation('nodePools.get'), (c) => c.json(…));
+ */
+export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelOptions = {}): SimKernel<S> {
+  const namespaces = createNamespaces(def, options);
+  const bodyLimit = options.journalBodyLimit ?? 16 * 1024;
+  const hangLimit = options.hangLimitMs ?? 600_000;
+  const sensitive = new Set([...DEFAULT_SENSITIVE, ...(def.sensitiveHeaders ?? []).map((h) => h.toLowerCase())]);
+  const app = new Hono<SimEnv<S>>({ getPath: namespaceAwareGetPath });
+
+  function redactedHeaders(headers: Headers): Record<string, string> {
+    const out: Record<string, string> = {};
+    headers.forEach((value, name) => {
+      if (sensitive.has(name)) {
+        const space = value.indexOf(' ');
+        out[name] = space > 0 && name === 'authorization' ? `${value.slice(0, space)} [REDACTED]` : '[REDACTED]';
+      } else out[name] = value;
+    });
+    return out;
+  }
+
+  // Request context + journal for the emulated API (the control plane is not journaled).
+  app.use('*', async (c, next) => {
+    if (c.req.path === '/_sim' || c.req.path.startsWith('/_sim/')) return next();
+    let namespace: string;
+    try {
+      namespace = resolveNamespace(c.req.raw);
+    } catch (err) {
+      return controlError(c, 400, (err as Error).message);
+    }
+    const world = namespaces.get(namespace);
+    const started = performance.now();
+    const time = world.clock.iso();
+    let facts: RequestFacts | undefined;
+    const sim: RequestSim<S> = {
+      world,
+      namespace,
+      requestId: world.ids.uuid(),
+      fired: [],
+      facts() {
+        facts ??= {
+          method: c.req.method,
+          path: c.req.path,
+          headers: Object.fromEntries(c.req.raw.headers),
+          query: queryOf(c.req.url),
+        };
+        facts.operation = sim.operation;
+        facts.resource = sim.resource;
+        facts.body = sim.json;
+        return facts;
+      },
+      takeEffect<T>(kind: string) {
+        const taken = world.faults.take<T>(sim.facts(), kind);
+        if (!taken) return undefined;
+        sim.fired.push(taken.rule.id);
+        return taken.value;
+      },
+    };
+    c.set('sim', sim);
+    let status = 0;
+    try {
+      await next();
+      status = c.res.status;
+    } finally {
+      let responseBody: unknown;
+      if (bodyLimit > 0 && c.finalized && c.res.body && status !== 0) {
+        const type = c.res.headers.get('content-type') ?? '';
+        const length = Number(c.res.headers.get('content-length') ?? 0);
+        if ((type.includes('json') || type.startsWith('text/')) && length <= bodyLimit && !type.includes('csv')) {
+          responseBody = capture(await c.res.clone().text(), bodyLimit);
+        }
+      }
+      world.journal.record({
+        requestId: sim.requestId,
+        time,
+        namespace,
+        operation: sim.operation,
+        resource: sim.resource,
+        method: c.req.method,
+        path: c.req.path,
+        query: queryOf(c.req.url),
+        headers: redactedHeaders(c.req.raw.headers),
+        requestBody: capture(sim.rawBody, bodyLimit),
+        status,
+        responseBody,
+        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+        faults: sim.fired,
+      });
+    }
+  });
+
+  async function applyTerminal(c: Context<SimEnv<S>>, rule: FaultRule, phase: 'before' | 'after'): Promise<Response> {
+    const e = rule.effect;
+    if (e.error !== undefined) return def.renderFaultError(c, e.error);
+    if (e.http !== undefined) {
+      const body = e.http.body;
+      const headers = new Headers(e.http.headers ?? {});
+      if (body !== undefined && typeof body !== 'string' && !headers.has('content-type')) {
+        headers.set('content-type', 'application/json');
+      }
+      const text = body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body);
+      return new Response(text, { status: e.http.status, headers });
+    }
+    return connectionFault(c, e.connection as 'reset' | 'hang' | 'truncate', phase);
+  }
+
+  async function connectionFault(c: Context<SimEnv<S>>, kind: 'reset' | 'hang' | 'truncate', phase: 'before' | 'after') {
+    const incoming = c.env?.incoming;
+    const outgoing = c.env?.outgoing;
+    if (!incoming || !outgoing) throw new SimulatedConnectionFault(kind);
+    const socket = incoming.socket;
+    if (kind === 'reset') {
+      socket.resetAndDestroy?.() ?? socket.destroy();
+    } else if (kind === 'hang') {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, hangLimit);
+        socket.once('close', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      socket.destroy();
+    } else {
+      // Headers promise a body that never fully arrives: clients see a premature close mid-body.
+      const full = phase === 'after' && c.res.body ? await c.res.clone().text() : JSON.stringify({ truncated: true, padding: 'x'.repeat(64) });
+      const bytes = Buffer.from(full);
+      const headers: Record<string, string> = { 'content-type': c.res.headers.get('content-type') ?? 'application/json', 'content-length': String(bytes.length) };
+      outgoing.writeHead(phase === 'after' ? c.res.status : 200, headers);
+      outgoing.write(bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))), () => socket.destroy());
+    }
+    return RESPONSE_ALREADY_SENT;
+  }
+
+  function operation(name: string, resource?: (c: Context<SimEnv<S>>) => string | undefined): MiddlewareHandler<SimEnv<S>> {
+    return async (c, next) => {
+      const sim = c.get('sim');
+      sim.operation = name;
+      sim.resource = resource?.(c);
+      if (BODY_METHODS.has(c.req.method) && sim.rawBody === undefined) {
+        sim.rawBody = await c.req.text();
+        if (sim.rawBody.trim() !== '') {
+          try {
+            sim.json = JSON.parse(sim.rawBody);
+          } catch (err) {
+            sim.jsonError = (err as Error).message;
+          }
+        }
+      }
+      const faults = sim.world.faults;
+      const hasRules = faults.list().length > 0;
+      if (hasRules) {
+        const before = faults.evaluate(sim.facts(), 'before');
+        for (const rule of before) sim.fired.push(rule.id);
+        const delay = before.reduce((sum, rule) => sum + faults.delayOf(rule), 0);
+        if (delay > 0) await sim.world.clock.sleep(delay);
+        const terminal = before.find((r) => r.effect.error || r.effect.http || r.effect.connection);
+        if (terminal) {
+          c.res = await applyTerminal(c, terminal, 'before');
+          return;
+        }
+      }
+      await next();
+      if (hasRules) {
+        const after = faults.evaluate(sim.facts(), 'after');
+        for (const rule of after) sim.fired.push(rule.id);
+        const delay = after.reduce((sum, rule) => sum + faults.delayOf(rule), 0);
+        if (delay > 0) await sim.world.clock.sleep(delay);
+        const terminal = after.find((r) => r.effect.error || r.effect.http || r.effect.connection);
+        if (terminal) c.res = await applyTerminal(c, terminal, 'after');
+      }
+    };
+  }
+
+  app.route('/_sim', createControlPlane(def, namespaces, options));
+  app.notFound((c) => (def.renderNotFound ? def.renderNotFound(c) : controlError(c, 404, `no route for ${c.req.method} ${c.req.path}`)));
+  app.onError((err, c) => {
+    if (err instanceof SimulatedConnectionFault) throw err;
+    if (err instanceof HTTPException) return err.getResponse();
+    if (err instanceof SimInputError) return controlError(c, 400, err.message, err.path);
+    if (def.renderInternalError) return def.renderInternalError(c, err);
+    console.error(err);
+    return controlError(c, 500, 'internal error in the simulator');
+  });
+
+  return { app, namespaces, def, operation, close: () => namespaces.close() };
+}

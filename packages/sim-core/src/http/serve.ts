@@ -1,0 +1,52 @@
+import type { AddressInfo } from 'node:net';
+import { serve as honoServe } from '@hono/node-server';
+import type { Server } from 'node:http';
+
+export interface ServeOptions {
+  /** 0 picks a free port. Default 0. */
+  port?: number;
+  /** Default 127.0.0.1 (loopback only). */
+  host?: string;
+}
+
+export interface RunningServer {
+  /** Base URL with a host clients can reach (`0.0.0.0`/`::` are reported as 127.0.0.1). */
+  url: string;
+  port: number;
+  host: string;
+  server: Server;
+  /** Stops accepting, closes idle and active connections, and resolves when the server is down. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a Hono app (or any `fetch` handler) over HTTP/1.1 on Node.
+ *
+ * @example const { url, close } = await serve(app, { port: 0 });
+ */
+export function serve(app: { fetch: (request: Request, env: never) => unknown }, options: ServeOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  return new Promise((resolve, reject) => {
+    const server = honoServe(
+      { fetch: app.fetch as never, port: options.port ?? 0, hostname: host },
+      (info: AddressInfo) => {
+        const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+        let closed: Promise<void> | undefined;
+        resolve({
+          url: `http://${shownHost}:${info.port}`,
+          port: info.port,
+          host,
+          server: server as Server,
+          close() {
+            closed ??= new Promise<void>((done) => {
+              (server as Server).close(() => done());
+              (server as Server).closeAllConnections?.();
+            });
+            return closed;
+          },
+        });
+      },
+    ) as Server;
+    server.once('error', reject);
+  });
+}

@@ -1,0 +1,49 @@
+import type { Context, Hono } from 'hono';
+import type { z } from 'zod';
+import type { RequestSim, SimEnv } from './http/kernel';
+import type { World, WorldCore } from './world';
+
+/** An `error` fault effect as given in a rule; the simulator renders it in its API's envelope. */
+export interface FaultErrorEffect {
+  status: string | number;
+  message?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * What a simulator tells the kernel about itself. The kernel knows nothing of either API: everything
+ * API-specific (state, seeding, snapshots, the error envelope, domain fault effects) comes from here.
+ */
+export interface SimulatorDefinition<S> {
+  /** e.g. `cluster-sim`. */
+  name: string;
+  version: string;
+  /** Builds an empty state for a new world. */
+  createState(world: WorldCore): S;
+  /** Releases what a state holds (timers are dropped by the kernel already). */
+  disposeState?(state: S, world: World<S>): void;
+  /** A JSON-serializable snapshot of the state. */
+  exportState(world: World<S>): unknown;
+  /** Replaces the state from a snapshot; throws SimInputError on a bad one (nothing changes then). */
+  importState(world: World<S>, snapshot: unknown): void;
+  /** Creates resources directly (`POST /_sim/seed`, scenario `seed:`); throws SimInputError on bad input. */
+  seed(world: World<S>, input: unknown): unknown;
+  /** Renders an `error` fault effect in the emulated API's own envelope. */
+  renderFaultError(c: Context<SimEnv<S>>, error: FaultErrorEffect): Response | Promise<Response>;
+  /** Stricter schema for `effect.error` (e.g. Google status names). */
+  errorEffect?: z.ZodType;
+  /** Domain effects (`operationFails`, `exportDelay`, …) with their value schemas. */
+  domainEffects?: Record<string, z.ZodType>;
+  /** Simulator-specific control routes, mounted under `/_sim`. */
+  controlRoutes?(control: Hono<SimEnv<S>>): void;
+  /** Describes the simulator-specific control routes for `/_sim/openapi.json`. */
+  controlOpenApiPaths?: Record<string, unknown>;
+  /** The emulated API's answer to a path it does not serve. */
+  renderNotFound?(c: Context<SimEnv<S>>): Response | Promise<Response>;
+  /** The emulated API's answer to an unexpected exception (never a bare 500 with a stack). */
+  renderInternalError?(c: Context<SimEnv<S>>, error: unknown): Response | Promise<Response>;
+  /** Header names whose values the journal redacts, beyond the kernel's defaults. */
+  sensitiveHeaders?: string[];
+}
+
+export type { RequestSim };

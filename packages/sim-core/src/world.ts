@@ -1,0 +1,126 @@
+import { type Clock, type ClockMode, createClock } from './clock';
+import { createFaultEngine, type FaultEngine } from './faults/engine';
+import { createJournal, type Journal } from './journal';
+import { createRandom, type Random } from './random';
+import type { SimulatorDefinition } from './simulator';
+
+/** Everything a world holds except the simulator's own state. */
+export interface WorldCore {
+  readonly namespace: string;
+  readonly seed: string;
+  readonly clock: Clock;
+  /** Ids of created things (uuids, hex suffixes). A stream of its own, so faults do not shift ids. */
+  readonly ids: Random;
+  /** Fault decisions (probability triggers, delay ranges). */
+  readonly random: Random;
+  readonly faults: FaultEngine;
+  readonly journal: Journal;
+}
+
+/** One simulated service instance: its state plus its faults, clock and journal. */
+export interface World<S> extends WorldCore {
+  state: S;
+}
+
+export interface WorldOptions {
+  /** Base seed; each namespace derives its own from it. Default `0`. */
+  seed?: string | number;
+  clock?: { mode?: ClockMode; speed?: number; start?: number | string };
+  journalCapacity?: number;
+}
+
+/**
+ * Creates a world for one namespace from a simulator definition.
+ *
+ * @example const world = createWorld(clusterDefinition, 'default', { seed: 42, clock: { mode: 'manual' } });
+ */
+export function createWorld<S>(def: SimulatorDefinition<S>, namespace: string, options: WorldOptions = {}): World<S> {
+  const seed = `${options.seed ?? 0}/${namespace}`;
+  const clock = createClock(options.clock ?? {});
+  const random = createRandom(`${seed}/faults`);
+  const core: WorldCore = {
+    namespace,
+    seed,
+    clock,
+    ids: createRandom(`${seed}/ids`),
+    random,
+    faults: createFaultEngine({
+      clock,
+      random,
+      errorEffect: def.errorEffect,
+      domainEffects: def.domainEffects,
+    }),
+    journal: createJournal({ capacity: options.journalCapacity }),
+  };
+  const world = core as World<S>;
+  world.state = def.createState(core);
+  return world;
+}
+
+/** Drops a world's timers and lets the simulator release what its state holds. */
+export function disposeWorld<S>(def: SimulatorDefinition<S>, world: World<S>): void {
+  world.clock.dispose();
+  def.disposeState?.(world.state, world);
+}
+
+export interface Namespaces<S> {
+  /** The world of `name`, created on first use. */
+  get(name: string): World<S>;
+  has(name: string): boolean;
+  /** Deletes a namespace in O(1): its world is dropped whole. */
+  delete(name: string): boolean;
+  /** Replaces a namespace's world with a fresh one (same options), keeping its clock mode/speed. */
+  reset(name: string): World<S>;
+  names(): string[];
+  /** Disposes every world. */
+  close(): void;
+}
+
+export const DEFAULT_NAMESPACE = 'default';
+const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+
+export function isValidNamespace(name: string): boolean {
+  return NAME_RE.test(name);
+}
+
+/**
+ * Holds the worlds of one simulator process, one per namespace.
+ *
+ * @example const ns = createNamespaces(def, { seed: 42 }); ns.get('test-1').state
+ */
+export function createNamespaces<S>(
+  def: SimulatorDefinition<S>,
+  options: WorldOptions & { onCreate?: (world: World<S>) => void } = {},
+): Namespaces<S> {
+  const worlds = new Map<string, World<S>>();
+  function make(name: string, clock?: WorldOptions['clock']): World<S> {
+    const world = createWorld(def, name, { ...options, clock: clock ?? options.clock });
+    worlds.set(name, world);
+    options.onCreate?.(world);
+    return world;
+  }
+  return {
+    get(name) {
+      return worlds.get(name) ?? make(name);
+    },
+    has: (name) => worlds.has(name),
+    delete(name) {
+      const world = worlds.get(name);
+      if (!world) return false;
+      worlds.delete(name);
+      disposeWorld(def, world);
+      return true;
+    },
+    reset(name) {
+      const old = worlds.get(name);
+      if (old) disposeWorld(def, old);
+      const clock = old ? { ...options.clock, mode: old.clock.mode, speed: old.clock.speed } : undefined;
+      return make(name, clock);
+    },
+    names: () => [...worlds.keys()],
+    close() {
+      for (const world of worlds.values()) disposeWorld(def, world);
+      worlds.clear();
+    },
+  };
+}
