@@ -1,0 +1,51 @@
+export type { BasicUser as BasicUserType, Paginated, User as UserType } from './common';
+export { BasicUser, DateTime, LoginRequest, paginated, Storage, Token, User, WorkerSender } from './common';
+export { DetailError, FieldErrors, ListError, StringError } from './errors';
+export {
+  BasicOrganization,
+  InvitationRead,
+  InvitationWriteRequest,
+  MembershipRead,
+  OrganizationRead,
+  OrganizationRole,
+  OrganizationWriteRequest,
+  PaginatedInvitationReadList,
+  PaginatedMembershipReadList,
+  PaginatedOrganizationReadList,
+} from './organizations';
+export {
+  ChunkType,
+  CommentRead,
+  IssueRead,
+  JobRead,
+  JobStage,
+  JobState,
+  JobStatus,
+  JobType,
+  PaginatedCommentReadList,
+  PaginatedIssueReadList,
+  PaginatedJobReadList,
+  PaginatedProjectReadList,
+  PaginatedTaskReadList,
+  ProjectRead,
+  TaskRead,
+  TaskSegment,
+} from './resources';
+export {
+  CreateEventPayload,
+  DeleteEventPayload,
+  EventsEnum,
+  PaginatedWebhookDeliveryReadList,
+  PaginatedWebhookReadList,
+  PatchedWebhookWriteRequest,
+  PingPayload,
+  PROJECT_WEBHOOK_EVENT_ORDER,
+  UpdateEventPayload,
+  WEBHOOK_EVENT_CATALOGUE,
+  WebhookContentType,
+  WebhookDeliveryRead,
+  WebhookEvents,
+  WebhookRead,
+  WebhookType,
+  WebhookWriteRequest,
+} from './webhooks';

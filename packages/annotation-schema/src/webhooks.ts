@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { BasicUser, DateTime, paginated, WorkerSender } from './common';
+
+export const WebhookType = z.enum(['organization', 'project']);
+export type WebhookType = z.infer<typeof WebhookType>;
+export const WebhookContentType = z.enum(['application/json']);
+
+/**
+ * Every webhook event key of CVAT v2.73.0 with its group, in the declaration order that
+ * `GET /api/webhooks/events?type=all` answers (not sorted).
+ */
+export const WEBHOOK_EVENT_CATALOGUE: readonly { key: string; group: string; project: boolean }[] = [
+  { key: 'create:project', group: 'Project', project: false },
+  { key: 'update:project', group: 'Project', project: true },
+  { key: 'delete:project', group: 'Project', project: true },
+  { key: 'create:task', group: 'Task', project: true },
+  { key: 'update:task', group: 'Task', project: true },
+  { key: 'delete:task', group: 'Task', project: true },
+  { key: 'create:job', group: 'Job', project: true },
+  { key: 'update:job', group: 'Job', project: true },
+  { key: 'delete:job', group: 'Job', project: true },
+  { key: 'create:issue', group: 'Issue', project: true },
+  { key: 'update:issue', group: 'Issue', project: true },
+  { key: 'delete:issue', group: 'Issue', project: true },
+  { key: 'create:comment', group: 'Comment', project: true },
+  { key: 'update:comment', group: 'Comment', project: true },
+  { key: 'delete:comment', group: 'Comment', project: true },
+  { key: 'update:organization', group: 'Organization', project: false },
+  { key: 'create:invitation', group: 'Invitation', project: false },
+  { key: 'delete:invitation', group: 'Invitation', project: false },
+  { key: 'create:membership', group: 'Membership', project: false },
+  { key: 'update:membership', group: 'Membership', project: false },
+  { key: 'delete:membership', group: 'Membership', project: false },
+  { key: 'completed:request[export:annotations]', group: 'Dataset export', project: true },
+  { key: 'completed:request[export:dataset]', group: 'Dataset export', project: true },
+  { key: 'completed:request[export:backup]', group: 'Backup export', project: true },
+  { key: 'completed:request[create:task]', group: 'Task data creation', project: true },
+  { key: 'completed:request[merge:task]', group: 'Consensus merge', project: true },
+  { key: 'completed:request[merge:job]', group: 'Consensus merge', project: true },
+  { key: 'completed:request[calculate:quality]', group: 'Quality report creation', project: true },
+];
+
+/**
+ * The order of `GET /api/webhooks/events?type=project`: CVAT builds it from the project groups first
+ * and appends the project's own update/delete events last.
+ */
+export const PROJECT_WEBHOOK_EVENT_ORDER: readonly string[] = [
+  ...WEBHOOK_EVENT_CATALOGUE.filter((e) => e.project && e.group !== 'Project').map((e) => e.key),
+  'update:project',
+  'delete:project',
+];
+
+/** `EventsEnum` (28 values in v2.73.0). */
+export const EventsEnum = z.enum(
+  [...WEBHOOK_EVENT_CATALOGUE.map((e) => e.key)].sort() as [string, ...string[]],
+);
+
+/** `WebhookRead`. `last_status`/`last_delivery_date` are absent (not null) until the first delivery. */
+export const WebhookRead = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  target_url: z.string(),
+  description: z.string(),
+  type: WebhookType,
+  content_type: WebhookContentType,
+  is_active: z.boolean(),
+  enable_ssl: z.boolean(),
+  created_date: DateTime,
+  updated_date: DateTime,
+  owner: BasicUser.nullable(),
+  project_id: z.number().int().nullable(),
+  organization: z.number().int().nullable(),
+  events: z.array(EventsEnum),
+  last_status: z.number().int().optional(),
+  last_delivery_date: DateTime.optional(),
+});
+export type WebhookRead = z.infer<typeof WebhookRead>;
+
+/** `WebhookWriteRequest` (the shape; the simulator validates with DRF's messages itself). */
+export const WebhookWriteRequest = z.object({
+  target_url: z.string().min(1).max(8192),
+  description: z.string().max(128).optional(),
+  type: WebhookType,
+  content_type: WebhookContentType.optional(),
+  secret: z.string().max(64).optional(),
+  is_active: z.boolean().optional(),
+  enable_ssl: z.boolean().optional(),
+  project_id: z.number().int().nullable().optional(),
+  events: z.array(EventsEnum),
+});
+export type WebhookWriteRequest = z.infer<typeof WebhookWriteRequest>;
+
+/** `PatchedWebhookWriteRequest`: no `type`/`project_id` (write-once), nothing required. */
+export const PatchedWebhookWriteRequest = WebhookWriteRequest.omit({
+  type: true,
+  project_id: true,
+}).partial();
+export type PatchedWebhookWriteRequest = z.infer<typeof PatchedWebhookWriteRequest>;
+
+/** `WebhookDeliveryRead`. */
+export const WebhookDeliveryRead = z.object({
+  id: z.number().int(),
+  webhook_id: z.number().int(),
+  event: z.string(),
+  status_code: z.number().int().nullable(),
+  redelivery: z.boolean(),
+  attempt: z.number().int().nullable(),
+  request_duration: z.number().int().nullable(),
+  created_date: DateTime,
+  updated_date: DateTime,
+  changed_fields: z.string(),
+  request: z.unknown(),
+  response: z.unknown(),
+});
+export type WebhookDeliveryRead = z.infer<typeof WebhookDeliveryRead>;
+
+/** `Events`: the answer of `GET /api/webhooks/events`. */
+export const WebhookEvents = z.object({
+  webhook_type: z.enum(['all', 'project', 'organization']),
+  events: z.array(z.object({ key: z.string(), group: z.object({ display_name: z.string() }) })),
+});
+export type WebhookEvents = z.infer<typeof WebhookEvents>;
+
+export const PaginatedWebhookReadList = paginated(WebhookRead);
+export const PaginatedWebhookDeliveryReadList = paginated(WebhookDeliveryRead);
+
+const Sender = z.union([BasicUser, WorkerSender]).nullable();
+const ChangeMap = z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() }));
+
+/** Payload of `create:<resource>`: keys `event, webhook_id, <resource>, sender`. */
+export const CreateEventPayload = z.looseObject({
+  event: z.string(),
+  webhook_id: z.number().int(),
+  sender: Sender,
+});
+/** Payload of `update:<resource>`: the create keys plus `before_update` and `changes`. */
+export const UpdateEventPayload = z.looseObject({
+  event: z.string(),
+  webhook_id: z.number().int(),
+  sender: Sender,
+  before_update: z.record(z.string(), z.unknown()),
+  changes: ChangeMap,
+});
+/** Payload of `delete:<resource>`: keys `event, <resource>, sender, webhook_id`. */
+export const DeleteEventPayload = CreateEventPayload;
+/** Payload of `ping`: `event, webhook, sender`, no `webhook_id`. */
+export const PingPayload = z.object({ event: z.literal('ping'), webhook: WebhookRead, sender: BasicUser });
+export type PingPayload = z.infer<typeof PingPayload>;
