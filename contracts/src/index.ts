@@ -1,0 +1,8 @@
+export {
+  annotationStates,
+  clusterStates,
+  defineState,
+  type ProviderState,
+  type StateParam,
+  webhookMessageStates,
+} from './states';
