@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/**
+ * Helpers for the proto3 JSON mapping the REST surface uses. The request parser in the simulator walks
+ * these schemas to normalise input the way Google's front end does (snake_case names, enum numbers,
+ * int64 numbers), so the markers below are how it recognises an enum or an int64 field.
+ */
+
+const ENUM_NUMBERS = new WeakMap<z.ZodType, Readonly<Record<string, number>>>();
+const INT64_SCHEMAS = new WeakSet<z.ZodType>();
+
+/**
+ * A proto enum: its JSON form is the value name; the numbering is kept so that numeric input
+ * (`"strategy": 3`, as the GAPIC REST client sends) can be mapped back to names.
+ *
+ * @example const Effect = protoEnum({ EFFECT_UNSPECIFIED: 0, NO_SCHEDULE: 1 });
+ */
+export function protoEnum<const T extends Record<string, number>>(values: T) {
+  const names = Object.keys(values) as [keyof T & string, ...(keyof T & string)[]];
+  const schema = z.enum(names);
+  ENUM_NUMBERS.set(schema, Object.freeze({ ...values }));
+  return schema;
+}
+
+/** The numbering of an enum made by `protoEnum`, or undefined for any other schema. */
+export function enumNumbers(schema: z.ZodType): Readonly<Record<string, number>> | undefined {
+  return ENUM_NUMBERS.get(schema);
+}
+
+/** Finds the name of an enum value number. */
+export function enumNameOf(schema: z.ZodType, value: number): string | undefined {
+  const numbers = ENUM_NUMBERS.get(schema);
+  if (!numbers) return undefined;
+  return Object.keys(numbers).find((name) => numbers[name] === value);
+}
+
+/** int64/uint64 values are JSON strings in proto3 JSON (`"diskSizeGb": "200"`). */
+export const int64 = z.string().regex(/^-?\d+$/, 'expected an int64 as a decimal string');
+INT64_SCHEMAS.add(int64);
+
+/** True for the shared int64 schema (the parser accepts a JSON number there and makes it a string). */
+export function isInt64Schema(schema: z.ZodType): boolean {
+  return INT64_SCHEMAS.has(schema);
+}
+
+/** int32 values are JSON numbers. */
+export const int32 = z.int().min(-2147483648).max(2147483647);
+
+/**
+ * `google.protobuf.Duration` in JSON: decimal seconds with up to nine fractional digits and an `s`
+ * suffix (`"3600s"`, `"0.5s"`).
+ */
+export const duration = z
+  .string()
+  .regex(/^-?\d+(\.\d{1,9})?s$/, 'expected a Duration such as "3600s" or "0.5s"');
+
+/** RFC 3339 timestamp string. */
+export const timestamp = z.string();
+
+/** `map<string, string>`. */
+export const stringMap = z.record(z.string(), z.string());

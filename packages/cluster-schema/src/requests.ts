@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import {
+  AcceleratorConfig,
+  BootDisk,
+  ConfidentialNodes,
+  ContainerdConfig,
+  FastSocket,
+  GcfsConfig,
+  LinuxNodeConfig,
+  NetworkTags,
+  NodeDrainConfig,
+  NodeKubeletConfig,
+  NodeLabels,
+  NodeNetworkConfig,
+  NodePoolLoggingConfig,
+  NodePoolMaintenancePolicy,
+  NodeTaints,
+  QueuedProvisioning,
+  ResourceLabels,
+  ResourceManagerTags,
+  TaintConfig,
+  UpgradeSettings,
+  VirtualNIC,
+  WindowsNodeConfig,
+  WorkloadMetadataConfig,
+} from './node-config';
+import { duration, int64 } from './proto';
+import { Cluster, NodePool } from './resources';
+
+/**
+ * `UpdateNodePoolRequest` (v1beta1): every field of the seed's table 2.1 plus the newer ones of the
+ * 6.10.0 proto. "Required" fields are not enforced by the real server (recorded PUTs carrying only
+ * `kubeletConfig` succeeded), so everything is optional here and absent means unchanged.
+ */
+export const UpdateNodePoolRequest = z.object({
+  projectId: z.string().optional(),
+  zone: z.string().optional(),
+  clusterId: z.string().optional(),
+  nodePoolId: z.string().optional(),
+  name: z.string().optional(),
+  nodeVersion: z.string().optional(),
+  imageType: z.string().optional(),
+  image: z.string().optional(),
+  imageProject: z.string().optional(),
+  locations: z.array(z.string()).optional(),
+  workloadMetadataConfig: WorkloadMetadataConfig.optional(),
+  upgradeSettings: UpgradeSettings.optional(),
+  tags: NetworkTags.optional(),
+  taints: NodeTaints.optional(),
+  labels: NodeLabels.optional(),
+  linuxNodeConfig: LinuxNodeConfig.optional(),
+  kubeletConfig: NodeKubeletConfig.optional(),
+  nodeNetworkConfig: NodeNetworkConfig.optional(),
+  gcfsConfig: GcfsConfig.optional(),
+  confidentialNodes: ConfidentialNodes.optional(),
+  gvnic: VirtualNIC.optional(),
+  etag: z.string().optional(),
+  fastSocket: FastSocket.optional(),
+  loggingConfig: NodePoolLoggingConfig.optional(),
+  resourceLabels: ResourceLabels.optional(),
+  windowsNodeConfig: WindowsNodeConfig.optional(),
+  accelerators: z.array(AcceleratorConfig).optional(),
+  machineType: z.string().optional(),
+  diskType: z.string().optional(),
+  diskSizeGb: int64.optional(),
+  resourceManagerTags: ResourceManagerTags.optional(),
+  containerdConfig: ContainerdConfig.optional(),
+  queuedProvisioning: QueuedProvisioning.optional(),
+  storagePools: z.array(z.string()).optional(),
+  maxRunDuration: duration.optional(),
+  flexStart: z.boolean().optional(),
+  bootDisk: BootDisk.optional(),
+  nodeDrainConfig: NodeDrainConfig.optional(),
+  consolidationDelay: duration.optional(),
+  taintConfig: TaintConfig.optional(),
+  maintenancePolicy: NodePoolMaintenancePolicy.optional(),
+});
+
+/** `CreateNodePoolRequest`: `{ nodePool, parent? }` plus the deprecated ids. */
+export const CreateNodePoolRequest = z.object({
+  projectId: z.string().optional(),
+  zone: z.string().optional(),
+  clusterId: z.string().optional(),
+  parent: z.string().optional(),
+  nodePool: NodePool.optional(),
+});
+
+/** `CreateClusterRequest`: `{ cluster, parent? }` plus the deprecated ids. */
+export const CreateClusterRequest = z.object({
+  projectId: z.string().optional(),
+  zone: z.string().optional(),
+  parent: z.string().optional(),
+  cluster: Cluster.optional(),
+});
+
+/** `CancelOperationRequest`: usually `{}`. */
+export const CancelOperationRequest = z.object({
+  projectId: z.string().optional(),
+  zone: z.string().optional(),
+  operationId: z.string().optional(),
+  name: z.string().optional(),
+});
+
+export type UpdateNodePoolRequestShape = z.infer<typeof UpdateNodePoolRequest>;
+export type CreateNodePoolRequestShape = z.infer<typeof CreateNodePoolRequest>;
+export type CreateClusterRequestShape = z.infer<typeof CreateClusterRequest>;
