@@ -75,15 +75,21 @@ export function parseCommonArgs(
   const pick = (flag: string, envName: string) => (v[flag] as string | undefined) ?? env[envName];
   const portText = pick('port', 'SIM_PORT') ?? String(defaultPort);
   const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port > 65535) throw new CliUsageError(`invalid --port "${portText}": expected 0-65535`);
+  if (!/^\d+$/.test(portText) || port > 65535)
+    throw new CliUsageError(`invalid --port "${portText}": expected 0-65535`);
   const clock = pick('clock', 'SIM_CLOCK') ?? 'real';
-  if (clock !== 'real' && clock !== 'manual') throw new CliUsageError(`invalid --clock "${clock}": expected real or manual`);
+  if (clock !== 'real' && clock !== 'manual')
+    throw new CliUsageError(`invalid --clock "${clock}": expected real or manual`);
   const speedText = pick('speed', 'SIM_SPEED') ?? '1';
   const speed = Number(speedText);
-  if (!Number.isFinite(speed) || speed <= 0) throw new CliUsageError(`invalid --speed "${speedText}": expected a number > 0`);
+  if (!Number.isFinite(speed) || speed <= 0)
+    throw new CliUsageError(`invalid --speed "${speedText}": expected a number > 0`);
   const log = pick('log', 'SIM_LOG') ?? 'info';
-  if (log !== 'silent' && log !== 'info' && log !== 'debug') throw new CliUsageError(`invalid --log "${log}": expected silent, info or debug`);
-  const scenarios = (v.scenario as string[] | undefined) ?? (env.SIM_SCENARIO ? env.SIM_SCENARIO.split(',').filter(Boolean) : []);
+  if (log !== 'silent' && log !== 'info' && log !== 'debug')
+    throw new CliUsageError(`invalid --log "${log}": expected silent, info or debug`);
+  const scenarios =
+    (v.scenario as string[] | undefined) ??
+    (env.SIM_SCENARIO ? env.SIM_SCENARIO.split(',').filter(Boolean) : []);
   return {
     options: {
       port,
@@ -107,7 +113,9 @@ export function readCliFile(path: string, what: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {
-    throw new CliUsageError(`cannot read ${what} "${path}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new CliUsageError(
+      `cannot read ${what} "${path}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
 }
 
@@ -147,7 +155,8 @@ export async function runSimulatorCli(config: {
   let parsed: ReturnType<typeof parseCommonArgs>;
   try {
     parsed = parseCommonArgs(proc.argv, proc.env, config.defaultPort);
-    if (parsed.positionals.length > 0) throw new CliUsageError(`unexpected argument "${parsed.positionals[0]}"`);
+    if (parsed.positionals.length > 0)
+      throw new CliUsageError(`unexpected argument "${parsed.positionals[0]}"`);
   } catch (err) {
     proc.stderr(`${config.name}: ${(err as Error).message}\nTry '${config.name} --help'.`);
     proc.exit(2);

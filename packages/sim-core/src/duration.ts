@@ -43,13 +43,15 @@ const DURATION_RE = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
  */
 export function parseDuration(value: string | number): number {
   if (typeof value === 'number') {
-    if (!Number.isFinite(value) || value < 0) throw new SimInputError(`invalid duration ${value}: must be >= 0`);
+    if (!Number.isFinite(value) || value < 0)
+      throw new SimInputError(`invalid duration ${value}: must be >= 0`);
     return value;
   }
   const text = value.trim();
   let total = 0;
   let rest = text;
-  if (rest === '') throw new SimInputError(`invalid duration "${value}": expected e.g. "500ms", "1.5s", "2m"`);
+  if (rest === '')
+    throw new SimInputError(`invalid duration "${value}": expected e.g. "500ms", "1.5s", "2m"`);
   while (rest.length > 0) {
     const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)/.exec(rest);
     if (!m) throw new SimInputError(`invalid duration "${value}": expected e.g. "500ms", "1.5s", "2m"`);

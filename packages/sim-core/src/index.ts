@@ -1,11 +1,25 @@
-export type { Clock, ClockMode, ClockOptions, ClockState } from './clock';
-export { createClock, parseTime } from './clock';
 export type { CliProcess, CommonCliOptions } from './cli';
 export { CliUsageError, commonHelp, nodeProcess, parseCommonArgs, readCliFile, runSimulatorCli } from './cli';
-export { formatDuration, isDurationString, joinPath, parseDuration, SimInputError, splitPath } from './duration';
+export type { Clock, ClockMode, ClockOptions, ClockState } from './clock';
+export { createClock, parseTime } from './clock';
+export {
+  formatDuration,
+  isDurationString,
+  joinPath,
+  parseDuration,
+  SimInputError,
+  splitPath,
+} from './duration';
 export type { FaultEngine, FaultEngineOptions, FaultRule, RequestFacts } from './faults/engine';
 export { createFaultEngine } from './faults/engine';
-export type { ConnectionEffect, DelayEffect, FaultMatch, FaultRuleSpec, FaultTrigger, HttpEffect } from './faults/rule-schema';
+export type {
+  ConnectionEffect,
+  DelayEffect,
+  FaultMatch,
+  FaultRuleSpec,
+  FaultTrigger,
+  HttpEffect,
+} from './faults/rule-schema';
 export { createFaultRuleSchema, defaultErrorEffectSchema } from './faults/rule-schema';
 export { globMatch } from './glob';
 export type { KernelOptions, RequestSim, SimEnv, SimKernel } from './http/kernel';

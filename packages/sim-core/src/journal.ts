@@ -56,7 +56,8 @@ export interface Journal {
 
 export function journalMatches(entry: JournalEntry, f: JournalFilter): boolean {
   if (f.since !== undefined && entry.seq <= f.since) return false;
-  if (f.operation !== undefined && !(entry.operation && globMatch(f.operation, entry.operation))) return false;
+  if (f.operation !== undefined && !(entry.operation && globMatch(f.operation, entry.operation)))
+    return false;
   if (f.resource !== undefined && !(entry.resource && globMatch(f.resource, entry.resource))) return false;
   if (f.method !== undefined && entry.method !== f.method.toUpperCase()) return false;
   if (f.path !== undefined && !globMatch(f.path, entry.path)) return false;

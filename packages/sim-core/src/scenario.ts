@@ -29,7 +29,12 @@ export const scenarioSchema = z
         mode: z.enum(['real', 'manual']).optional(),
         speed: z.number().positive().optional(),
         set: z.union([z.string(), z.number()]).optional(),
-        advance: z.union([z.string().refine(isDurationString, 'expected a duration such as "2s"'), z.number().nonnegative()]).optional(),
+        advance: z
+          .union([
+            z.string().refine(isDurationString, 'expected a duration such as "2s"'),
+            z.number().nonnegative(),
+          ])
+          .optional(),
       })
       .strict()
       .optional(),
@@ -88,7 +93,12 @@ export function parseScenario(text: string, source = 'scenario'): Scenario {
   }
 }
 
-function withLocation(err: unknown, text: string | undefined, source: string, prefix: (string | number)[]): unknown {
+function withLocation(
+  err: unknown,
+  text: string | undefined,
+  source: string,
+  prefix: (string | number)[],
+): unknown {
   if (!(err instanceof SimInputError)) return err;
   const segments = [...prefix, ...err.segments];
   const where = text === undefined ? undefined : locate(text, segments);
@@ -119,7 +129,8 @@ export function applyScenario<S>(
   faults.forEach((rule, i) => {
     try {
       const added = scratch.add(rule);
-      if (taken.has(added.id)) throw new SimInputError(`a fault rule with id "${added.id}" already exists`, 'id');
+      if (taken.has(added.id))
+        throw new SimInputError(`a fault rule with id "${added.id}" already exists`, 'id');
     } catch (err) {
       throw withLocation(err, options.text, source, ['faults', i]);
     }
@@ -141,13 +152,24 @@ export function applyScenario<S>(
   }
   const ids = faults.map((rule) => world.faults.add(rule).id);
   const clock = scenario.clock;
-  if (clock?.mode !== undefined || clock?.speed !== undefined) world.clock.configure({ mode: clock.mode, speed: clock.speed });
+  if (clock?.mode !== undefined || clock?.speed !== undefined)
+    world.clock.configure({ mode: clock.mode, speed: clock.speed });
   if (clock?.set !== undefined) world.clock.set(clock.set);
   if (clock?.advance !== undefined) world.clock.advance(parseDuration(clock.advance));
-  return { name: scenario.name, faults: ids, seeded, clock: { mode: world.clock.mode, now: world.clock.iso() } };
+  return {
+    name: scenario.name,
+    faults: ids,
+    seeded,
+    clock: { mode: world.clock.mode, now: world.clock.iso() },
+  };
 }
 
 /** Parses and applies scenario text in one step. */
-export function loadScenario<S>(def: SimulatorDefinition<S>, world: World<S>, text: string, source = 'scenario'): ScenarioResult {
+export function loadScenario<S>(
+  def: SimulatorDefinition<S>,
+  world: World<S>,
+  text: string,
+  source = 'scenario',
+): ScenarioResult {
   return applyScenario(def, world, parseScenario(text, source), { text, source });
 }

@@ -26,7 +26,7 @@ export interface SimulatorDefinition<S> {
   exportState(world: World<S>): unknown;
   /** Replaces the state from a snapshot; throws SimInputError on a bad one (nothing changes then). */
   importState(world: World<S>, snapshot: unknown): void;
-  /** Creates resources directly (`POST /_sim/seed`, scenario `seed:`); throws SimInputError on bad input. */
+  /** Creates resources directly (`POST /_sim/seed`, scenario `seed:`); throws SimInputError on bad input, its path relative to the seed document (the kernel adds the location). */
   seed(world: World<S>, input: unknown): unknown;
   /** Renders an `error` fault effect in the emulated API's own envelope. */
   renderFaultError(c: Context<SimEnv<S>>, error: FaultErrorEffect): Response | Promise<Response>;

@@ -10,7 +10,11 @@ export function describeIssues(error: z.ZodError, prefix = ''): string {
     .map((issue) => {
       const path = formatIssuePath([...(prefix ? [prefix] : []), ...issue.path]);
       let message = issue.message;
-      if (issue.code === 'unrecognized_keys') message = `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+      if (issue.code === 'unrecognized_keys')
+        message = `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+      else if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) {
+        message = `required (${issue.expected})`;
+      }
       return path ? `${path}: ${message}` : message;
     })
     .join('; ');

@@ -34,7 +34,11 @@ export interface WorldOptions {
  *
  * @example const world = createWorld(clusterDefinition, 'default', { seed: 42, clock: { mode: 'manual' } });
  */
-export function createWorld<S>(def: SimulatorDefinition<S>, namespace: string, options: WorldOptions = {}): World<S> {
+export function createWorld<S>(
+  def: SimulatorDefinition<S>,
+  namespace: string,
+  options: WorldOptions = {},
+): World<S> {
   const seed = `${options.seed ?? 0}/${namespace}`;
   const clock = createClock(options.clock ?? {});
   const random = createRandom(`${seed}/faults`);

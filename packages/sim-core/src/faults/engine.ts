@@ -46,6 +46,8 @@ export interface FaultEngine {
   /** Validates and adds a rule; throws SimInputError with the offending path when it is invalid. */
   add(input: unknown): FaultRule;
   list(): FaultRule[];
+  /** Number of rules (cheap: checked on every request). */
+  size(): number;
   get(id: string): FaultRule | undefined;
   remove(id: string): boolean;
   clear(): void;
@@ -127,7 +129,10 @@ function isDomainRule(rule: FaultRule, domainKinds: Set<string>): boolean {
  */
 export function createFaultEngine(options: FaultEngineOptions): FaultEngine {
   const { clock, random } = options;
-  const schema = createFaultRuleSchema({ errorEffect: options.errorEffect, domainEffects: options.domainEffects });
+  const schema = createFaultRuleSchema({
+    errorEffect: options.errorEffect,
+    domainEffects: options.domainEffects,
+  });
   const domainKinds = new Set(Object.keys(options.domainEffects ?? {}));
   const rules = new Map<string, FaultRule>();
   let counter = 0;
@@ -140,9 +145,13 @@ export function createFaultEngine(options: FaultEngineOptions): FaultEngine {
     return Date.parse(value);
   }
 
-  /** Counts a match and decides whether the rule fires for it. */
+  /** Counts a match and decides whether the rule fires for it (an exhausted rule only counts). */
   function decide(rule: FaultRule): boolean {
     const t = rule.trigger;
+    if (rule.exhausted) {
+      rule.matched++;
+      return false;
+    }
     if (t.window) {
       const created = Date.parse(rule.createdAt);
       const now = clock.now();
@@ -173,6 +182,7 @@ export function createFaultEngine(options: FaultEngineOptions): FaultEngine {
       return rule;
     },
     list: () => [...rules.values()],
+    size: () => rules.size,
     get: (id) => rules.get(id),
     remove: (id) => rules.delete(id),
     clear: () => rules.clear(),
@@ -180,7 +190,7 @@ export function createFaultEngine(options: FaultEngineOptions): FaultEngine {
     evaluate(facts, phase) {
       const fired: FaultRule[] = [];
       for (const rule of rules.values()) {
-        if (rule.exhausted || rule.phase !== phase || isDomainRule(rule, domainKinds)) continue;
+        if (rule.phase !== phase || isDomainRule(rule, domainKinds)) continue;
         if (!matches(rule, facts) || !decide(rule)) continue;
         fired.push(rule);
         const e = rule.effect;
@@ -190,7 +200,7 @@ export function createFaultEngine(options: FaultEngineOptions): FaultEngine {
     },
     take<T>(facts: RequestFacts, kind: string) {
       for (const rule of rules.values()) {
-        if (rule.exhausted || rule.effect[kind] === undefined) continue;
+        if (rule.effect[kind] === undefined) continue;
         if (!matches(rule, facts) || !decide(rule)) continue;
         return { rule, value: rule.effect[kind] as T };
       }
@@ -210,8 +220,20 @@ export function createFaultEngine(options: FaultEngineOptions): FaultEngine {
     restore(list) {
       rules.clear();
       for (const r of list) {
-        const spec = engine.add({ id: r.id, description: r.description, match: r.match, trigger: r.trigger, phase: r.phase, effect: r.effect });
-        Object.assign(spec, { matched: r.matched ?? 0, fired: r.fired ?? 0, exhausted: r.exhausted ?? false, createdAt: r.createdAt ?? spec.createdAt });
+        const spec = engine.add({
+          id: r.id,
+          description: r.description,
+          match: r.match,
+          trigger: r.trigger,
+          phase: r.phase,
+          effect: r.effect,
+        });
+        Object.assign(spec, {
+          matched: r.matched ?? 0,
+          fired: r.fired ?? 0,
+          exhausted: r.exhausted ?? false,
+          createdAt: r.createdAt ?? spec.createdAt,
+        });
       }
     },
   };

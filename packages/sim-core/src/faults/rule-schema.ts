@@ -114,7 +114,10 @@ export function createFaultRuleSchema(options: {
       }
       const terminal = present.filter((k) => k === 'error' || k === 'http' || k === 'connection');
       if (terminal.length > 1) {
-        ctx.addIssue({ code: 'custom', message: `${terminal.join(' and ')} cannot be combined in one effect` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `${terminal.join(' and ')} cannot be combined in one effect`,
+        });
       }
       const domainKinds = present.filter((k) => k in domain);
       if (domainKinds.length > 0 && present.length > domainKinds.length) {

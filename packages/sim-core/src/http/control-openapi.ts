@@ -1,6 +1,9 @@
 import type { SimulatorDefinition } from '../simulator';
 
-const json = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
+const json = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { type: 'object' } } },
+});
 const error = json('Control-plane error: { error: { status, reason, message, path? } }');
 const ns = {
   name: 'X-Sim-Namespace',
@@ -19,7 +22,11 @@ export function controlOpenApi<S>(def: SimulatorDefinition<S>): Record<string, u
     ...extra,
   });
   const body = (description: string) => ({
-    requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } }, description },
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: { type: 'object' } } },
+      description,
+    },
   });
   return {
     openapi: '3.1.0',
@@ -30,16 +37,31 @@ export function controlOpenApi<S>(def: SimulatorDefinition<S>): Record<string, u
         'Controls the simulator: state, faults, clock, journal, namespaces, scenarios. Protected by the admin token when one is set (health excepted).',
     },
     paths: {
-      '/_sim/health': { get: { summary: 'Readiness', responses: { 200: json('{ status: "ok", simulator, version }') } } },
+      '/_sim/health': {
+        get: { summary: 'Readiness', responses: { 200: json('{ status: "ok", simulator, version }') } },
+      },
       '/_sim/reset': { post: op("Empty this namespace's world", '{ namespace, reset: true }') },
       '/_sim/state': {
         get: op('Export a world snapshot', '{ simulator, version, namespace, clock, faults, state }'),
-        put: op('Import a world snapshot (all or nothing)', '{ imported: true }', body('A snapshot from GET /_sim/state')),
+        put: op(
+          'Import a world snapshot (all or nothing)',
+          '{ imported: true }',
+          body('A snapshot from GET /_sim/state'),
+        ),
       },
-      '/_sim/seed': { post: op('Create resources directly', '{ seeded }', body("The simulator's seed document")) },
+      '/_sim/seed': {
+        post: op('Create resources directly', '{ seeded }', body("The simulator's seed document")),
+      },
       '/_sim/faults': {
-        get: op('List fault rules with their matched/fired counts (?unfired=true: only rules that never fired)', '{ faults }'),
-        post: op('Add a fault rule (or an array of rules, all or nothing)', 'the rule with its id', body('match + trigger + phase + effect')),
+        get: op(
+          'List fault rules with their matched/fired counts (?unfired=true: only rules that never fired)',
+          '{ faults }',
+        ),
+        post: op(
+          'Add a fault rule (or an array of rules, all or nothing)',
+          'the rule with its id',
+          body('match + trigger + phase + effect'),
+        ),
         delete: op('Remove every fault rule', 'no content'),
       },
       '/_sim/faults/unfired': { get: op('Rules that never fired', '{ faults }') },
@@ -48,13 +70,22 @@ export function controlOpenApi<S>(def: SimulatorDefinition<S>): Record<string, u
         get: op('Clock state', '{ mode, speed, now, pendingTimers }'),
         put: op('Set mode, speed or time', 'clock state', body('{ mode?, speed?, set? }')),
       },
-      '/_sim/clock/advance': { post: op('Move time forward, firing due timers in order', 'clock state', body('{ by: "2s" }')) },
+      '/_sim/clock/advance': {
+        post: op('Move time forward, firing due timers in order', 'clock state', body('{ by: "2s" }')),
+      },
       '/_sim/journal': {
-        get: op('Journal entries (filters: operation, resource, method, path, status, fault, since, limit)', '{ entries, stats }'),
+        get: op(
+          'Journal entries (filters: operation, resource, method, path, status, fault, since, limit)',
+          '{ entries, stats }',
+        ),
         delete: op('Clear the journal', 'no content'),
       },
       '/_sim/journal/wait': {
-        post: op('Long-poll until an entry matches (408 on time-out)', '{ entry }', body('filter + { timeout: "10s" }')),
+        post: op(
+          'Long-poll until an entry matches (408 on time-out)',
+          '{ entry }',
+          body('filter + { timeout: "10s" }'),
+        ),
       },
       '/_sim/namespaces': { get: op('Namespaces that exist', '{ namespaces }') },
       '/_sim/namespaces/{name}': { delete: op('Delete a namespace and everything in it', 'no content') },

@@ -7,8 +7,8 @@ import { applyScenario, parseScenario } from '../scenario';
 import type { SimulatorDefinition } from '../simulator';
 import { parseInput } from '../validation';
 import type { Namespaces, World } from '../world';
-import type { KernelOptions, SimEnv } from './kernel';
 import { controlOpenApi } from './control-openapi';
+import type { KernelOptions, SimEnv } from './kernel';
 import { resolveNamespace } from './namespace';
 import { controlError } from './responses';
 
@@ -19,9 +19,7 @@ const clockPutSchema = z
     set: z.union([z.string(), z.number()]).optional(),
   })
   .strict();
-const advanceSchema = z
-  .object({ by: z.union([z.string().min(1), z.number().nonnegative()]) })
-  .strict();
+const advanceSchema = z.object({ by: z.union([z.string().min(1), z.number().nonnegative()]) }).strict();
 const journalFilterSchema = z
   .object({
     operation: z.string().optional(),
@@ -70,7 +68,11 @@ function ruleView(rule: FaultRule) {
  * The control plane at `/_sim`: health, reset, state, seed, faults, clock, journal, namespaces and
  * scenarios, each acting on the namespace the request selects. The simulator adds its own routes.
  */
-export function createControlPlane<S>(def: SimulatorDefinition<S>, namespaces: Namespaces<S>, options: KernelOptions): Hono<SimEnv<S>> {
+export function createControlPlane<S>(
+  def: SimulatorDefinition<S>,
+  namespaces: Namespaces<S>,
+  options: KernelOptions,
+): Hono<SimEnv<S>> {
   const control = new Hono<SimEnv<S>>();
   const world = (c: Context): World<S> => namespaces.get(resolveNamespace(c.req.raw));
 
@@ -83,9 +85,14 @@ export function createControlPlane<S>(def: SimulatorDefinition<S>, namespaces: N
   control.use('*', async (c, next) => {
     if (options.adminToken && c.req.path !== '/_sim/health') {
       const auth = c.req.header('authorization');
-      const given = c.req.header('x-sim-admin-token') ?? (auth?.startsWith('Bearer ') ? auth.slice(7) : undefined);
+      const given =
+        c.req.header('x-sim-admin-token') ?? (auth?.startsWith('Bearer ') ? auth.slice(7) : undefined);
       if (given !== options.adminToken) {
-        return controlError(c, 401, 'the control plane needs the admin token (Authorization: Bearer <token> or X-Sim-Admin-Token)');
+        return controlError(
+          c,
+          401,
+          'the control plane needs the admin token (Authorization: Bearer <token> or X-Sim-Admin-Token)',
+        );
       }
     }
     // Resolve early so an invalid namespace is a 400 for every route.
@@ -94,7 +101,12 @@ export function createControlPlane<S>(def: SimulatorDefinition<S>, namespaces: N
   });
 
   control.get('/health', (c) =>
-    c.json({ status: 'ok', simulator: def.name, version: def.version, namespaces: namespaces.names().length }),
+    c.json({
+      status: 'ok',
+      simulator: def.name,
+      version: def.version,
+      namespaces: namespaces.names().length,
+    }),
   );
   control.get('/openapi.json', (c) => c.json(controlOpenApi(def)));
 
@@ -123,18 +135,32 @@ export function createControlPlane<S>(def: SimulatorDefinition<S>, namespaces: N
     }
     // Validate the rules on a scratch engine before anything changes: an import is all or nothing.
     const rules = (body.faults ?? []) as unknown as FaultRule[];
-    const scratch = createFaultEngine({ clock: w.clock, random: w.random, errorEffect: def.errorEffect, domainEffects: def.domainEffects });
+    const scratch = createFaultEngine({
+      clock: w.clock,
+      random: w.random,
+      errorEffect: def.errorEffect,
+      domainEffects: def.domainEffects,
+    });
     rules.forEach((rule, i) => {
       try {
-        scratch.add({ id: rule.id, description: rule.description, match: rule.match, trigger: rule.trigger, phase: rule.phase, effect: rule.effect });
+        scratch.add({
+          id: rule.id,
+          description: rule.description,
+          match: rule.match,
+          trigger: rule.trigger,
+          phase: rule.phase,
+          effect: rule.effect,
+        });
       } catch (err) {
-        if (err instanceof SimInputError) throw new SimInputError(`faults[${i}].${err.message}`, ['faults', i, ...err.segments]);
+        if (err instanceof SimInputError)
+          throw new SimInputError(`faults[${i}].${err.message}`, ['faults', i, ...err.segments]);
         throw err;
       }
     });
     def.importState(w, body.state);
     w.faults.restore(rules);
-    if (body.clock?.mode || body.clock?.speed) w.clock.configure({ mode: body.clock.mode, speed: body.clock.speed });
+    if (body.clock?.mode || body.clock?.speed)
+      w.clock.configure({ mode: body.clock.mode, speed: body.clock.speed });
     if (body.clock?.now) w.clock.set(body.clock.now);
     return c.json({ namespace: w.namespace, imported: true });
   });
@@ -162,7 +188,8 @@ export function createControlPlane<S>(def: SimulatorDefinition<S>, namespaces: N
           try {
             added.push(w.faults.add(rule));
           } catch (err) {
-            if (err instanceof SimInputError) throw new SimInputError(`[${i}].${err.message}`, [i, ...err.segments]);
+            if (err instanceof SimInputError)
+              throw new SimInputError(`[${i}].${err.message}`, [i, ...err.segments]);
             throw err;
           }
         });
@@ -179,7 +206,9 @@ export function createControlPlane<S>(def: SimulatorDefinition<S>, namespaces: N
     return rule ? c.json(ruleView(rule)) : controlError(c, 404, `no fault rule "${c.req.param('id')}"`);
   });
   control.delete('/faults/:id', (c) =>
-    world(c).faults.remove(c.req.param('id')) ? c.body(null, 204) : controlError(c, 404, `no fault rule "${c.req.param('id')}"`),
+    world(c).faults.remove(c.req.param('id'))
+      ? c.body(null, 204)
+      : controlError(c, 404, `no fault rule "${c.req.param('id')}"`),
   );
   control.delete('/faults', (c) => {
     world(c).faults.clear();
@@ -190,7 +219,8 @@ export function createControlPlane<S>(def: SimulatorDefinition<S>, namespaces: N
   control.put('/clock', async (c) => {
     const body = parseInput(clockPutSchema, (await readJson(c)) ?? {});
     const clock = world(c).clock;
-    if (body.mode !== undefined || body.speed !== undefined) clock.configure({ mode: body.mode, speed: body.speed });
+    if (body.mode !== undefined || body.speed !== undefined)
+      clock.configure({ mode: body.mode, speed: body.speed });
     if (body.set !== undefined) clock.set(body.set);
     return c.json(clock.state());
   });

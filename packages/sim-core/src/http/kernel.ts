@@ -61,11 +61,21 @@ export interface SimKernel<S> {
    *
    * @example app.put('/v1beta1/projects/:p/…', kernel.operation('nodePools.update', (c) => name(c)), handler)
    */
-  operation(name: string, resource?: (c: Context<SimEnv<S>>) => string | undefined): MiddlewareHandler<SimEnv<S>>;
+  operation(
+    name: string,
+    resource?: (c: Context<SimEnv<S>>) => string | undefined,
+  ): MiddlewareHandler<SimEnv<S>>;
   close(): void;
 }
 
-const DEFAULT_SENSITIVE = ['authorization', 'cookie', 'proxy-authorization', 'x-csrftoken', 'x-api-key', 'x-sim-admin-token'];
+const DEFAULT_SENSITIVE = [
+  'authorization',
+  'cookie',
+  'proxy-authorization',
+  'x-csrftoken',
+  'x-api-key',
+  'x-sim-admin-token',
+];
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** A simulated connection fault, thrown when there is no socket to act on (`app.request()` tests). */
@@ -106,7 +116,10 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
   const namespaces = createNamespaces(def, options);
   const bodyLimit = options.journalBodyLimit ?? 16 * 1024;
   const hangLimit = options.hangLimitMs ?? 600_000;
-  const sensitive = new Set([...DEFAULT_SENSITIVE, ...(def.sensitiveHeaders ?? []).map((h) => h.toLowerCase())]);
+  const sensitive = new Set([
+    ...DEFAULT_SENSITIVE,
+    ...(def.sensitiveHeaders ?? []).map((h) => h.toLowerCase()),
+  ]);
   const app = new Hono<SimEnv<S>>({ getPath: namespaceAwareGetPath });
 
   function redactedHeaders(headers: Headers): Record<string, string> {
@@ -114,7 +127,8 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
     headers.forEach((value, name) => {
       if (sensitive.has(name)) {
         const space = value.indexOf(' ');
-        out[name] = space > 0 && name === 'authorization' ? `${value.slice(0, space)} [REDACTED]` : '[REDACTED]';
+        out[name] =
+          space > 0 && name === 'authorization' ? `${value.slice(0, space)} [REDACTED]` : '[REDACTED]';
       } else out[name] = value;
     });
     return out;
@@ -161,13 +175,18 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
     let status = 0;
     try {
       await next();
-      status = c.res.status;
+      // A connection fault answered on the socket itself: there is no HTTP status to record.
+      status = c.res === RESPONSE_ALREADY_SENT ? 0 : c.res.status;
     } finally {
       let responseBody: unknown;
       if (bodyLimit > 0 && c.finalized && c.res.body && status !== 0) {
         const type = c.res.headers.get('content-type') ?? '';
         const length = Number(c.res.headers.get('content-length') ?? 0);
-        if ((type.includes('json') || type.startsWith('text/')) && length <= bodyLimit && !type.includes('csv')) {
+        if (
+          (type.includes('json') || type.startsWith('text/')) &&
+          length <= bodyLimit &&
+          !type.includes('csv')
+        ) {
           responseBody = capture(await c.res.clone().text(), bodyLimit);
         }
       }
@@ -190,7 +209,11 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
     }
   });
 
-  async function applyTerminal(c: Context<SimEnv<S>>, rule: FaultRule, phase: 'before' | 'after'): Promise<Response> {
+  async function applyTerminal(
+    c: Context<SimEnv<S>>,
+    rule: FaultRule,
+    phase: 'before' | 'after',
+  ): Promise<Response> {
     const e = rule.effect;
     if (e.error !== undefined) return def.renderFaultError(c, e.error);
     if (e.http !== undefined) {
@@ -205,7 +228,11 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
     return connectionFault(c, e.connection as 'reset' | 'hang' | 'truncate', phase);
   }
 
-  async function connectionFault(c: Context<SimEnv<S>>, kind: 'reset' | 'hang' | 'truncate', phase: 'before' | 'after') {
+  async function connectionFault(
+    c: Context<SimEnv<S>>,
+    kind: 'reset' | 'hang' | 'truncate',
+    phase: 'before' | 'after',
+  ) {
     const incoming = c.env?.incoming;
     const outgoing = c.env?.outgoing;
     if (!incoming || !outgoing) throw new SimulatedConnectionFault(kind);
@@ -223,16 +250,25 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
       socket.destroy();
     } else {
       // Headers promise a body that never fully arrives: clients see a premature close mid-body.
-      const full = phase === 'after' && c.res.body ? await c.res.clone().text() : JSON.stringify({ truncated: true, padding: 'x'.repeat(64) });
+      const full =
+        phase === 'after' && c.res.body
+          ? await c.res.clone().text()
+          : JSON.stringify({ truncated: true, padding: 'x'.repeat(64) });
       const bytes = Buffer.from(full);
-      const headers: Record<string, string> = { 'content-type': c.res.headers.get('content-type') ?? 'application/json', 'content-length': String(bytes.length) };
+      const headers: Record<string, string> = {
+        'content-type': c.res.headers.get('content-type') ?? 'application/json',
+        'content-length': String(bytes.length),
+      };
       outgoing.writeHead(phase === 'after' ? c.res.status : 200, headers);
       outgoing.write(bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))), () => socket.destroy());
     }
     return RESPONSE_ALREADY_SENT;
   }
 
-  function operation(name: string, resource?: (c: Context<SimEnv<S>>) => string | undefined): MiddlewareHandler<SimEnv<S>> {
+  function operation(
+    name: string,
+    resource?: (c: Context<SimEnv<S>>) => string | undefined,
+  ): MiddlewareHandler<SimEnv<S>> {
     return async (c, next) => {
       const sim = c.get('sim');
       sim.operation = name;
@@ -248,7 +284,7 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
         }
       }
       const faults = sim.world.faults;
-      const hasRules = faults.list().length > 0;
+      const hasRules = faults.size() > 0;
       if (hasRules) {
         const before = faults.evaluate(sim.facts(), 'before');
         for (const rule of before) sim.fired.push(rule.id);
@@ -273,7 +309,11 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
   }
 
   app.route('/_sim', createControlPlane(def, namespaces, options));
-  app.notFound((c) => (def.renderNotFound ? def.renderNotFound(c) : controlError(c, 404, `no route for ${c.req.method} ${c.req.path}`)));
+  app.notFound((c) =>
+    def.renderNotFound
+      ? def.renderNotFound(c)
+      : controlError(c, 404, `no route for ${c.req.method} ${c.req.path}`),
+  );
   app.onError((err, c) => {
     if (err instanceof SimulatedConnectionFault) throw err;
     if (err instanceof HTTPException) return err.getResponse();

@@ -1,6 +1,6 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve as honoServe } from '@hono/node-server';
-import type { Server } from 'node:http';
 
 export interface ServeOptions {
   /** 0 picks a free port. Default 0. */
@@ -24,13 +24,17 @@ export interface RunningServer {
  *
  * @example const { url, close } = await serve(app, { port: 0 });
  */
-export function serve(app: { fetch: (request: Request, env: never) => unknown }, options: ServeOptions = {}): Promise<RunningServer> {
+export function serve(
+  app: { fetch: (request: Request, env: never) => unknown },
+  options: ServeOptions = {},
+): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   return new Promise((resolve, reject) => {
     const server = honoServe(
       { fetch: app.fetch as never, port: options.port ?? 0, hostname: host },
       (info: AddressInfo) => {
-        const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+        const shownHost =
+          host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
         let closed: Promise<void> | undefined;
         resolve({
           url: `http://${shownHost}:${info.port}`,

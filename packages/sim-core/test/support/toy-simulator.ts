@@ -11,7 +11,9 @@ export interface ToyState {
   nextWidget: number;
 }
 
-const seedSchema = z.object({ widgets: z.array(z.object({ name: z.string().min(1), color: z.string() }).strict()) }).strict();
+const seedSchema = z
+  .object({ widgets: z.array(z.object({ name: z.string().min(1), color: z.string() }).strict()) })
+  .strict();
 
 export const toyDefinition: SimulatorDefinition<ToyState> = {
   name: 'toy-sim',
@@ -23,7 +25,7 @@ export const toyDefinition: SimulatorDefinition<ToyState> = {
     w.state = { widgets: new Map(s.widgets.map((x) => [x.name, x])), nextWidget: s.nextWidget };
   },
   seed(w, input) {
-    const s = parseInput(seedSchema, input, 'seed');
+    const s = parseInput(seedSchema, input);
     for (const x of s.widgets) {
       if (w.state.widgets.has(x.name)) throw new SimInputError(`widget "${x.name}" exists`, ['widgets']);
     }

@@ -1,0 +1,245 @@
+import { request as httpRequest } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningServer, serve } from '../src/http/serve';
+import { call } from './support/http';
+import { createToySim } from './support/toy-simulator';
+
+const START = '2026-01-01T00:00:00.000Z';
+const manual = () => createToySim({ seed: 7, clock: { mode: 'manual', start: START } });
+const addRule = (app: ReturnType<typeof manual>['app'], rule: unknown, ns?: string) =>
+  call(app, 'POST', '/_sim/faults', rule, ns ? { 'x-sim-namespace': ns } : {});
+
+describe('fault phases and effects', () => {
+  it('before: the request is not applied and the error is rendered in the API envelope', async () => {
+    const { app } = manual();
+    await addRule(app, {
+      match: { operation: 'widgets.create' },
+      trigger: { times: 1 },
+      effect: { error: { status: 'BUSY', message: 'try later' } },
+    });
+    const res = await call(app, 'POST', '/widgets', { name: 'a' });
+    expect(res).toMatchObject({ status: 503, body: { fault: 'BUSY', message: 'try later' } });
+    expect((await call(app, 'GET', '/widgets/a')).status).toBe(404);
+  });
+
+  it('after: the request is applied, then the response is replaced', async () => {
+    const { app } = manual();
+    await addRule(app, {
+      match: { operation: 'widgets.create' },
+      phase: 'after',
+      effect: { http: { status: 502, body: { oops: true } } },
+    });
+    const res = await call(app, 'POST', '/widgets', { name: 'a', color: 'red' });
+    expect(res).toMatchObject({ status: 502, body: { oops: true } });
+    expect((await call(app, 'GET', '/widgets/a')).body).toEqual({ name: 'a', color: 'red' });
+  });
+
+  it('http effect sends status, headers and a raw string body as given', async () => {
+    const { app } = manual();
+    await addRule(app, {
+      effect: {
+        http: {
+          status: 429,
+          headers: { 'retry-after': '3', 'content-type': 'text/plain' },
+          body: 'slow down',
+        },
+      },
+    });
+    const res = await call(app, 'GET', '/widgets/a');
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('3');
+    expect(res.text).toBe('slow down');
+  });
+
+  it('delay holds the response until the manual clock passes it', async () => {
+    const { app } = manual();
+    await call(app, 'POST', '/widgets', { name: 'a' });
+    await addRule(app, { match: { operation: 'widgets.get' }, effect: { delay: '2s' } });
+    let settled = false;
+    const pending = Promise.resolve(app.request('/widgets/a')).then((r) => {
+      settled = true;
+      return r;
+    });
+    await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false);
+    await call(app, 'POST', '/_sim/clock/advance', { by: '2s' });
+    expect((await pending).status).toBe(200);
+  });
+
+  it('domain effects are taken by the handler and recorded as fired', async () => {
+    const { app } = manual();
+    await call(app, 'POST', '/widgets', { name: 'a', color: 'red' });
+    await addRule(app, {
+      id: 'slow',
+      match: { operation: 'widgets.paint' },
+      effect: { slowPaint: { by: '10s' } },
+    });
+    await call(app, 'POST', '/widgets/a/paint', { color: 'blue' });
+    await call(app, 'POST', '/_sim/clock/advance', { by: '5s' });
+    expect((await call(app, 'GET', '/widgets/a')).body.color).toBe('red');
+    await call(app, 'POST', '/_sim/clock/advance', { by: '5s' });
+    expect((await call(app, 'GET', '/widgets/a')).body.color).toBe('blue');
+    const journal = await call(app, 'GET', '/_sim/journal?operation=widgets.paint');
+    expect(journal.body.entries[0].faults).toEqual(['slow']);
+  });
+
+  it('matches on JSON body fields', async () => {
+    const { app } = manual();
+    await addRule(app, { match: { body: { color: 'red' } }, effect: { error: { status: 'NO_RED' } } });
+    expect((await call(app, 'POST', '/widgets', { name: 'a', color: 'red' })).status).toBe(503);
+    expect((await call(app, 'POST', '/widgets', { name: 'b', color: 'blue' })).status).toBe(201);
+  });
+});
+
+describe('connection faults over a real socket', () => {
+  let server: RunningServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  function rawGet(url: string): Promise<{ status?: number; body: string; error?: string }> {
+    return new Promise((resolve) => {
+      let status: number | undefined;
+      let body = '';
+      const req = httpRequest(url, (res) => {
+        status = res.statusCode;
+        res.setEncoding('utf8');
+        res.on('data', (d) => {
+          body += d;
+        });
+        res.on('end', () => resolve({ status, body }));
+        res.on('error', (e) => resolve({ status, body, error: e.message }));
+        res.on('aborted', () => resolve({ status, body, error: 'aborted' }));
+      });
+      req.on('error', (e) =>
+        resolve({ status, body, error: (e as NodeJS.ErrnoException).code ?? e.message }),
+      );
+      req.setTimeout(5_000, () => req.destroy(new Error('client timeout')));
+      req.end();
+    });
+  }
+
+  it('reset drops the connection without a response', async () => {
+    const { app } = manual();
+    server = await serve(app);
+    await addRule(app, { effect: { connection: 'reset' } });
+    const res = await rawGet(`${server.url}/widgets/a`);
+    expect(res.status).toBeUndefined();
+    expect(res.error).toMatch(/ECONNRESET|socket hang up/);
+    const journal = await call(app, 'GET', '/_sim/journal');
+    expect(journal.body.entries[0]).toMatchObject({ status: 0, faults: ['rule-1'] });
+  });
+
+  it('truncate sends the headers and only part of the promised body', async () => {
+    const { app } = manual();
+    server = await serve(app);
+    await call(app, 'POST', '/widgets', { name: 'a', color: 'x'.repeat(100) });
+    await addRule(app, {
+      phase: 'after',
+      match: { operation: 'widgets.get' },
+      effect: { connection: 'truncate' },
+    });
+    const res = await rawGet(`${server.url}/widgets/a`);
+    expect(res.status).toBe(200);
+    expect(res.error).toBeDefined();
+    expect(res.body.length).toBeGreaterThan(0);
+    expect(res.body.length).toBeLessThan(JSON.stringify({ name: 'a', color: 'x'.repeat(100) }).length);
+  });
+
+  it('hang holds the request until the client gives up', async () => {
+    const { app } = manual();
+    server = await serve(app);
+    await addRule(app, { effect: { connection: 'hang' } });
+    const res = await new Promise<string>((resolve) => {
+      const req = httpRequest(`${server?.url}/widgets/a`, () => resolve('answered'));
+      req.on('error', () => resolve('gave up'));
+      req.setTimeout(100, () => req.destroy(new Error('client timeout')));
+      req.end();
+    });
+    expect(res).toBe('gave up');
+  });
+
+  it('without a socket (app.request) a connection fault rejects like a failed fetch', async () => {
+    const { app } = manual();
+    await addRule(app, { effect: { connection: 'reset' } });
+    await expect(Promise.resolve(app.request('/widgets/a'))).rejects.toThrow(
+      /simulated connection fault: reset/,
+    );
+  });
+});
+
+describe('journal through the kernel', () => {
+  it('records operation, resource, bodies, status and redacts credentials', async () => {
+    const { app } = manual();
+    await call(
+      app,
+      'POST',
+      '/widgets',
+      { name: 'a' },
+      { authorization: 'Bearer secret-token', cookie: 'sessionid=1' },
+    );
+    const { body } = await call(app, 'GET', '/_sim/journal');
+    expect(body.entries[0]).toMatchObject({
+      seq: 1,
+      time: START,
+      namespace: 'default',
+      operation: 'widgets.create',
+      method: 'POST',
+      path: '/widgets',
+      requestBody: { name: 'a' },
+      status: 201,
+      responseBody: { name: 'a', color: 'grey' },
+      faults: [],
+    });
+    expect(body.entries[0].headers.authorization).toBe('Bearer [REDACTED]');
+    expect(body.entries[0].headers.cookie).toBe('[REDACTED]');
+    expect(body.stats).toMatchObject({ capacity: 10_000, size: 1, dropped: 0 });
+  });
+
+  it('caps captured bodies', async () => {
+    const { app } = createToySim({ journalBodyLimit: 64, clock: { mode: 'manual' } });
+    await call(app, 'POST', '/widgets', { name: 'a', color: 'c'.repeat(500) });
+    const { body } = await call(app, 'GET', '/_sim/journal');
+    expect(body.entries[0].requestBody).toMatchObject({ truncated: true, size: expect.any(Number) });
+  });
+
+  it('uses a bounded ring with a configurable capacity', async () => {
+    const { app } = createToySim({ journalCapacity: 2, clock: { mode: 'manual' } });
+    for (let i = 0; i < 5; i++) await call(app, 'GET', '/widgets/x');
+    const { body } = await call(app, 'GET', '/_sim/journal');
+    expect(body.entries).toHaveLength(2);
+    expect(body.stats).toMatchObject({ capacity: 2, dropped: 3 });
+  });
+
+  it('wait returns as soon as a matching entry exists and 408 on time-out', async () => {
+    const { app } = manual();
+    const waiting = call(app, 'POST', '/_sim/journal/wait', { operation: 'widgets.create', timeout: '5s' });
+    await call(app, 'POST', '/widgets', { name: 'a' });
+    expect((await waiting).body.entry).toMatchObject({ operation: 'widgets.create', status: 201 });
+    const late = await call(app, 'POST', '/_sim/journal/wait', {
+      operation: 'widgets.nothing',
+      timeout: '10ms',
+    });
+    expect(late.status).toBe(408);
+    expect(late.body.error.message).toBe('no journal entry matched within 10ms');
+  });
+});
+
+describe('ids and randomness', () => {
+  it('the same seed and the same requests give the same ids', async () => {
+    const run = async () => {
+      const { app } = createToySim({ seed: 'fixed', clock: { mode: 'manual', start: START } });
+      await call(app, 'POST', '/widgets', { name: 'a' });
+      const ids = [];
+      for (let i = 0; i < 3; i++)
+        ids.push((await call(app, 'POST', '/widgets/a/paint', { color: 'b' })).body.id);
+      return ids;
+    };
+    const first = await run();
+    expect(await run()).toEqual(first);
+    const { app } = createToySim({ seed: 'other', clock: { mode: 'manual' } });
+    await call(app, 'POST', '/widgets', { name: 'a' });
+    expect((await call(app, 'POST', '/widgets/a/paint', { color: 'b' })).body.id).not.toBe(first[0]);
+  });
+});
