@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { PactV4 } from '@pact-foundation/pact';
 // Not re-exported from the package root.
 import type { V4ResponseBuilder } from '@pact-foundation/pact/src/v4/http/types';
+import type { StateParam } from '../../../src/states';
 
 /** `contracts/pacts/`: the committed pact files. */
 export const PACT_DIR = fileURLToPath(new URL('../../../pacts', import.meta.url));
@@ -29,4 +30,15 @@ export function textBody(builder: V4ResponseBuilder, contentType: string, text: 
     interaction: { withResponseBody(body: string, contentType: string): void };
   };
   interaction.withResponseBody(text, contentType);
+}
+
+/** A `[name, params]` pair from `state.with(params)`. */
+export type GivenState = [string, Record<string, StateParam>];
+
+/** `pact.addInteraction()` with every state of `states` given, in order. */
+export function addInteractionGiven(pact: PactV4, states: readonly GivenState[]) {
+  return states.reduce(
+    (interaction, [name, params]) => interaction.given(name, params),
+    pact.addInteraction(),
+  );
 }
