@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+// Sums vitest JSON reports into the one closing line CI reads: `N passed, N failed, N skipped`.
+//
+//   node scripts/summarize-reports.mjs [--leg NAME] REPORT... [--leg NAME REPORT...] [--step-failed NAME]...
+//
+// - Every REPORT given must exist: a missing or unreadable report counts as 1 failed.
+// - A test file that failed with no failing test in it (an import error, a failing beforeAll) counts as 1 failed.
+// - A report whose run failed with nothing counted as failed (no test files, an unhandled error) counts as 1 failed.
+// - skipped, todo, pending and disabled tests count as skipped.
+// - --step-failed NAME: a step outside the reports failed (install, lint, ...); it counts as 1 failed.
+// Detail lines, then one line per leg, then the closing line, all on stdout; the closing line is the last.
+// Exit status: 0 only when nothing failed and at least one test passed.
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+const SKIPPED = new Set(['skipped', 'pending', 'todo', 'disabled']);
+
+/** Counts one parsed vitest JSON report. */
+export function countReport(report) {
+  const counts = { passed: 0, failed: 0, skipped: 0, problems: [] };
+  const files = Array.isArray(report?.testResults) ? report.testResults : [];
+  for (const file of files) {
+    const tests = Array.isArray(file.assertionResults) ? file.assertionResults : [];
+    let failedHere = 0;
+    for (const test of tests) {
+      if (test.status === 'passed') counts.passed += 1;
+      else if (test.status === 'failed') {
+        failedHere += 1;
+        counts.problems.push(`failed: ${test.fullName ?? test.title ?? '?'} (${shortName(file.name)})`);
+      } else if (SKIPPED.has(test.status)) counts.skipped += 1;
+    }
+    counts.failed += failedHere;
+    if (file.status === 'failed' && failedHere === 0) {
+      counts.failed += 1;
+      counts.problems.push(
+        `file failed: ${shortName(file.name)}: ${firstLine(file.message) || 'no failing test in it'}`,
+      );
+    }
+  }
+  if (report?.success === false && counts.failed === 0) {
+    counts.failed += 1;
+    counts.problems.push(
+      files.length === 0
+        ? 'run failed: no test files found'
+        : 'run failed with no failing test (an unhandled error?)',
+    );
+  }
+  return counts;
+}
+
+/** Reads and counts one report file; a missing or unreadable file counts as 1 failed. */
+export function countFile(path) {
+  let text;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return {
+      passed: 0,
+      failed: 1,
+      skipped: 0,
+      problems: ['report missing: its test run crashed or never ran'],
+    };
+  }
+  try {
+    return countReport(JSON.parse(text));
+  } catch (error) {
+    return { passed: 0, failed: 1, skipped: 0, problems: [`report unreadable: ${firstLine(error.message)}`] };
+  }
+}
+
+/** Parses the command line into legs of report paths and failed steps. */
+export function parseArgs(argv) {
+  const legs = [];
+  const stepsFailed = [];
+  let leg;
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    if (arg === '--leg' || arg === '--step-failed') {
+      const value = argv[i + 1];
+      if (value === undefined) throw new Error(`${arg} needs a value`);
+      i += 1;
+      if (arg === '--step-failed') stepsFailed.push(value);
+      else {
+        leg = legs.find((l) => l.name === value) ?? { name: value, reports: [] };
+        if (!legs.includes(leg)) legs.push(leg);
+      }
+    } else if (arg.startsWith('--')) {
+      throw new Error(`unknown option ${arg}`);
+    } else {
+      if (!leg) {
+        leg = { name: 'tests', reports: [] };
+        legs.push(leg);
+      }
+      if (!leg.reports.includes(arg)) leg.reports.push(arg);
+    }
+  }
+  return { legs, stepsFailed };
+}
+
+/** Builds the output lines and the exit status; `count` maps a path to its counts. */
+export function summarize({ legs, stepsFailed }, count = countFile) {
+  const lines = [];
+  const total = { passed: 0, failed: 0, skipped: 0 };
+  for (const leg of legs) {
+    const sum = { passed: 0, failed: 0, skipped: 0 };
+    for (const path of leg.reports) {
+      const c = count(path);
+      sum.passed += c.passed;
+      sum.failed += c.failed;
+      sum.skipped += c.skipped;
+      lines.push(`  [${leg.name}] ${path}: pass=${c.passed} fail=${c.failed} skip=${c.skipped}`);
+      for (const problem of c.problems.slice(0, 20)) lines.push(`      ${problem}`);
+      if (c.problems.length > 20) lines.push(`      ... and ${c.problems.length - 20} more`);
+    }
+    lines.push(
+      `leg ${leg.name}: passed=${sum.passed} failed=${sum.failed} skipped=${sum.skipped} (${leg.reports.length} reports)`,
+    );
+    total.passed += sum.passed;
+    total.failed += sum.failed;
+    total.skipped += sum.skipped;
+  }
+  if (stepsFailed.length > 0) {
+    lines.push(`steps failed (1 each): ${stepsFailed.join(', ')}`);
+    total.failed += stepsFailed.length;
+  }
+  if (total.passed + total.failed === 0) lines.push('no test ran');
+  lines.push(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+  return { lines, total, exitCode: total.failed === 0 && total.passed > 0 ? 0 : 1 };
+}
+
+function shortName(path) {
+  if (typeof path !== 'string') return '?';
+  const cwd = `${process.cwd()}/`;
+  return path.startsWith(cwd) ? path.slice(cwd.length) : path;
+}
+
+function firstLine(text) {
+  return typeof text === 'string' ? (text.trim().split('\n')[0] ?? '').slice(0, 200) : '';
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  let args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    console.error(`summarize-reports: ${error.message}`);
+    args = { legs: [], stepsFailed: ['summarize-reports arguments'] };
+  }
+  const { lines, exitCode } = summarize(args);
+  console.log(lines.join('\n'));
+  process.exitCode = exitCode;
+}
