@@ -1,0 +1,60 @@
+export type {
+  AddedFaultRule,
+  FaultRuleHandle,
+  JournalWaitOptions,
+  SimClient,
+  SimClientOptions,
+  SimClock,
+  SimFaults,
+  SimJournal,
+  SimNamespaces,
+  SimRequestOptions,
+} from './client';
+export {
+  ADMIN_TOKEN_HEADER,
+  createSimClient,
+  isFaultRuleHandle,
+  isSimClient,
+  NAMESPACE_HEADER,
+} from './client';
+export { toMilliseconds } from './duration';
+export type { SimControlErrorInit, SimControlRequest } from './errors';
+export { parseControlError, SimControlError, SimWaitTimeoutError } from './errors';
+export { describeFilter, formatEntry } from './format';
+export type {
+  ClockMode,
+  ClockState,
+  ClockTime,
+  ConnectionEffect,
+  DelayEffect,
+  Duration,
+  ErrorEffect,
+  FaultEffect,
+  FaultMatch,
+  FaultRule,
+  FaultRuleInput,
+  FaultTrigger,
+  HealthStatus,
+  HttpEffect,
+  JournalEntry,
+  JournalFilter,
+  JournalStats,
+  ScenarioInput,
+  ScenarioResult,
+  SeedResult,
+  SimStateSnapshot,
+} from './types';
+export type { WaitForOptions } from './wait-for';
+export { waitFor } from './wait-for';
+export type {
+  DeliveryAnswer,
+  ReceivedDelivery,
+  WebhookReceiver,
+  WebhookReceiverOptions,
+} from './webhook-receiver';
+export {
+  SIGNATURE_HEADER,
+  signWebhookBody,
+  startWebhookReceiver,
+  verifyWebhookSignature,
+} from './webhook-receiver';
