@@ -8,7 +8,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pnpmVersion = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager.split('@')[1];
-const env = { ...process.env, PACT_DO_NOT_TRACK: 'true', TURBO_TELEMETRY_DISABLED: '1', METADATA_SERVER_DETECTION: 'none' };
+const env = {
+  ...process.env,
+  PACT_DO_NOT_TRACK: 'true',
+  TURBO_TELEMETRY_DISABLED: '1',
+  METADATA_SERVER_DETECTION: 'none',
+};
 
 function run(cmd, args, options = {}) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env, ...options });
@@ -34,7 +39,16 @@ const tasks = {
   // Both simulators on their default ports, in memory, with demo data.
   start: ['exec', 'tsx', 'scripts/start.ts', ...process.argv.slice(3)],
   // The whole suite: unit, contract and container tests of every package.
-  test: ['exec', 'turbo', 'run', 'test', 'test:contract', 'test:container', '--concurrency=1', ...process.argv.slice(3)],
+  test: [
+    'exec',
+    'turbo',
+    'run',
+    'test',
+    'test:contract',
+    'test:container',
+    '--concurrency=1',
+    ...process.argv.slice(3),
+  ],
 };
 if (!tasks[task]) {
   console.error(`quickstart: unknown task "${task}" (expected: ${Object.keys(tasks).join(', ')})`);

@@ -10,5 +10,7 @@ export default defineConfig({
   noExternal: [/.*/],
   splitting: false,
   clean: true,
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+  },
 });
