@@ -52,7 +52,7 @@ async function toHaveReceived(
   const count = matching.length;
   const pass = times === undefined ? count > 0 : count === times;
   // Only a failing assertion needs the context of everything else the simulator received.
-  const failing = pass === this.isNot;
+  const failing = pass === Boolean(this.isNot);
   const recent: JournalEntry[] = failing ? await sim.journal.list({ limit: 20 }) : [];
   const wanted = times === undefined ? 'at least 1 request' : plural(times, 'request');
   const subject = `simulator at ${sim.baseUrl} (namespace "${sim.namespace}")`;
