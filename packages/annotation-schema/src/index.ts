@@ -2,6 +2,21 @@ export type { BasicUser as BasicUserType, Paginated, User as UserType } from './
 export { BasicUser, DateTime, LoginRequest, paginated, Storage, Token, User, WorkerSender } from './common';
 export { DetailError, FieldErrors, ListError, StringError } from './errors';
 export {
+  clientEventsRequestSchema,
+  clientEventsSchema,
+  cvatDateTimeSchema,
+  EVENT_LOG_CSV_COLUMNS,
+  eventRequestSchema,
+  eventSchema,
+  paginatedRequestListSchema,
+  queryIdSchema,
+  requestDataOperationSchema,
+  requestSchema,
+  requestStatusSchema,
+  rqIdSchema,
+  userIdentifiersSchema,
+} from './events';
+export {
   BasicOrganization,
   InvitationRead,
   InvitationWriteRequest,
