@@ -1,0 +1,325 @@
+import type { Clock, Random } from '@sims/sim-core';
+import type { EventsState } from './state';
+import { type EventQuery, ID_FILTERS, type IdFilter } from './store';
+import { formatDrfDateTime, formatFileTimestamp, parseIsoDateTime } from './time';
+
+/**
+ * Export jobs of the event log (`EventsExporter` + RQ): a job is queued, started, then finished or
+ * failed. The lifecycle is data driven by the world clock: one timer per job marks the outcome, and
+ * reading a job never moves it, except the explicit "finish after N polls" fault.
+ */
+
+export type ExportStatus = 'queued' | 'started' | 'finished' | 'failed';
+
+/** What CVAT's RQ job keeps (meta, timings, result). All times epoch ms of the world clock. */
+export interface ExportJob {
+  /** `action=export&target=events&id=<uuid>&user_id=<id>` */
+  rqId: string;
+  queryId: string;
+  owner: { id: number; username: string };
+  /** The organization context of the request that started it (RequestDataOperation.org_id). */
+  orgId: number | null;
+  query: EventQuery;
+  /** `filename` as asked; null: `logs_<enqueue time>.csv`. */
+  filename: string | null;
+  /** Exported to cloud storage: no local file, `result_url` null. */
+  cloud: boolean;
+  createdAt: number;
+  startAt: number;
+  /** When the outcome timer fires; null in "N polls" mode. */
+  finishAt: number | null;
+  /** "N polls" mode: polls still answered as running. */
+  pollsLeft: number | null;
+  /** A planned failure (fault rule): the job fails with this message instead of finishing. */
+  failWith: string | null;
+  /** The analytics store was unreachable for this job (fault rule): it fails with CVAT's message. */
+  storeDown: boolean;
+  outcome:
+    | null
+    | { status: 'finished'; at: number; rowLimit: number }
+    | { status: 'failed'; at: number; message: string };
+  /** The file was removed before the job expired (control plane): download answers 404. */
+  fileExpired: boolean;
+  /** The pending outcome timer (never serialized). */
+  timer?: number;
+}
+
+/**
+ * What `format_exception_only` gives when clickhouse-connect cannot reach the server: the message a
+ * failed export carries when the analytics store is disconnected.
+ */
+export const STORE_UNREACHABLE_MESSAGE =
+  "clickhouse_connect.driver.exceptions.OperationalError: Error HTTPConnectionPool(host='clickhouse', port=8123): Max retries exceeded with url: /?wait_end_of_query=1&send_progress_in_http_headers=1 (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f3c2a1b5e50>: Failed to establish a new connection: [Errno 111] Connection refused')) executing HTTP request attempt 1 (http://clickhouse:8123)\n";
+
+/** Builds CVAT's export request id. */
+export function formatRqId(queryId: string, userId: number): string {
+  return `action=export&target=events&id=${queryId}&user_id=${userId}`;
+}
+
+/** Parses an events export request id; undefined when it does not have CVAT's format. */
+export function parseRqId(rqId: string): { queryId: string; userId: number } | undefined {
+  const params = new URLSearchParams(rqId);
+  const keys = [...params.keys()];
+  if (keys.join(',') !== 'action,target,id,user_id') return undefined;
+  if (params.get('action') !== 'export' || params.get('target') !== 'events') return undefined;
+  const queryId = normalizeUuid(params.get('id') ?? '');
+  const userId = params.get('user_id') ?? '';
+  if (!queryId || !/^\d+$/.test(userId)) return undefined;
+  return { queryId, userId: Number(userId) };
+}
+
+/**
+ * Python's `uuid.UUID(text)`: hyphens, braces and a `urn:uuid:` prefix are allowed, case is free; the
+ * canonical form is lowercase with hyphens. Undefined when invalid (CVAT then fails with a 500).
+ */
+export function normalizeUuid(text: string): string | undefined {
+  const hex = text
+    .replace(/^urn:uuid:/i, '')
+    .replace(/^\{|\}$/g, '')
+    .replace(/-/g, '')
+    .toLowerCase();
+  if (!/^[0-9a-f]{32}$/.test(hex)) return undefined;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** A job's status at time `now` (a pure read). Expired jobs are gone from RQ. */
+export function jobStatus(job: ExportJob, now: number): ExportStatus {
+  if (job.outcome) return job.outcome.status;
+  return now >= job.startAt ? 'started' : 'queued';
+}
+
+export function isExpired(state: EventsState, job: ExportJob, now: number): boolean {
+  return job.outcome !== null && now >= job.outcome.at + state.settings.resultTtlMs;
+}
+
+/** The job with this id, unless it expired. */
+export function findJob(state: EventsState, rqId: string, now: number): ExportJob | undefined {
+  const job = state.jobs.get(rqId);
+  return job && !isExpired(state, job, now) ? job : undefined;
+}
+
+// ---- filters and permissions (events.rego + EventsPermission.filter) ----
+
+export type OrgRole = 'owner' | 'maintainer' | 'supervisor' | 'worker';
+
+/** The caller as the events permission sees it. */
+export interface EventsCaller {
+  id: number;
+  username: string;
+  email: string;
+  /** Superuser or privilege `admin`. */
+  isAdmin: boolean;
+  /** Privilege group: `admin`, `user` or `worker` (the lowest). */
+  privilege: string;
+  /** The organization context (null: sandbox) and the caller's role in it (null: not a member). */
+  org: { id: number; slug: string } | null;
+  role: OrgRole | null;
+  accessTokenId?: number | null;
+}
+
+export type ExportError =
+  | { code: 'FORBIDDEN'; detail?: string }
+  | { code: 'INVALID_LIST'; messages: string[] }
+  | { code: 'SERVER_ERROR'; reason: string }
+  | { code: 'CONFLICT'; rqId: string };
+
+type R<T> = { ok: true; value: T } | { ok: false; error: ExportError };
+const ok = <T>(value: T): R<T> => ({ ok: true, value });
+const err = <T>(error: ExportError): R<T> => ({ ok: false, error });
+
+/**
+ * `dump:events` and the parameters OPA forces (reference 3.4): admins see everything (their org in an
+ * org context); maintainers and owners with user privilege see their organization; anyone else only
+ * their own events (in their organization, in an org context). Non-members of the org: 403.
+ */
+export function forcedFilters(caller: EventsCaller): R<Partial<Record<IdFilter, number>>> {
+  if (caller.isAdmin) return ok(caller.org ? { org_id: caller.org.id } : {});
+  if (!caller.org) return ok({ user_id: caller.id });
+  if (caller.role === null) return err({ code: 'FORBIDDEN' });
+  const userPrivilege = caller.privilege === 'user' || caller.privilege === 'admin';
+  if ((caller.role === 'owner' || caller.role === 'maintainer') && userPrivilege)
+    return ok({ org_id: caller.org.id });
+  return ok({ user_id: caller.id, org_id: caller.org.id });
+}
+
+/** Query parameters of both export endpoints. */
+export type ExportParams = Record<string, string | undefined>;
+
+/**
+ * Builds the export query from the request's parameters: forced filters first (a conflicting explicit
+ * value is 403 "You don't have permission to view events with user_id=5"), then `from`/`to`
+ * (`from > to` is 400; `from` defaults to `minimalFrom`, `to` to now).
+ */
+export function buildExportQuery(
+  caller: EventsCaller,
+  params: ExportParams,
+  nowMs: number,
+  minimalFrom: (ids: Partial<Record<IdFilter, number>>) => number,
+): R<EventQuery> {
+  const forced = forcedFilters(caller);
+  if (!forced.ok) return forced;
+  const merged: ExportParams = { ...params };
+  for (const [attr, value] of Object.entries(forced.value)) {
+    const given = params[attr];
+    if (given !== undefined && given !== String(value)) {
+      return err({
+        code: 'FORBIDDEN',
+        detail: `You don't have permission to view events with ${attr}=${given}`,
+      });
+    }
+    merged[attr] = String(value);
+  }
+  const ids: Partial<Record<IdFilter, number>> = {};
+  for (const key of ID_FILTERS) {
+    const v = merged[key];
+    if (!v) continue; // "ignored when falsy"
+    // Chosen: ClickHouse rejects a non-integer UInt64 parameter; the simulator answers 400 up front.
+    if (!/^\d+$/.test(v.trim()))
+      return err({ code: 'INVALID_LIST', messages: [`Invalid value of "${key}": ${v}`] });
+    ids[key] = Number(v.trim());
+  }
+  const times: { from?: number; to?: number } = {};
+  for (const key of ['from', 'to'] as const) {
+    const v = merged[key];
+    if (!v) continue;
+    const us = parseIsoDateTime(v);
+    // isoparse raises a ValueError that `except ParserError` does not catch: an unhandled 500.
+    if (us === undefined)
+      return err({ code: 'SERVER_ERROR', reason: `ValueError: Invalid isoformat string: '${v}'` });
+    times[key] = Math.floor(us / 1000);
+  }
+  if (times.from !== undefined && times.to !== undefined && times.from > times.to) {
+    return err({ code: 'INVALID_LIST', messages: ["'from' must be before than 'to'"] });
+  }
+  return ok({ from: times.from ?? minimalFrom(ids), to: times.to ?? nowMs, ids });
+}
+
+// ---- lifecycle ----
+
+/** How a new job runs: the world's defaults, or a fault rule's effect. */
+export interface JobPlan {
+  /** Total time from enqueue to the outcome, ms. */
+  durationMs: number;
+  /** Time spent queued before `started`, ms (capped at the duration). */
+  queuedMs: number;
+  /** Finish after this many status polls instead of after a duration. */
+  polls?: number;
+  failWith?: string;
+  storeDown?: boolean;
+}
+
+export interface NewJob {
+  queryId: string;
+  caller: EventsCaller;
+  query: EventQuery;
+  filename: string | null;
+  cloud: boolean;
+}
+
+/** Enqueues a job and arms its outcome timer. An expired or finished job with the same id is replaced. */
+export function startExportJob(state: EventsState, clock: Clock, input: NewJob, plan: JobPlan): ExportJob {
+  const now = clock.now();
+  const rqId = formatRqId(input.queryId, input.caller.id);
+  const old = state.jobs.get(rqId);
+  if (old?.timer !== undefined) clock.cancel(old.timer);
+  const polls = plan.polls;
+  const job: ExportJob = {
+    rqId,
+    queryId: input.queryId,
+    owner: { id: input.caller.id, username: input.caller.username },
+    orgId: input.caller.org?.id ?? null,
+    query: input.query,
+    filename: input.filename,
+    cloud: input.cloud,
+    createdAt: now,
+    startAt: polls !== undefined ? now : now + Math.min(plan.queuedMs, plan.durationMs),
+    finishAt: polls !== undefined ? null : now + plan.durationMs,
+    pollsLeft: polls ?? null,
+    failWith: plan.failWith ?? null,
+    storeDown: plan.storeDown ?? false,
+    outcome: null,
+    fileExpired: false,
+  };
+  state.jobs.delete(rqId);
+  state.jobs.set(rqId, job);
+  armJob(state, clock, job);
+  return job;
+}
+
+/** (Re-)arms the outcome timer of a pending job (after a snapshot import, timers are gone). */
+export function armJob(state: EventsState, clock: Clock, job: ExportJob): void {
+  if (job.outcome || job.finishAt === null) return;
+  job.timer = clock.at(job.finishAt, () => {
+    job.timer = undefined;
+    if (state.jobs.get(job.rqId) === job) completeJob(state, job, job.finishAt as number);
+  });
+}
+
+/** Settles a job now: failed (planned failure, store unreachable) or finished over the current rows. */
+export function completeJob(state: EventsState, job: ExportJob, at: number): void {
+  if (job.outcome) return;
+  if (job.failWith !== null) job.outcome = { status: 'failed', at, message: job.failWith };
+  else if (job.storeDown || !state.settings.storeConnected) {
+    job.outcome = { status: 'failed', at, message: STORE_UNREACHABLE_MESSAGE };
+  } else job.outcome = { status: 'finished', at, rowLimit: state.store.length };
+  if (job.startAt > at) job.startAt = at;
+}
+
+/**
+ * Counts one status poll. Only jobs in "N polls" mode change: the first N polls see them running, the
+ * next one finishes them (this is the one read that moves state, on purpose).
+ */
+export function countPoll(state: EventsState, job: ExportJob, now: number): void {
+  if (job.outcome || job.pollsLeft === null) return;
+  if (job.pollsLeft > 0) job.pollsLeft--;
+  else completeJob(state, job, now);
+}
+
+/** The download file name: `filename`, or `logs_YYYY_MM_DD_HH_MM_SS.csv` of `time` (µs). */
+export function exportFileName(filename: string | null, timeMs: number): string {
+  return filename || `logs_${formatFileTimestamp(timeMs * 1000)}.csv`;
+}
+
+/** `GET /api/requests/{id}`: CVAT's `RequestSerializer` of an events export. */
+export function renderRequest(
+  state: EventsState,
+  job: ExportJob,
+  now: number,
+  baseUrl: string,
+): Record<string, unknown> {
+  const status = jobStatus(job, now);
+  const date = (ms: number | null) => (ms === null ? null : formatDrfDateTime(ms * 1000));
+  const ended = job.outcome?.at ?? null;
+  return {
+    status,
+    message: job.outcome?.status === 'failed' ? job.outcome.message : '',
+    id: job.rqId,
+    operation: {
+      type: 'export:events',
+      target: 'events',
+      project_id: null,
+      task_id: null,
+      job_id: null,
+      org_id: job.orgId,
+      format: null,
+      function_id: null,
+      lightweight: null,
+    },
+    progress: 0,
+    created_date: date(job.createdAt),
+    started_date: status === 'queued' ? null : date(job.startAt),
+    finished_date: date(ended),
+    expiry_date: ended === null ? null : date(ended + state.settings.resultTtlMs),
+    owner: { id: job.owner.id, username: job.owner.username },
+    result_url:
+      status === 'finished' && !job.cloud
+        ? `${baseUrl}/api/events/download?rq_id=${encodeURIComponent(job.rqId)}`
+        : null,
+    result_id: null,
+  };
+}
+
+/** A fresh query id (uuid4 from the world's id stream). */
+export function newQueryId(ids: Random): string {
+  return ids.uuid();
+}

@@ -1,0 +1,186 @@
+import { type Clock, parseDuration, parseInput } from '@sims/sim-core';
+import { z } from 'zod';
+import { armJob, type ExportJob } from './export';
+import { type EventRecord, EventStore } from './store';
+
+/** The key of the events API's slot in the world state's `extensions`. */
+export const EVENTS_EXTENSION = 'events';
+
+/** Per-world behaviour of the events API. */
+export interface EventsSettings {
+  /** Time from enqueue to the outcome of an export (default 2 s: "about two seconds"). */
+  exportDurationMs: number;
+  /** Time an export spends `queued` before `started` (default 500 ms). */
+  exportQueuedMs: number;
+  /** The embedded analytics store is connected (default). Disconnected: events are dropped, exports fail. */
+  storeConnected: boolean;
+  /** How long finished and failed exports stay (CVAT_EXPORT_CACHE_TTL, default 24 h). */
+  resultTtlMs: number;
+}
+
+export const DEFAULT_EVENTS_SETTINGS: EventsSettings = {
+  exportDurationMs: 2_000,
+  exportQueuedMs: 500,
+  storeConnected: true,
+  resultTtlMs: 86_400_000,
+};
+
+/** The events API's part of a world: the event log, the export jobs and the settings. */
+export interface EventsState {
+  store: EventStore;
+  jobs: Map<string, ExportJob>;
+  settings: EventsSettings;
+  /** Rows dropped because the store was disconnected (what a test can check). */
+  dropped: number;
+}
+
+/**
+ * An empty events state.
+ *
+ * @example state.extensions.set(EVENTS_EXTENSION, createEventsState({ exportDurationMs: 5000 }))
+ */
+export function createEventsState(settings: Partial<EventsSettings> = {}): EventsState {
+  return {
+    store: new EventStore(),
+    jobs: new Map(),
+    settings: { ...DEFAULT_EVENTS_SETTINGS, ...settings },
+    dropped: 0,
+  };
+}
+
+/**
+ * Writes rows to the analytics store. With the store disconnected they are dropped silently, as the
+ * vector logger without a handler drops them in CVAT; returns how many were stored.
+ */
+export function recordEvents(state: EventsState, records: readonly EventRecord[], storeDown = false): number {
+  if (!state.settings.storeConnected || storeDown) {
+    state.dropped += records.length;
+    return 0;
+  }
+  for (const r of records) state.store.append(r);
+  return records.length;
+}
+
+const durationInput = z
+  .union([z.number().nonnegative(), z.string().min(1)])
+  .transform((v) => parseDuration(v));
+
+/** Settings as the control plane and seeds take them (durations as `2s` or ms). */
+export const eventsSettingsInputSchema = z
+  .object({
+    exportDuration: durationInput.optional(),
+    exportQueued: durationInput.optional(),
+    storeConnected: z.boolean().optional(),
+    resultTtl: durationInput.optional(),
+  })
+  .strict();
+
+/** Applies settings input (`{ exportDuration: '5s', storeConnected: false }`); throws SimInputError. */
+export function applyEventsSettings(state: EventsState, input: unknown): EventsSettings {
+  const s = parseInput(eventsSettingsInputSchema, input, 'events');
+  if (s.exportDuration !== undefined) state.settings.exportDurationMs = s.exportDuration;
+  if (s.exportQueued !== undefined) state.settings.exportQueuedMs = s.exportQueued;
+  if (s.storeConnected !== undefined) state.settings.storeConnected = s.storeConnected;
+  if (s.resultTtl !== undefined) state.settings.resultTtlMs = s.resultTtl;
+  return state.settings;
+}
+
+/** Settings as JSON (durations in ms). */
+export function describeEventsSettings(state: EventsState) {
+  const s = state.settings;
+  return {
+    exportDuration: s.exportDurationMs,
+    exportQueued: s.exportQueuedMs,
+    storeConnected: s.storeConnected,
+    resultTtl: s.resultTtlMs,
+  };
+}
+
+const nInt = z.number().nullable();
+const nStr = z.string().nullable();
+const recordSchema = z
+  .object({
+    scope: z.string(),
+    obj_name: nStr,
+    obj_id: nInt,
+    obj_val: nStr,
+    source: nStr,
+    timestamp: z.number(),
+    count: nInt,
+    duration: z.number(),
+    project_id: nInt,
+    task_id: nInt,
+    job_id: nInt,
+    user_id: nInt,
+    user_name: nStr,
+    user_email: nStr,
+    org_id: nInt,
+    org_slug: nStr,
+    payload: nStr,
+    access_token_id: nInt,
+  })
+  .strict();
+
+const jobSchema = z
+  .object({
+    rqId: z.string(),
+    queryId: z.string(),
+    owner: z.object({ id: z.number(), username: z.string() }).strict(),
+    orgId: nInt,
+    query: z.object({ from: z.number(), to: z.number(), ids: z.record(z.string(), z.number()) }).strict(),
+    filename: nStr,
+    cloud: z.boolean(),
+    createdAt: z.number(),
+    startAt: z.number(),
+    finishAt: nInt,
+    pollsLeft: nInt,
+    failWith: nStr,
+    storeDown: z.boolean(),
+    outcome: z
+      .union([
+        z.object({ status: z.literal('finished'), at: z.number(), rowLimit: z.number() }).strict(),
+        z.object({ status: z.literal('failed'), at: z.number(), message: z.string() }).strict(),
+      ])
+      .nullable(),
+    fileExpired: z.boolean(),
+  })
+  .strict();
+
+const snapshotSchema = z
+  .object({
+    settings: z
+      .object({
+        exportDurationMs: z.number(),
+        exportQueuedMs: z.number(),
+        storeConnected: z.boolean(),
+        resultTtlMs: z.number(),
+      })
+      .strict(),
+    dropped: z.number().default(0),
+    events: z.array(recordSchema),
+    jobs: z.array(jobSchema),
+  })
+  .strict();
+
+/** A JSON snapshot of the events state (every row: a large log makes a large snapshot). */
+export function exportEventsState(state: EventsState) {
+  return {
+    settings: { ...state.settings },
+    dropped: state.dropped,
+    events: [...state.store.rows()],
+    jobs: [...state.jobs.values()].map(({ timer: _timer, ...job }) => job),
+  };
+}
+
+/** Rebuilds an events state from a snapshot and re-arms pending export timers; throws SimInputError. */
+export function importEventsState(snapshot: unknown, clock: Clock): EventsState {
+  const s = parseInput(snapshotSchema, snapshot, 'events');
+  const state = createEventsState(s.settings);
+  state.dropped = s.dropped;
+  for (const r of s.events) state.store.append(r);
+  for (const job of s.jobs) {
+    state.jobs.set(job.rqId, job as ExportJob);
+    armJob(state, clock, job as ExportJob);
+  }
+  return state;
+}
