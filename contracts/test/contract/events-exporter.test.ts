@@ -4,7 +4,7 @@ import { createCvatHttp } from '../../consumers/cvat-http/src';
 import { createEventsExporter, EVENT_COLUMNS } from '../../consumers/events-exporter/src';
 import { annotationStates } from '../../src/states';
 import { CVAT_REQUEST, CVAT_RESPONSE, PROJECT, USER } from './support/cvat';
-import { createPact, textBody } from './support/pact';
+import { createPact, recorded, textBody } from './support/pact';
 
 const { regex, string, url, uuid } = MatchersV3;
 
@@ -106,21 +106,23 @@ describe('events-exporter → annotation-sim', () => {
           textBody(b, 'text/csv', CSV);
           b.matchingRules({ body: { path: '$', rules: [regex(CSV_PATTERN, CSV)] } });
         })
-        .executeTest(async (server) => {
-          const report = await exporterFor(server.url).exportEvents(FILTERS);
-          expect(report).toMatchObject({
-            outcome: 'exported',
-            flow: 'current',
-            id: RQ_ID,
-            polls: 1,
-            log: { filename: 'logs_2026_08_12_10_00_05.csv', columns: [...EVENT_COLUMNS] },
-          });
-          const rows = report.outcome === 'exported' ? report.log.rows : [];
-          expect(rows.map((row) => [row.scope, row.job_id, row.payload])).toEqual([
-            ['create:task', null, '{"request": {"id": "4ad5c6a0-3b8e-4f7e-9a51-0c2b7d3e1f64"}}'],
-            ['click:element', '7', '{"x": 1}'],
-          ]);
-        });
+        .executeTest(
+          recorded(pact, async (server) => {
+            const report = await exporterFor(server.url).exportEvents(FILTERS);
+            expect(report).toMatchObject({
+              outcome: 'exported',
+              flow: 'current',
+              id: RQ_ID,
+              polls: 1,
+              log: { filename: 'logs_2026_08_12_10_00_05.csv', columns: [...EVENT_COLUMNS] },
+            });
+            const rows = report.outcome === 'exported' ? report.log.rows : [];
+            expect(rows.map((row) => [row.scope, row.job_id, row.payload])).toEqual([
+              ['create:task', null, '{"request": {"id": "4ad5c6a0-3b8e-4f7e-9a51-0c2b7d3e1f64"}}'],
+              ['click:element', '7', '{"x": 1}'],
+            ]);
+          }),
+        );
     });
 
     it('sees a delayed export as still running', async () => {
@@ -138,12 +140,14 @@ describe('events-exporter → annotation-sim', () => {
             operation: { type: 'export:events', target: 'events' },
           }),
         )
-        .executeTest(async (server) => {
-          expect(await exporterFor(server.url).getExportStatus(RQ_ID)).toEqual({
-            ok: true,
-            value: { status: 'started' },
-          });
-        });
+        .executeTest(
+          recorded(pact, async (server) => {
+            expect(await exporterFor(server.url).getExportStatus(RQ_ID)).toEqual({
+              ok: true,
+              value: { status: 'started' },
+            });
+          }),
+        );
     });
 
     it('reports an export that failed with the message of the failed request', async () => {
@@ -165,10 +169,12 @@ describe('events-exporter → annotation-sim', () => {
             message: string(message),
           }),
         )
-        .executeTest(async (server) => {
-          const report = await exporterFor(server.url).exportEvents(FILTERS);
-          expect(report).toEqual({ outcome: 'failed', id: RQ_ID, message });
-        });
+        .executeTest(
+          recorded(pact, async (server) => {
+            const report = await exporterFor(server.url).exportEvents(FILTERS);
+            expect(report).toEqual({ outcome: 'failed', id: RQ_ID, message });
+          }),
+        );
     });
   });
 
@@ -197,18 +203,20 @@ describe('events-exporter → annotation-sim', () => {
           textBody(b, 'text/csv', CSV);
           b.matchingRules({ body: { path: '$', rules: [regex(CSV_PATTERN, CSV)] } });
         })
-        .executeTest(async (server) => {
-          const report = await exporterFor(server.url).exportEventsLegacy(FILTERS);
-          expect(report).toMatchObject({
-            outcome: 'exported',
-            flow: 'deprecated',
-            id: QUERY_ID,
-            polls: 1,
-            deprecation: DEPRECATION,
-            log: { filename: 'logs_2026_08_12_10_00_05.csv' },
-          });
-          expect(report.outcome === 'exported' && report.log.rows).toHaveLength(2);
-        });
+        .executeTest(
+          recorded(pact, async (server) => {
+            const report = await exporterFor(server.url).exportEventsLegacy(FILTERS);
+            expect(report).toMatchObject({
+              outcome: 'exported',
+              flow: 'deprecated',
+              id: QUERY_ID,
+              polls: 1,
+              deprecation: DEPRECATION,
+              log: { filename: 'logs_2026_08_12_10_00_05.csv' },
+            });
+            expect(report.outcome === 'exported' && report.log.rows).toHaveLength(2);
+          }),
+        );
     });
 
     it('gets 202 with the same query id while the export is still running', async () => {
@@ -223,13 +231,15 @@ describe('events-exporter → annotation-sim', () => {
         .willRespondWith(202, (b) =>
           b.headers({ ...CVAT_RESPONSE, Deprecation: DEPRECATION }).jsonBody({ query_id: QUERY_ID }),
         )
-        .executeTest(async (server) => {
-          const poll = await exporterFor(server.url).pollLegacyExport(FILTERS, QUERY_ID);
-          expect(poll).toEqual({
-            ok: true,
-            value: { state: 'running', queryId: QUERY_ID, deprecation: DEPRECATION },
-          });
-        });
+        .executeTest(
+          recorded(pact, async (server) => {
+            const poll = await exporterFor(server.url).pollLegacyExport(FILTERS, QUERY_ID);
+            expect(poll).toEqual({
+              ok: true,
+              value: { state: 'running', queryId: QUERY_ID, deprecation: DEPRECATION },
+            });
+          }),
+        );
     });
 
     it('reports a failed export from the 500 whose body is the error text', async () => {
@@ -248,10 +258,12 @@ describe('events-exporter → annotation-sim', () => {
           // A JSON string, not an object (reference §3.5).
           b.headers({ ...CVAT_RESPONSE, Deprecation: DEPRECATION }).jsonBody(string(message)),
         )
-        .executeTest(async (server) => {
-          const report = await exporterFor(server.url).exportEventsLegacy(FILTERS);
-          expect(report).toEqual({ outcome: 'failed', id: QUERY_ID, message });
-        });
+        .executeTest(
+          recorded(pact, async (server) => {
+            const report = await exporterFor(server.url).exportEventsLegacy(FILTERS);
+            expect(report).toEqual({ outcome: 'failed', id: QUERY_ID, message });
+          }),
+        );
     });
   });
 });

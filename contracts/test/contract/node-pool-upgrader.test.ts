@@ -2,7 +2,7 @@ import { MatchersV3, type PactV4 } from '@pact-foundation/pact';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createNodePoolApi, createNodePoolUpgrader } from '../../consumers/node-pool-upgrader/src';
 import { clusterStates } from '../../src/states';
-import { createPact } from './support/pact';
+import { createPact, recorded } from './support/pact';
 
 const { regex, integer, string, arrayContaining } = MatchersV3;
 
@@ -126,19 +126,21 @@ describe('node-pool-upgrader → cluster-sim', () => {
           endTime: regex(RFC3339, '2026-08-12T10:04:09.194981254Z'),
         }),
       )
-      .executeTest(async (server) => {
-        const upgrader = createNodePoolUpgrader({ api: apiFor(server.url), sleep: noSleep });
-        const report = await upgrader.upgrade({ ...REF, nodeVersion: '1.30.5-gke.1014000' });
-        expect(report).toEqual({
-          outcome: 'upgraded',
-          nodePool: NODE_POOL,
-          fromVersion: POOL_VERSION,
-          toVersion: '1.30.5-gke.1014000',
-          operation: OPERATION,
-          updateAttempts: 1,
-          polls: 1,
-        });
-      });
+      .executeTest(
+        recorded(pact, async (server) => {
+          const upgrader = createNodePoolUpgrader({ api: apiFor(server.url), sleep: noSleep });
+          const report = await upgrader.upgrade({ ...REF, nodeVersion: '1.30.5-gke.1014000' });
+          expect(report).toEqual({
+            outcome: 'upgraded',
+            nodePool: NODE_POOL,
+            fromVersion: POOL_VERSION,
+            toVersion: '1.30.5-gke.1014000',
+            operation: OPERATION,
+            updateAttempts: 1,
+            polls: 1,
+          });
+        }),
+      );
   });
 
   it('reports an operation that ends DONE with an error', async () => {
@@ -169,15 +171,17 @@ describe('node-pool-upgrader → cluster-sim', () => {
           error: { code: integer(13), message: string(errorMessage) },
         }),
       )
-      .executeTest(async (server) => {
-        const upgrader = createNodePoolUpgrader({ api: apiFor(server.url), sleep: noSleep });
-        const report = await upgrader.upgrade({ ...REF, nodeVersion: '1.30.5-gke.1014000' });
-        expect(report).toEqual({
-          outcome: 'operation-failed',
-          operation: OPERATION,
-          error: { code: 13, message: errorMessage },
-        });
-      });
+      .executeTest(
+        recorded(pact, async (server) => {
+          const upgrader = createNodePoolUpgrader({ api: apiFor(server.url), sleep: noSleep });
+          const report = await upgrader.upgrade({ ...REF, nodeVersion: '1.30.5-gke.1014000' });
+          expect(report).toEqual({
+            outcome: 'operation-failed',
+            operation: OPERATION,
+            error: { code: 13, message: errorMessage },
+          });
+        }),
+      );
   });
 
   it('reads a running operation as RUNNING with its progress detail', async () => {
@@ -202,21 +206,23 @@ describe('node-pool-upgrader → cluster-sim', () => {
           detail: string('Updating pool-1, processed 0 out of 3 nodes (0.0%)'),
         }),
       )
-      .executeTest(async (server) => {
-        const poll = await apiFor(server.url).getOperation({
-          project: PROJECT,
-          location: LOCATION,
-          operation: OPERATION,
-        });
-        expect(poll).toEqual({
-          ok: true,
-          value: {
-            name: OPERATION,
-            status: 'RUNNING',
-            detail: 'Updating pool-1, processed 0 out of 3 nodes (0.0%)',
-          },
-        });
-      });
+      .executeTest(
+        recorded(pact, async (server) => {
+          const poll = await apiFor(server.url).getOperation({
+            project: PROJECT,
+            location: LOCATION,
+            operation: OPERATION,
+          });
+          expect(poll).toEqual({
+            ok: true,
+            value: {
+              name: OPERATION,
+              status: 'RUNNING',
+              detail: 'Updating pool-1, processed 0 out of 3 nodes (0.0%)',
+            },
+          });
+        }),
+      );
   });
 
   it('gets 409 ABORTED, not an operation, when the etag is stale', async () => {
@@ -248,16 +254,18 @@ describe('node-pool-upgrader → cluster-sim', () => {
           },
         }),
       )
-      .executeTest(async (server) => {
-        const update = await apiFor(server.url).updateNodePool(REF, {
-          nodeVersion: '1.30.5-gke.1014000',
-          etag: ETAG,
-        });
-        expect(update).toMatchObject({
-          ok: false,
-          error: { httpStatus: 409, status: 'ABORTED', requestId: '0xbc082b8846774fe9' },
-        });
-      });
+      .executeTest(
+        recorded(pact, async (server) => {
+          const update = await apiFor(server.url).updateNodePool(REF, {
+            nodeVersion: '1.30.5-gke.1014000',
+            etag: ETAG,
+          });
+          expect(update).toMatchObject({
+            ok: false,
+            error: { httpStatus: 409, status: 'ABORTED', requestId: '0xbc082b8846774fe9' },
+          });
+        }),
+      );
   });
 
   it('gets 400 FAILED_PRECONDITION while another operation runs on the pool', async () => {
@@ -290,22 +298,24 @@ describe('node-pool-upgrader → cluster-sim', () => {
           },
         }),
       )
-      .executeTest(async (server) => {
-        const update = await apiFor(server.url).updateNodePool(REF, {
-          nodeVersion: '1.30.5-gke.1014000',
-          etag: ETAG,
-        });
-        expect(update).toEqual({
-          ok: false,
-          error: {
-            httpStatus: 400,
-            status: 'FAILED_PRECONDITION',
-            message,
-            reason: 'failedPrecondition',
-            requestId: '0xbc082b8846774fe9',
-          },
-        });
-      });
+      .executeTest(
+        recorded(pact, async (server) => {
+          const update = await apiFor(server.url).updateNodePool(REF, {
+            nodeVersion: '1.30.5-gke.1014000',
+            etag: ETAG,
+          });
+          expect(update).toEqual({
+            ok: false,
+            error: {
+              httpStatus: 400,
+              status: 'FAILED_PRECONDITION',
+              message,
+              reason: 'failedPrecondition',
+              requestId: '0xbc082b8846774fe9',
+            },
+          });
+        }),
+      );
   });
 
   it('updates with the alias 1.30 and reads back the highest valid 1.30 version', async () => {
@@ -340,13 +350,15 @@ describe('node-pool-upgrader → cluster-sim', () => {
           .headers(JSON_RESPONSE)
           .jsonBody({ name: NODE_POOL, version: '1.30.5-gke.1014000', etag: string(NEWER_ETAG) }),
       )
-      .executeTest(async (server) => {
-        const api = apiFor(server.url);
-        const update = await api.updateNodePool(REF, { nodeVersion: '1.30', etag: ETAG });
-        expect(update).toMatchObject({ ok: true, value: { name: OPERATION } });
-        const after = await api.getNodePool(REF);
-        expect(after).toMatchObject({ ok: true, value: { version: '1.30.5-gke.1014000' } });
-      });
+      .executeTest(
+        recorded(pact, async (server) => {
+          const api = apiFor(server.url);
+          const update = await api.updateNodePool(REF, { nodeVersion: '1.30', etag: ETAG });
+          expect(update).toMatchObject({ ok: true, value: { name: OPERATION } });
+          const after = await api.getNodePool(REF);
+          expect(after).toMatchObject({ ok: true, value: { version: '1.30.5-gke.1014000' } });
+        }),
+      );
   });
 
   it('stops with 401 UNAUTHENTICATED when the access token has expired', async () => {
@@ -387,21 +399,23 @@ describe('node-pool-upgrader → cluster-sim', () => {
           },
         }),
       )
-      .executeTest(async (server) => {
-        const upgrader = createNodePoolUpgrader({ api: apiFor(server.url, EXPIRED_TOKEN), sleep: noSleep });
-        const report = await upgrader.upgrade({ ...REF, nodeVersion: '1.30.5-gke.1014000' });
-        expect(report).toEqual({
-          outcome: 'rejected',
-          step: 'read',
-          error: {
-            httpStatus: 401,
-            status: 'UNAUTHENTICATED',
-            message,
-            reason: 'authError',
-            errorInfoReason: 'ACCESS_TOKEN_EXPIRED',
-          },
-        });
-      });
+      .executeTest(
+        recorded(pact, async (server) => {
+          const upgrader = createNodePoolUpgrader({ api: apiFor(server.url, EXPIRED_TOKEN), sleep: noSleep });
+          const report = await upgrader.upgrade({ ...REF, nodeVersion: '1.30.5-gke.1014000' });
+          expect(report).toEqual({
+            outcome: 'rejected',
+            step: 'read',
+            error: {
+              httpStatus: 401,
+              status: 'UNAUTHENTICATED',
+              message,
+              reason: 'authError',
+              errorInfoReason: 'ACCESS_TOKEN_EXPIRED',
+            },
+          });
+        }),
+      );
   });
 
   it('gets 403 PERMISSION_DENIED when the caller lacks container.clusters.update', async () => {
@@ -435,15 +449,17 @@ describe('node-pool-upgrader → cluster-sim', () => {
           },
         }),
       )
-      .executeTest(async (server) => {
-        const update = await apiFor(server.url, VIEWER_TOKEN).updateNodePool(REF, {
-          nodeVersion: '1.30.5-gke.1014000',
-          etag: ETAG,
-        });
-        expect(update).toMatchObject({
-          ok: false,
-          error: { httpStatus: 403, status: 'PERMISSION_DENIED', reason: 'forbidden' },
-        });
-      });
+      .executeTest(
+        recorded(pact, async (server) => {
+          const update = await apiFor(server.url, VIEWER_TOKEN).updateNodePool(REF, {
+            nodeVersion: '1.30.5-gke.1014000',
+            etag: ETAG,
+          });
+          expect(update).toMatchObject({
+            ok: false,
+            error: { httpStatus: 403, status: 'PERMISSION_DENIED', reason: 'forbidden' },
+          });
+        }),
+      );
   });
 });

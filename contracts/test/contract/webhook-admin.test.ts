@@ -4,7 +4,7 @@ import { createCvatHttp } from '../../consumers/cvat-http/src';
 import { createWebhookAdmin } from '../../consumers/webhook-admin/src';
 import { annotationStates } from '../../src/states';
 import { CVAT_REQUEST, CVAT_RESPONSE, DRF_NOT_FOUND, PROJECT, USER } from './support/cvat';
-import { addInteractionGiven, createPact, type GivenState } from './support/pact';
+import { addInteractionGiven, createPact, type GivenState, recorded } from './support/pact';
 
 const { eachLike, integer, regex, string } = MatchersV3;
 
@@ -69,7 +69,7 @@ async function rejectsCreation(
     .uponReceiving(description)
     .withRequest('POST', '/api/webhooks', (b) => b.headers(CVAT_REQUEST).jsonBody(creationBody(overrides)))
     .willRespondWith(400, (b) => b.headers(CVAT_RESPONSE).jsonBody(errorBody))
-    .executeTest((server) => create(adminFor(server.url), overrides));
+    .executeTest(recorded(pact, (server) => create(adminFor(server.url), overrides)));
 }
 
 describe('webhook-admin → annotation-sim', () => {
@@ -95,20 +95,22 @@ describe('webhook-admin → annotation-sim', () => {
           is_active: true,
         }),
       )
-      .executeTest(async (server) => {
-        const created = await create(adminFor(server.url));
-        expect(created).toEqual({
-          ok: true,
-          value: {
-            id: WEBHOOK_ID,
-            targetUrl: TARGET_URL,
-            type: 'project',
-            projectId: PROJECT.id,
-            events: EVENTS_STORED,
-            isActive: true,
-          },
-        });
-      });
+      .executeTest(
+        recorded(pact, async (server) => {
+          const created = await create(adminFor(server.url));
+          expect(created).toEqual({
+            ok: true,
+            value: {
+              id: WEBHOOK_ID,
+              targetUrl: TARGET_URL,
+              type: 'project',
+              projectId: PROJECT.id,
+              events: EVENTS_STORED,
+              isActive: true,
+            },
+          });
+        }),
+      );
   });
 
   it('reports a target URL without a top-level domain as a target_url field error', async () => {
@@ -202,22 +204,24 @@ describe('webhook-admin → annotation-sim', () => {
           }),
         }),
       )
-      .executeTest(async (server) => {
-        const listed = await adminFor(server.url).listProjectWebhooks(PROJECT.id);
-        expect(listed).toEqual({
-          ok: true,
-          value: [
-            {
-              id: WEBHOOK_ID,
-              targetUrl: TARGET_URL,
-              type: 'project',
-              projectId: PROJECT.id,
-              events: EVENTS_STORED,
-              isActive: true,
-            },
-          ],
-        });
-      });
+      .executeTest(
+        recorded(pact, async (server) => {
+          const listed = await adminFor(server.url).listProjectWebhooks(PROJECT.id);
+          expect(listed).toEqual({
+            ok: true,
+            value: [
+              {
+                id: WEBHOOK_ID,
+                targetUrl: TARGET_URL,
+                type: 'project',
+                projectId: PROJECT.id,
+                events: EVENTS_STORED,
+                isActive: true,
+              },
+            ],
+          });
+        }),
+      );
   });
 
   it('updates the events and deactivates a webhook with PATCH', async () => {
@@ -240,16 +244,18 @@ describe('webhook-admin → annotation-sim', () => {
           is_active: false,
         }),
       )
-      .executeTest(async (server) => {
-        const updated = await adminFor(server.url).updateWebhook(WEBHOOK_ID, {
-          events: ['update:task', 'create:task'],
-          isActive: false,
-        });
-        expect(updated).toMatchObject({
-          ok: true,
-          value: { events: ['create:task', 'update:task'], isActive: false },
-        });
-      });
+      .executeTest(
+        recorded(pact, async (server) => {
+          const updated = await adminFor(server.url).updateWebhook(WEBHOOK_ID, {
+            events: ['update:task', 'create:task'],
+            isActive: false,
+          });
+          expect(updated).toMatchObject({
+            ok: true,
+            value: { events: ['create:task', 'update:task'], isActive: false },
+          });
+        }),
+      );
   });
 
   it('reports an unknown webhook as not found', async () => {
@@ -261,13 +267,15 @@ describe('webhook-admin → annotation-sim', () => {
         b.headers(CVAT_REQUEST).jsonBody({ is_active: false }),
       )
       .willRespondWith(404, (b) => b.headers(CVAT_RESPONSE).jsonBody(DRF_NOT_FOUND('Webhook')))
-      .executeTest(async (server) => {
-        const updated = await adminFor(server.url).updateWebhook(999, { isActive: false });
-        expect(updated).toEqual({
-          ok: false,
-          error: { kind: 'not-found', status: 404, detail: 'No Webhook matches the given query.' },
-        });
-      });
+      .executeTest(
+        recorded(pact, async (server) => {
+          const updated = await adminFor(server.url).updateWebhook(999, { isActive: false });
+          expect(updated).toEqual({
+            ok: false,
+            error: { kind: 'not-found', status: 404, detail: 'No Webhook matches the given query.' },
+          });
+        }),
+      );
   });
 
   it("pings a webhook and reads the receiver's answer from the delivery", async () => {
@@ -288,13 +296,15 @@ describe('webhook-admin → annotation-sim', () => {
           redelivery: false,
         }),
       )
-      .executeTest(async (server) => {
-        const ping = await adminFor(server.url).ping(WEBHOOK_ID);
-        expect(ping).toEqual({
-          ok: true,
-          value: { id: 22, webhookId: WEBHOOK_ID, event: 'ping', statusCode: 200, redelivery: false },
-        });
-      });
+      .executeTest(
+        recorded(pact, async (server) => {
+          const ping = await adminFor(server.url).ping(WEBHOOK_ID);
+          expect(ping).toEqual({
+            ok: true,
+            value: { id: 22, webhookId: WEBHOOK_ID, event: 'ping', statusCode: 200, redelivery: false },
+          });
+        }),
+      );
   });
 
   it("gets 200 from a ping whose receiver fails, with the receiver's 500 in status_code", async () => {
@@ -315,10 +325,12 @@ describe('webhook-admin → annotation-sim', () => {
           redelivery: false,
         }),
       )
-      .executeTest(async (server) => {
-        const ping = await adminFor(server.url).ping(WEBHOOK_ID);
-        expect(ping).toMatchObject({ ok: true, value: { event: 'ping', statusCode: 500 } });
-      });
+      .executeTest(
+        recorded(pact, async (server) => {
+          const ping = await adminFor(server.url).ping(WEBHOOK_ID);
+          expect(ping).toMatchObject({ ok: true, value: { event: 'ping', statusCode: 500 } });
+        }),
+      );
   });
 
   it('redelivers the failed deliveries it finds in the delivery list', async () => {
@@ -356,10 +368,12 @@ describe('webhook-admin → annotation-sim', () => {
       )
       // The schema says "No response body"; CVAT answers `{}` (reference §2.5).
       .willRespondWith(200, (b) => b.headers(CVAT_RESPONSE).jsonBody({}))
-      .executeTest(async (server) => {
-        const redelivered = await adminFor(server.url).redeliverFailed(WEBHOOK_ID);
-        expect(redelivered).toEqual({ ok: true, value: [DELIVERY_ID] });
-      });
+      .executeTest(
+        recorded(pact, async (server) => {
+          const redelivered = await adminFor(server.url).redeliverFailed(WEBHOOK_ID);
+          expect(redelivered).toEqual({ ok: true, value: [DELIVERY_ID] });
+        }),
+      );
   });
 
   it('reads one delivery with the payload that was sent', async () => {
@@ -392,17 +406,19 @@ describe('webhook-admin → annotation-sim', () => {
           response: string('Internal Server Error'),
         }),
       )
-      .executeTest(async (server) => {
-        const delivery = await adminFor(server.url).getDelivery(WEBHOOK_ID, DELIVERY_ID);
-        expect(delivery).toMatchObject({
-          ok: true,
-          value: {
-            id: DELIVERY_ID,
-            statusCode: 500,
-            request: { event: 'update:task', webhook_id: WEBHOOK_ID },
-          },
-        });
-      });
+      .executeTest(
+        recorded(pact, async (server) => {
+          const delivery = await adminFor(server.url).getDelivery(WEBHOOK_ID, DELIVERY_ID);
+          expect(delivery).toMatchObject({
+            ok: true,
+            value: {
+              id: DELIVERY_ID,
+              statusCode: 500,
+              request: { event: 'update:task', webhook_id: WEBHOOK_ID },
+            },
+          });
+        }),
+      );
   });
 
   it('reports an unknown token as unauthenticated', async () => {
@@ -421,12 +437,14 @@ describe('webhook-admin → annotation-sim', () => {
           .headers({ ...CVAT_RESPONSE, 'WWW-Authenticate': regex(/^Token\b/, 'Token') })
           .jsonBody({ detail: 'Invalid token.' }),
       )
-      .executeTest(async (server) => {
-        const listed = await adminFor(server.url, unknownToken).listProjectWebhooks(PROJECT.id);
-        expect(listed).toEqual({
-          ok: false,
-          error: { kind: 'unauthenticated', status: 401, detail: 'Invalid token.' },
-        });
-      });
+      .executeTest(
+        recorded(pact, async (server) => {
+          const listed = await adminFor(server.url, unknownToken).listProjectWebhooks(PROJECT.id);
+          expect(listed).toEqual({
+            ok: false,
+            error: { kind: 'unauthenticated', status: 401, detail: 'Invalid token.' },
+          });
+        }),
+      );
   });
 });

@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as wait } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { PactV4 } from '@pact-foundation/pact';
+import { PactV4, type V3MockServer } from '@pact-foundation/pact';
 // Not re-exported from the package root.
 import type { V4ResponseBuilder } from '@pact-foundation/pact/src/v4/http/types';
 import type { StateParam } from '../../../src/states';
@@ -41,4 +42,28 @@ export function addInteractionGiven(pact: PactV4, states: readonly GivenState[])
     (interaction, [name, params]) => interaction.given(name, params),
     pact.addInteraction(),
   );
+}
+
+/**
+ * Wraps an `executeTest` body so that it returns only once the mock server has recorded every match.
+ *
+ * Works around pact-reference#535 (pact-core-mock-server#13, fix pending): since pact-js 16.3 the mock
+ * server may send a response before it records the match, and under CPU load `executeTest` then reports
+ * "expected but not received" for a request that was answered. This polls the mock server's own verdict
+ * (a port-keyed FFI call) for up to `timeoutMs`; after that, `executeTest` judges as usual, so a request
+ * that was really never sent still fails the test.
+ */
+export function recorded<T>(
+  pact: PactV4,
+  testFn: (server: V3MockServer) => Promise<T>,
+  timeoutMs = 2_000,
+): (server: V3MockServer) => Promise<T> {
+  // The FFI handle is private in PactV4; the call only needs the port.
+  const { pact: ffi } = pact as unknown as { pact: { mockServerMatchedSuccessfully(port: number): boolean } };
+  return async (server) => {
+    const result = await testFn(server);
+    const deadline = Date.now() + timeoutMs;
+    while (!ffi.mockServerMatchedSuccessfully(server.port) && Date.now() < deadline) await wait(5);
+    return result;
+  };
 }
