@@ -1,0 +1,69 @@
+import { createSimKernel, type KernelOptions, type Namespaces, serve, type World } from '@sims/sim-core';
+import { createClusterDefinition } from './definition';
+import type { ClusterState, Settings } from './domain/state';
+import { createOpenApiDocument } from './http/openapi';
+import { registerApiRoutes } from './http/routes';
+import { createOperationScheduler } from './scheduler';
+
+export interface ClusterSimOptions extends KernelOptions {
+  /** Settings every new world starts with (timing, strictness, quota, auth principals, …). */
+  settings?: Partial<Settings>;
+}
+
+/**
+ * Builds a cluster simulator: the Hono app (emulated GKE v1beta1/v1 API + control plane at `/_sim`)
+ * and its namespaces of worlds. No socket: use `app.request()` or `startClusterSim`.
+ *
+ * @example
+ * const sim = createClusterSim({ clock: { mode: 'manual' } });
+ * await sim.app.request('/_sim/seed', { method: 'POST', body: JSON.stringify({ clusters: [...] }) });
+ */
+export function createClusterSim(options: ClusterSimOptions = {}) {
+  const scheduler = createOperationScheduler();
+  let namespaces: Namespaces<ClusterState> | undefined;
+  const def = createClusterDefinition({
+    settings: options.settings,
+    scheduler,
+    namespaces: () => namespaces as Namespaces<ClusterState>,
+  });
+  const kernel = createSimKernel(def, options);
+  namespaces = kernel.namespaces;
+  const openapi = createOpenApiDocument();
+  kernel.app.get('/openapi.json', (c) => c.json(openapi));
+  registerApiRoutes(kernel, scheduler);
+  return {
+    app: kernel.app,
+    kernel,
+    namespaces: kernel.namespaces,
+    /** The world of a namespace (default `default`), for in-process tests. */
+    world: (namespace = 'default'): World<ClusterState> => kernel.namespaces.get(namespace),
+    close: () => kernel.close(),
+  };
+}
+
+export type ClusterSim = ReturnType<typeof createClusterSim>;
+
+/**
+ * Starts a cluster simulator on a socket (default 127.0.0.1 and a free port).
+ *
+ * @example
+ * const sim = await startClusterSim({ port: 0 });
+ * // point a client at sim.url, then: await sim.close();
+ */
+export async function startClusterSim(options: ClusterSimOptions & { port?: number; host?: string } = {}) {
+  const sim = createClusterSim(options);
+  const running = await serve(sim.app, { port: options.port ?? 0, host: options.host });
+  return {
+    ...sim,
+    url: running.url,
+    port: running.port,
+    host: running.host,
+    server: running.server,
+    async close() {
+      await running.close();
+      sim.close();
+    },
+  };
+}
+
+export type StartedClusterSim = Awaited<ReturnType<typeof startClusterSim>>;

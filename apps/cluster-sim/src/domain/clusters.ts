@@ -1,0 +1,373 @@
+import type {
+  CreateClusterRequestShape,
+  CreateNodePoolRequestShape,
+  UpdateNodePoolRequestShape,
+} from '@sims/cluster-schema';
+import { defaultCluster, defaultNodePool } from './defaults';
+import { type DomainError, fail, ok, type Result } from './errors';
+import { computeEtag } from './etag';
+import { type ApiVersion, clusterSelfLink, isZone } from './names';
+import {
+  applyNodePoolUpdate,
+  hasUpdatableField,
+  nodeCount,
+  nodePoolEtag,
+  omitDefaults,
+  refreshCluster,
+  renderNodePool,
+} from './node-pools';
+import { checkConcurrency, createOperation, type StartOperation } from './operations';
+import type {
+  ClusterRecord,
+  ClusterShape,
+  ClusterState,
+  NodePoolShape,
+  OperationFailure,
+  OperationRecord,
+} from './state';
+import { clusterKey } from './state';
+import { resolveMasterVersion, resolveNodeVersion } from './versions';
+
+/** Where a request points: the project as given (id or number), the location, the cluster. */
+export interface ClusterRef {
+  project: string;
+  location: string;
+  cluster: string;
+}
+
+/** What the world provides to domain functions: time and ids, injected. */
+export interface DomainContext {
+  now: number;
+  ids: { uuid(): string; hex(length: number): string; int(min: number, max: number): number };
+  /** Overrides from fault rules for the operation this request starts. */
+  timing?: StartOperation['timing'];
+  failure?: OperationFailure;
+}
+
+export function findCluster(state: ClusterState, projectId: string, ref: ClusterRef): Result<ClusterRecord> {
+  const record = state.clusters.get(clusterKey(projectId, ref.location, ref.cluster));
+  if (!record) {
+    return fail({
+      code: 'CLUSTER_NOT_FOUND',
+      project: ref.project,
+      location: ref.location,
+      cluster: ref.cluster,
+    });
+  }
+  return ok(record);
+}
+
+export function findPool(record: ClusterRecord, pool: string) {
+  const found = record.pools.get(pool);
+  return found ? ok(found) : fail<DomainError>({ code: 'NODE_POOL_NOT_FOUND', nodePool: pool });
+}
+
+function versionRules(state: ClusterState, record: ClusterRecord) {
+  return {
+    validNodeVersions: state.serverConfig.validNodeVersions ?? [],
+    masterVersion: record.cluster.currentMasterVersion ?? state.serverConfig.defaultClusterVersion ?? '',
+    maxNodeSkewMinors: state.settings.maxNodeSkewMinors,
+  };
+}
+
+/**
+ * nodePools.update: validates, checks the etag (ABORTED on a stale one, before anything else can
+ * happen), resolves the version, checks the cluster's running operations, then starts an
+ * UPGRADE_NODES operation. The pool is RECONCILING (so its etag changes) until the operation is DONE,
+ * when the changes land.
+ */
+export function updateNodePool(
+  state: ClusterState,
+  record: ClusterRecord,
+  poolName: string,
+  req: UpdateNodePoolRequestShape,
+  ctx: DomainContext,
+): Result<OperationRecord> {
+  const found = findPool(record, poolName);
+  if (!found.ok) return found;
+  const poolRecord = found.value;
+  if (!hasUpdatableField(req)) return fail({ code: 'EMPTY_UPDATE' });
+  if (req.etag !== undefined && req.etag !== '' && req.etag !== nodePoolEtag(poolRecord)) {
+    return fail({
+      code: 'ETAG_MISMATCH',
+      nodePool: poolName,
+      given: req.etag,
+      current: nodePoolEtag(poolRecord),
+    });
+  }
+  let version: string | undefined;
+  if (req.nodeVersion !== undefined && req.nodeVersion !== '') {
+    const resolved = resolveNodeVersion(req.nodeVersion, versionRules(state, record));
+    if (!resolved.ok) return resolved;
+    version = resolved.value;
+  }
+  const busy = checkConcurrency(state, record, { type: 'UPGRADE_NODES', nodePool: poolName });
+  if (!busy.ok) return busy;
+  const desired = applyNodePoolUpdate(poolRecord.pool, req, version);
+  const op = createOperation(
+    state,
+    {
+      projectId: record.projectId,
+      location: record.location,
+      type: 'UPGRADE_NODES',
+      cluster: record.name,
+      nodePool: poolName,
+      nodesTotal: nodeCount(desired),
+      change: { kind: 'updatePool', desired },
+      timing: ctx.timing,
+      failure: ctx.failure,
+    },
+    ctx.now,
+    ctx.ids,
+  );
+  poolRecord.pool = { ...poolRecord.pool, status: 'RECONCILING' };
+  refreshCluster(state, record);
+  return ok(op);
+}
+
+/** Builds a stored pool from a NodePool input with GKE's defaults. */
+export function buildPool(
+  record: ClusterRecord,
+  input: NodePoolShape & { name: string },
+  version: string,
+  hash: string,
+) {
+  return defaultNodePool(input, {
+    projectId: record.projectId,
+    location: record.location,
+    cluster: record.name,
+    clusterLocations: record.cluster.locations ?? [record.location],
+    version,
+    hash,
+  });
+}
+
+/** nodePools.create: ALREADY_EXISTS for a taken name; the pool is PROVISIONING until DONE. */
+export function createNodePool(
+  state: ClusterState,
+  record: ClusterRecord,
+  req: CreateNodePoolRequestShape,
+  ctx: DomainContext,
+): Result<OperationRecord> {
+  const input = req.nodePool;
+  if (!input?.name)
+    return fail({
+      code: 'INVALID_REQUEST',
+      message: 'Node pool name must be specified.',
+      field: 'node_pool.name',
+    });
+  if (record.pools.has(input.name)) {
+    return fail({
+      code: 'NODE_POOL_ALREADY_EXISTS',
+      project: record.projectId,
+      location: record.location,
+      cluster: record.name,
+      nodePool: input.name,
+    });
+  }
+  const rules = versionRules(state, record);
+  let version = rules.masterVersion;
+  if (input.version) {
+    const resolved = resolveNodeVersion(input.version, rules);
+    if (!resolved.ok) return resolved;
+    version = resolved.value;
+  }
+  const busy = checkConcurrency(state, record, { type: 'CREATE_NODE_POOL', nodePool: input.name });
+  if (!busy.ok) return busy;
+  const pool = buildPool(record, { ...input, name: input.name }, version, ctx.ids.hex(8));
+  pool.status = 'PROVISIONING';
+  record.pools.set(input.name, { pool, generation: 0 });
+  const op = createOperation(
+    state,
+    {
+      projectId: record.projectId,
+      location: record.location,
+      type: 'CREATE_NODE_POOL',
+      cluster: record.name,
+      nodePool: input.name,
+      nodesTotal: nodeCount(pool),
+      change: { kind: 'createPool' },
+      timing: ctx.timing,
+      failure: ctx.failure,
+    },
+    ctx.now,
+    ctx.ids,
+  );
+  refreshCluster(state, record);
+  return ok(op);
+}
+
+/** nodePools.delete: the pool is STOPPING until DONE, then gone. */
+export function deleteNodePool(
+  state: ClusterState,
+  record: ClusterRecord,
+  poolName: string,
+  ctx: DomainContext,
+) {
+  const found = findPool(record, poolName);
+  if (!found.ok) return found;
+  const busy = checkConcurrency(state, record, { type: 'DELETE_NODE_POOL', nodePool: poolName });
+  if (!busy.ok) return busy;
+  found.value.pool = { ...found.value.pool, status: 'STOPPING' };
+  const op = createOperation(
+    state,
+    {
+      projectId: record.projectId,
+      location: record.location,
+      type: 'DELETE_NODE_POOL',
+      cluster: record.name,
+      nodePool: poolName,
+      nodesTotal: nodeCount(found.value.pool),
+      change: { kind: 'deletePool' },
+      timing: ctx.timing,
+      failure: ctx.failure,
+    },
+    ctx.now,
+    ctx.ids,
+  );
+  refreshCluster(state, record);
+  return ok(op);
+}
+
+/** Creates a cluster record (and its pools) directly: used by clusters.create and by seeding. */
+export function buildCluster(
+  state: ClusterState,
+  projectId: string,
+  location: string,
+  input: ClusterShape & { name: string },
+  ctx: DomainContext,
+): Result<ClusterRecord> {
+  const master = resolveMasterVersion(
+    input.currentMasterVersion ?? input.initialClusterVersion,
+    state.serverConfig.validMasterVersions ?? [],
+    state.serverConfig.defaultClusterVersion ?? '',
+  );
+  if (!master.ok) {
+    // Seeds may name any explicit version; only aliases must resolve.
+    if (!input.currentMasterVersion) return master;
+  }
+  const masterVersion = master.ok ? master.value : (input.currentMasterVersion as string);
+  const ip = `34.${ctx.ids.int(0, 256)}.${ctx.ids.int(0, 256)}.${ctx.ids.int(1, 255)}`;
+  const cluster = defaultCluster(input, {
+    projectId,
+    location,
+    masterVersion,
+    now: new Date(ctx.now).toISOString(),
+    id: ctx.ids.hex(32),
+    endpoint: ip,
+  });
+  const record: ClusterRecord = {
+    projectId,
+    location,
+    name: input.name,
+    cluster,
+    pools: new Map(),
+    generation: 0,
+  };
+  const pools =
+    input.nodePools && input.nodePools.length > 0
+      ? input.nodePools
+      : [{ name: 'default-pool', initialNodeCount: input.initialNodeCount ?? 3, config: input.nodeConfig }];
+  for (const p of pools) {
+    const name = p.name ?? 'default-pool';
+    record.pools.set(name, {
+      pool: buildPool(record, { ...p, name }, p.version ?? masterVersion, ctx.ids.hex(8)),
+      generation: 0,
+    });
+  }
+  delete record.cluster.initialNodeCount;
+  refreshCluster(state, record);
+  return ok(record);
+}
+
+/** clusters.create: PROVISIONING (pools too) until the CREATE_CLUSTER operation is DONE. */
+export function createCluster(
+  state: ClusterState,
+  projectId: string,
+  location: string,
+  req: CreateClusterRequestShape,
+  ctx: DomainContext,
+): Result<OperationRecord> {
+  const input = req.cluster;
+  if (!input?.name)
+    return fail({
+      code: 'INVALID_REQUEST',
+      message: "'cluster.name' must be specified.",
+      field: 'cluster.name',
+    });
+  if (state.clusters.has(clusterKey(projectId, location, input.name))) {
+    return fail({ code: 'CLUSTER_ALREADY_EXISTS', project: projectId, location, cluster: input.name });
+  }
+  const built = buildCluster(
+    state,
+    projectId,
+    location,
+    { ...input, name: input.name, currentMasterVersion: undefined },
+    ctx,
+  );
+  if (!built.ok) return built;
+  const record = built.value;
+  record.cluster.status = 'PROVISIONING';
+  for (const p of record.pools.values()) p.pool = { ...p.pool, status: 'PROVISIONING' };
+  state.clusters.set(clusterKey(projectId, location, input.name), record);
+  const op = createOperation(
+    state,
+    {
+      projectId,
+      location,
+      type: 'CREATE_CLUSTER',
+      cluster: input.name,
+      nodesTotal: [...record.pools.values()].reduce((s, p) => s + nodeCount(p.pool), 0),
+      change: { kind: 'createCluster' },
+      timing: ctx.timing,
+      failure: ctx.failure,
+    },
+    ctx.now,
+    ctx.ids,
+  );
+  return ok(op);
+}
+
+/** clusters.delete: STOPPING until DONE, then gone. */
+export function deleteCluster(
+  state: ClusterState,
+  record: ClusterRecord,
+  ctx: DomainContext,
+): Result<OperationRecord> {
+  const busy = checkConcurrency(state, record, { type: 'DELETE_CLUSTER' });
+  if (!busy.ok) return busy;
+  record.cluster.status = 'STOPPING';
+  return ok(
+    createOperation(
+      state,
+      {
+        projectId: record.projectId,
+        location: record.location,
+        type: 'DELETE_CLUSTER',
+        cluster: record.name,
+        nodesTotal: 0,
+        change: { kind: 'deleteCluster' },
+        timing: ctx.timing,
+        failure: ctx.failure,
+      },
+      ctx.now,
+      ctx.ids,
+    ),
+  );
+}
+
+export function renderCluster(record: ClusterRecord, version: ApiVersion): ClusterShape {
+  const pools = [...record.pools.values()].map((p) => renderNodePool(record, p, version));
+  const etag = computeEtag({ cluster: record.cluster, pools: pools.map((p) => p.etag) }, record.generation);
+  return omitDefaults({
+    ...record.cluster,
+    nodePools: pools,
+    selfLink: clusterSelfLink(version, record.projectId, record.location, record.name),
+    etag,
+  });
+}
+
+/** A zonal legacy path cannot address a regional cluster. */
+export function checkZonalAccess(location: string, viaZonesPath: boolean): Result<void> {
+  return viaZonesPath && !isZone(location) ? fail({ code: 'REGIONAL_CLUSTER_VIA_ZONE' }) : ok(undefined);
+}

@@ -1,0 +1,35 @@
+/**
+ * Every way a domain rule can refuse a request. The HTTP layer renders each code into Google's
+ * error envelope in exactly one place (`http/errors.ts`).
+ */
+export type DomainError =
+  | { code: 'CLUSTER_NOT_FOUND'; project: string; location: string; cluster: string }
+  | { code: 'NODE_POOL_NOT_FOUND'; nodePool: string }
+  | { code: 'OPERATION_NOT_FOUND'; project: string; location: string; operation: string }
+  | { code: 'ETAG_MISMATCH'; nodePool: string; given: string; current: string }
+  | { code: 'EMPTY_UPDATE' }
+  | { code: 'VERSION_UNSUPPORTED'; version: string }
+  | { code: 'MASTER_VERSION_UNSUPPORTED'; version: string }
+  | { code: 'VERSION_MINOR_ABOVE_MASTER'; version: string; master: string }
+  | { code: 'VERSION_ABOVE_MASTER'; version: string; master: string }
+  | { code: 'VERSION_TOO_OLD'; version: string; master: string; maxSkew: number }
+  | {
+      code: 'CLUSTER_BUSY';
+      operation: string;
+      operationType: string;
+      cluster: string;
+      style: 'current' | 'legacy';
+    }
+  | { code: 'TOO_MANY_OPERATIONS'; cluster: string; quota: number }
+  | { code: 'NODE_POOL_ALREADY_EXISTS'; project: string; location: string; cluster: string; nodePool: string }
+  | { code: 'CLUSTER_ALREADY_EXISTS'; project: string; location: string; cluster: string }
+  | { code: 'OPERATION_ALREADY_DONE'; operation: string }
+  | { code: 'REGIONAL_CLUSTER_VIA_ZONE' }
+  | { code: 'INVALID_REQUEST'; message: string; field?: string };
+
+export type DomainErrorCode = DomainError['code'];
+
+export type Result<T, E = DomainError> = { ok: true; value: T } | { ok: false; error: E };
+
+export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
+export const fail = <E>(error: E): Result<never, E> => ({ ok: false, error });

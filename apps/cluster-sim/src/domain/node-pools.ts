@@ -1,0 +1,191 @@
+import type { UpdateNodePoolRequestShape } from '@sims/cluster-schema';
+import { computeEtag } from './etag';
+import { type ApiVersion, nodePoolSelfLink } from './names';
+import type { ClusterRecord, ClusterState, NodePoolShape, PoolRecord } from './state';
+import { compareVersions } from './versions';
+
+/** The request fields that count as "something to update", with their proto names (for the real message). */
+export const UPDATABLE_FIELDS: readonly (keyof UpdateNodePoolRequestShape)[] = [
+  'nodeVersion',
+  'imageType',
+  'locations',
+  'workloadMetadataConfig',
+  'upgradeSettings',
+  'kubeletConfig',
+  'linuxNodeConfig',
+  'tags',
+  'taints',
+  'labels',
+  'nodeNetworkConfig',
+  'gcfsConfig',
+  'gvnic',
+  'confidentialNodes',
+  'loggingConfig',
+  'fastSocket',
+  'resourceLabels',
+  'accelerators',
+  'windowsNodeConfig',
+  'machineType',
+  'diskType',
+  'diskSizeGb',
+  'storagePools',
+  'containerdConfig',
+  'resourceManagerTags',
+  'queuedProvisioning',
+  'maxRunDuration',
+  'flexStart',
+  'bootDisk',
+  'nodeDrainConfig',
+  'consolidationDelay',
+  'taintConfig',
+  'maintenancePolicy',
+];
+
+/** The real text of the empty-update error (GKE, late 2024; terraform-provider-google#19225). */
+export const EMPTY_UPDATE_MESSAGE =
+  "At least one of ['node_version', 'image_type', 'updated_node_pool', 'locations', 'workload_metadata_config', 'upgrade_settings', 'kubelet_config', 'linux_node_config', 'tags', 'taints', 'labels', 'node_network_config', 'gcfs_config', 'gvnic', 'confidential_nodes', 'logging_config', 'fast_socket', 'resource_labels', 'accelerators', 'windows_node_config', 'machine_type', 'disk_type', 'disk_size_gb', 'storage_pools', 'containerd_config', 'resource_manager_tags', 'performance_monitoring_unit', 'queued_provisioning', 'max_run_duration'] must be specified.";
+
+/** proto3: an empty string or "0" is the default value, i.e. not set. */
+function isSet(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== '' && value !== '0';
+}
+
+export function hasUpdatableField(req: UpdateNodePoolRequestShape): boolean {
+  return UPDATABLE_FIELDS.some((field) => isSet(req[field]));
+}
+
+/**
+ * Applies an update to a pool: absent fields stay; the wrapper messages (tags, taints, labels,
+ * resourceLabels, resourceManagerTags) and storagePools replace the whole set; each field lands where
+ * GKE puts it (most under `config`, upgradeSettings/locations/queuedProvisioning/nodeDrainConfig at the
+ * top, nodeNetworkConfig in `networkConfig`).
+ *
+ * @example applyNodePoolUpdate(pool, { taints: { taints: [] } }, pool.version) // clears config.taints
+ */
+export function applyNodePoolUpdate(
+  pool: NodePoolShape,
+  req: UpdateNodePoolRequestShape,
+  resolvedVersion: string | undefined,
+): NodePoolShape {
+  const next: NodePoolShape = structuredClone(pool);
+  const config = { ...(next.config ?? {}) };
+  if (resolvedVersion !== undefined) next.version = resolvedVersion;
+  if (isSet(req.imageType)) config.imageType = req.imageType;
+  if (isSet(req.machineType)) config.machineType = req.machineType;
+  if (isSet(req.diskType)) config.diskType = req.diskType;
+  if (isSet(req.diskSizeGb)) config.diskSizeGb = Number(req.diskSizeGb);
+  const direct = [
+    'workloadMetadataConfig',
+    'kubeletConfig',
+    'linuxNodeConfig',
+    'gcfsConfig',
+    'gvnic',
+    'fastSocket',
+    'loggingConfig',
+    'windowsNodeConfig',
+    'accelerators',
+    'containerdConfig',
+    'confidentialNodes',
+    'bootDisk',
+    'storagePools',
+    'maxRunDuration',
+    'flexStart',
+    'taintConfig',
+    'consolidationDelay',
+  ] as const;
+  for (const field of direct) {
+    if (req[field] !== undefined) (config as Record<string, unknown>)[field] = structuredClone(req[field]);
+  }
+  if (req.tags !== undefined) config.tags = [...(req.tags.tags ?? [])];
+  if (req.taints !== undefined) config.taints = structuredClone(req.taints.taints ?? []);
+  if (req.labels !== undefined) config.labels = { ...(req.labels.labels ?? {}) };
+  // NodeConfig.resourceLabels is a plain map; the request wraps it in {labels}.
+  if (req.resourceLabels !== undefined) config.resourceLabels = { ...(req.resourceLabels.labels ?? {}) };
+  if (req.resourceManagerTags !== undefined)
+    config.resourceManagerTags = { tags: { ...(req.resourceManagerTags.tags ?? {}) } };
+  next.config = config;
+  if (req.upgradeSettings !== undefined) next.upgradeSettings = structuredClone(req.upgradeSettings);
+  if (req.locations !== undefined && req.locations.length > 0) next.locations = [...req.locations];
+  if (req.queuedProvisioning !== undefined) next.queuedProvisioning = { ...req.queuedProvisioning };
+  if (req.nodeDrainConfig !== undefined) next.nodeDrainConfig = { ...req.nodeDrainConfig };
+  if (req.maintenancePolicy !== undefined) next.maintenancePolicy = structuredClone(req.maintenancePolicy);
+  if (req.nodeNetworkConfig !== undefined)
+    next.networkConfig = { ...(next.networkConfig ?? {}), ...req.nodeNetworkConfig };
+  return next;
+}
+
+/** The etag of a pool: a checksum of everything stored about it. */
+export function nodePoolEtag(record: PoolRecord): string {
+  return computeEtag(record.pool, record.generation);
+}
+
+/** Nodes an operation on the pool works through: per-zone count times zones. */
+export function nodeCount(pool: NodePoolShape): number {
+  return (pool.initialNodeCount ?? 0) * Math.max(1, pool.locations?.length ?? 1);
+}
+
+const KEEP_FALSE = new Set([
+  'insecureKubeletReadonlyPortEnabled',
+  'flexStart',
+  'enablePrivateNodes',
+  'cpuCfsQuota',
+]);
+
+/**
+ * proto3 JSON output: default-valued scalars and empty lists are omitted; empty messages stay (the
+ * recordings show `"autoscaling": {}`); proto3 `optional` booleans keep an explicit false.
+ */
+export function omitDefaults<T>(value: T, key?: string): T {
+  if (Array.isArray(value)) return value.map((v) => omitDefaults(v)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      if (v === undefined || v === null || v === '') continue;
+      if (Array.isArray(v) && v.length === 0) continue;
+      if ((v === 0 || v === false) && !KEEP_FALSE.has(k)) continue;
+      out[k] = omitDefaults(v, k);
+    }
+    return out as T;
+  }
+  void key;
+  return value;
+}
+
+export function renderNodePool(
+  record: ClusterRecord,
+  poolRecord: PoolRecord,
+  version: ApiVersion,
+): NodePoolShape {
+  const pool = poolRecord.pool;
+  return omitDefaults({
+    ...pool,
+    selfLink: nodePoolSelfLink(version, record.projectId, record.location, record.name, pool.name ?? ''),
+    etag: nodePoolEtag(poolRecord),
+  });
+}
+
+/**
+ * Keeps the cluster consistent with its pools: `currentNodeVersion` is the lowest pool version, the
+ * deprecated `nodeConfig` mirrors the default pool, and the status is RECONCILING while work runs.
+ */
+export function refreshCluster(state: ClusterState, record: ClusterRecord): void {
+  const versions = [...record.pools.values()]
+    .map((p) => p.pool.version)
+    .filter((v): v is string => Boolean(v));
+  if (versions.length > 0) record.cluster.currentNodeVersion = versions.sort(compareVersions)[0];
+  else delete record.cluster.currentNodeVersion;
+  const defaultPool = record.pools.get('default-pool');
+  if (defaultPool?.pool.config) record.cluster.nodeConfig = defaultPool.pool.config;
+  record.cluster.currentNodeCount = [...record.pools.values()].reduce((sum, p) => sum + nodeCount(p.pool), 0);
+  const status = record.cluster.status;
+  if (status === 'RUNNING' || status === 'RECONCILING') {
+    const busy = [...state.operations.values()].some(
+      (op) =>
+        op.status !== 'DONE' &&
+        op.projectId === record.projectId &&
+        op.location === record.location &&
+        op.cluster === record.name,
+    );
+    record.cluster.status = busy ? 'RECONCILING' : 'RUNNING';
+  }
+}

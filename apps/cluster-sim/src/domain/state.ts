@@ -1,0 +1,209 @@
+import type { Cluster, NodePool, OperationType, RpcCode, ServerConfig } from '@sims/cluster-schema';
+import type { z } from 'zod';
+
+export type NodePoolShape = z.infer<typeof NodePool>;
+export type ClusterShape = z.infer<typeof Cluster>;
+export type ServerConfigShape = z.infer<typeof ServerConfig>;
+export type OperationTypeName = z.infer<typeof OperationType>;
+export type RpcCodeName = z.infer<typeof RpcCode>;
+export type OperationStatusName = 'PENDING' | 'RUNNING' | 'ABORTING' | 'DONE';
+
+/** A node pool as stored: the wire object without server-computed fields (etag, selfLink). */
+export interface PoolRecord {
+  pool: NodePoolShape;
+  /** Invisible writes (a concurrent writer fault) that must still change the etag. */
+  generation: number;
+}
+
+export interface ClusterRecord {
+  projectId: string;
+  location: string;
+  name: string;
+  /** The wire cluster without nodePools, selfLink and etag. */
+  cluster: ClusterShape;
+  pools: Map<string, PoolRecord>;
+  generation: number;
+}
+
+/** How an operation advances: on the world clock, or after N polls of `operations.get`. */
+export type OperationPlan =
+  | { mode: 'time'; runningAt: number; doneAt: number }
+  | { mode: 'polls'; polls: number; seen: number };
+
+/** What an operation does to its target when it completes. */
+export type PendingChange =
+  | { kind: 'updatePool'; desired: NodePoolShape }
+  | { kind: 'createPool' }
+  | { kind: 'deletePool' }
+  | { kind: 'createCluster' }
+  | { kind: 'deleteCluster' }
+  | { kind: 'none' };
+
+export interface OperationFailure {
+  /** Fraction in [0, 1] of the work done when it fails. */
+  atProgress: number;
+  status: RpcCodeName;
+  message: string;
+}
+
+export interface OperationRecord {
+  id: string;
+  projectId: string;
+  location: string;
+  type: OperationTypeName;
+  cluster: string;
+  nodePool?: string;
+  status: OperationStatusName;
+  startTime: number;
+  endTime?: number;
+  plan: OperationPlan;
+  nodesTotal: number;
+  failure?: OperationFailure;
+  /** Fraction of work done when the operation ended early (failed or cancelled). */
+  endedAt?: number;
+  /** When an ABORTING operation reaches DONE. */
+  abortDoneAt?: number;
+  statusMessage?: string;
+  error?: { code: number; message: string };
+  change: PendingChange;
+}
+
+export interface Principal {
+  /** OAuth scopes of the token; the API needs `https://www.googleapis.com/auth/cloud-platform`. */
+  scopes: string[];
+  /** IAM permissions, each `container.clusters.update` or `container.clusters.update@<resource glob>`. */
+  permissions: string[];
+}
+
+export interface AuthSettings {
+  /** Tokens mapped to principals. A token not listed is a principal with every permission unless `denyUnknownTokens`. */
+  principals: Record<string, Principal>;
+  /** Tokens answered with 401 and the given ErrorInfo reason. */
+  rejectedTokens: Record<string, 'ACCESS_TOKEN_EXPIRED' | 'ACCESS_TOKEN_TYPE_UNSUPPORTED'>;
+  denyUnknownTokens: boolean;
+}
+
+/** Per-world knobs for behaviour whose real values are unknown or that tests want to vary. */
+export interface Settings {
+  /** Unknown body fields → 400 (Google's front end), or ignored (for clients newer than the simulator). */
+  strictUnknownFields: boolean;
+  /** Time from creation to DONE, in ms of world time. Default 2000. */
+  operationDurationMs: number;
+  /** When set, operations complete after this many `operations.get` polls instead of on the clock. */
+  operationPolls?: number;
+  /** Time an operation spends ABORTING after a cancel. */
+  abortingMs: number;
+  /** The lower node/master skew bound in minor versions. */
+  maxNodeSkewMinors: number;
+  /** Concurrent (not DONE) operations allowed per cluster. */
+  concurrentOperationsQuota: number;
+  /** `current` (2024+) or `legacy` wording of the busy-cluster error. */
+  busyMessage: 'current' | 'legacy';
+  /** Status of a pool whose operation failed. */
+  failedPoolStatus: 'RUNNING_WITH_ERROR' | 'ERROR';
+  /** The error a cancelled operation ends with (real content unknown). */
+  cancelError: { status: RpcCodeName; message: string };
+  /** Text of the ABORTED error for a stale etag (real text unknown); `{nodePool}` is replaced. */
+  etagMismatchMessage: string;
+  auth: AuthSettings;
+}
+
+export interface ClusterState {
+  clusters: Map<string, ClusterRecord>;
+  operations: Map<string, OperationRecord>;
+  /** Project id → number overrides; other projects get a number derived from their id. */
+  projectNumbers: Record<string, string>;
+  serverConfig: ServerConfigShape;
+  settings: Settings;
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  strictUnknownFields: true,
+  operationDurationMs: 2000,
+  abortingMs: 500,
+  maxNodeSkewMinors: 2,
+  concurrentOperationsQuota: 5,
+  busyMessage: 'current',
+  failedPoolStatus: 'RUNNING_WITH_ERROR',
+  cancelError: { status: 'CANCELLED', message: 'Operation was cancelled.' },
+  etagMismatchMessage:
+    'Node pool "{nodePool}" was modified concurrently: the provided etag does not match the current etag. Get the node pool and retry.',
+  auth: { principals: {}, rejectedTokens: {}, denyUnknownTokens: false },
+};
+
+/**
+ * The default ServerConfig: versions in the real shape, descending; node versions reach further back
+ * than master versions, as in reality.
+ */
+export function defaultServerConfig(): ServerConfigShape {
+  const master = [
+    '1.34.1-gke.1829001',
+    '1.33.5-gke.1308000',
+    '1.33.4-gke.1350000',
+    '1.32.9-gke.1108000',
+    '1.31.13-gke.1023000',
+  ];
+  const node = [
+    '1.34.1-gke.1829001',
+    '1.33.5-gke.1308000',
+    '1.33.4-gke.1350000',
+    '1.33.4-gke.1036000',
+    '1.32.9-gke.1108000',
+    '1.32.8-gke.1134000',
+    '1.31.13-gke.1023000',
+    '1.31.12-gke.1265000',
+    '1.30.14-gke.1169000',
+    '1.29.15-gke.1325000',
+  ];
+  return {
+    defaultClusterVersion: '1.33.5-gke.1308000',
+    validNodeVersions: node,
+    defaultImageType: 'COS_CONTAINERD',
+    validImageTypes: ['COS_CONTAINERD', 'COS', 'UBUNTU_CONTAINERD', 'WINDOWS_LTSC_CONTAINERD'],
+    validMasterVersions: master,
+    channels: [
+      {
+        channel: 'RAPID',
+        defaultVersion: '1.34.1-gke.1829001',
+        validVersions: ['1.34.1-gke.1829001', '1.33.5-gke.1308000'],
+        upgradeTargetVersion: '1.34.1-gke.1829001',
+      },
+      {
+        channel: 'REGULAR',
+        defaultVersion: '1.33.5-gke.1308000',
+        validVersions: ['1.33.5-gke.1308000', '1.33.4-gke.1350000', '1.32.9-gke.1108000'],
+        upgradeTargetVersion: '1.33.5-gke.1308000',
+      },
+      {
+        channel: 'STABLE',
+        defaultVersion: '1.32.9-gke.1108000',
+        validVersions: ['1.32.9-gke.1108000', '1.31.13-gke.1023000'],
+        upgradeTargetVersion: '1.32.9-gke.1108000',
+      },
+      {
+        channel: 'EXTENDED',
+        defaultVersion: '1.31.13-gke.1023000',
+        validVersions: ['1.32.9-gke.1108000', '1.31.13-gke.1023000'],
+        upgradeTargetVersion: '1.31.13-gke.1023000',
+      },
+    ],
+  };
+}
+
+export function createClusterState(settings: Partial<Settings> = {}): ClusterState {
+  return {
+    clusters: new Map(),
+    operations: new Map(),
+    projectNumbers: {},
+    serverConfig: defaultServerConfig(),
+    settings: mergeSettings(DEFAULT_SETTINGS, settings),
+  };
+}
+
+export function mergeSettings(base: Settings, patch: Partial<Settings>): Settings {
+  return structuredClone({ ...base, ...patch, auth: { ...base.auth, ...(patch.auth ?? {}) } });
+}
+
+export function clusterKey(projectId: string, location: string, cluster: string): string {
+  return `${projectId}/${location}/${cluster}`;
+}

@@ -1,0 +1,66 @@
+import { globMatch } from '@sims/sim-core';
+import { fail, ok, type Result } from '../domain/errors';
+import type { AuthSettings } from '../domain/state';
+import type { HttpError } from './errors';
+
+export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
+const CONTAINER_SCOPE = 'https://www.googleapis.com/auth/container';
+const READ_ONLY_SCOPE = 'https://www.googleapis.com/auth/container.read-only';
+
+export interface Credentials {
+  authorization?: string;
+  /** `?access_token=` (a Google system parameter). */
+  accessToken?: string;
+  /** `?key=` (an API key, which this API does not accept as a principal). */
+  apiKey?: string;
+}
+
+export interface AuthCheck {
+  permission: string;
+  /** The resource the permission is checked on, as the error message names it. */
+  resource: string;
+  readOnly: boolean;
+}
+
+/**
+ * Authenticates and authorises a request. By default any Bearer token is a principal with the
+ * cloud-platform scope and every permission; configured principals narrow scopes and permissions;
+ * configured rejected tokens answer 401.
+ */
+export function authorize(
+  creds: Credentials,
+  check: AuthCheck,
+  settings: AuthSettings,
+): Result<string, HttpError> {
+  let token: string | undefined;
+  if (creds.authorization !== undefined) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(creds.authorization);
+    if (!m) return fail({ code: 'CREDENTIALS_INVALID', reason: 'ACCESS_TOKEN_TYPE_UNSUPPORTED' });
+    token = m[1] as string;
+  } else if (creds.accessToken) token = creds.accessToken;
+  if (token === undefined) return fail({ code: 'CREDENTIALS_MISSING', apiKey: creds.apiKey !== undefined });
+  const rejected = settings.rejectedTokens[token];
+  if (rejected) return fail({ code: 'CREDENTIALS_INVALID', reason: rejected });
+  const principal = settings.principals[token];
+  if (!principal) {
+    return settings.denyUnknownTokens
+      ? fail({ code: 'CREDENTIALS_INVALID', reason: 'ACCESS_TOKEN_TYPE_UNSUPPORTED' })
+      : ok(token);
+  }
+  const scoped =
+    principal.scopes.includes(CLOUD_PLATFORM_SCOPE) ||
+    principal.scopes.includes(CONTAINER_SCOPE) ||
+    (check.readOnly && principal.scopes.includes(READ_ONLY_SCOPE));
+  if (!scoped) return fail({ code: 'SCOPE_INSUFFICIENT' });
+  const allowed = principal.permissions.some((entry) => {
+    const at = entry.indexOf('@');
+    const permission = at === -1 ? entry : entry.slice(0, at);
+    const resource = at === -1 ? '*' : entry.slice(at + 1);
+    return (
+      globMatch(permission, check.permission) && (resource === '*' || globMatch(resource, check.resource))
+    );
+  });
+  return allowed
+    ? ok(token)
+    : fail({ code: 'PERMISSION_DENIED', permission: check.permission, resource: check.resource });
+}

@@ -1,0 +1,188 @@
+import {
+  CancelOperationRequest,
+  Cluster,
+  CreateClusterRequest,
+  CreateNodePoolRequest,
+  Empty,
+  ErrorEnvelope,
+  ListClustersResponse,
+  ListNodePoolsResponse,
+  ListOperationsResponse,
+  NodePool,
+  Operation,
+  ServerConfig,
+  UpdateNodePoolRequest,
+} from '@sims/cluster-schema';
+import { z } from 'zod';
+import { SIMULATOR_VERSION } from '../definition';
+
+const SCHEMAS = {
+  UpdateNodePoolRequest,
+  CreateNodePoolRequest,
+  CreateClusterRequest,
+  CancelOperationRequest,
+  NodePool,
+  Cluster,
+  Operation,
+  ServerConfig,
+  ListNodePoolsResponse,
+  ListClustersResponse,
+  ListOperationsResponse,
+  Empty,
+  Status: ErrorEnvelope,
+};
+
+type SchemaName = keyof typeof SCHEMAS;
+
+/** The OpenAPI 3.1 document of the emulated surface, generated from the zod schemas. */
+export function createOpenApiDocument(): Record<string, unknown> {
+  const components: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(SCHEMAS)) {
+    components[name] = z.toJSONSchema(schema, {
+      unrepresentable: 'any',
+      target: 'draft-2020-12',
+      io: 'input',
+    });
+  }
+  const ref = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
+  const errors = {
+    default: {
+      description: 'google.rpc.Status in the front end envelope',
+      content: { 'application/json': { schema: ref('Status') } },
+    },
+  };
+  const op = (operationId: string, summary: string, response: SchemaName, body?: SchemaName) => ({
+    operationId,
+    summary,
+    ...(body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: ref(body) } } } }
+      : {}),
+    responses: {
+      200: { description: response, content: { 'application/json': { schema: ref(response) } } },
+      ...errors,
+    },
+  });
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const v of ['v1beta1', 'v1']) {
+    const loc = `/${v}/projects/{projectId}/locations/{location}`;
+    const zone = `/${v}/projects/{projectId}/zones/{zone}`;
+    const tag = `${v}.`;
+    paths[`${loc}/clusters/{clusterId}/nodePools/{nodePoolId}`] = {
+      get: op(`${tag}nodePools.get`, 'Get a node pool (with its etag)', 'NodePool'),
+      put: op(
+        `${tag}nodePools.update`,
+        'Update a node pool: UPGRADE_NODES operation',
+        'Operation',
+        'UpdateNodePoolRequest',
+      ),
+      delete: op(`${tag}nodePools.delete`, 'Delete a node pool: DELETE_NODE_POOL operation', 'Operation'),
+    };
+    paths[`${loc}/clusters/{clusterId}/nodePools`] = {
+      get: op(`${tag}nodePools.list`, 'List node pools', 'ListNodePoolsResponse'),
+      post: op(
+        `${tag}nodePools.create`,
+        'Create a node pool: CREATE_NODE_POOL operation',
+        'Operation',
+        'CreateNodePoolRequest',
+      ),
+    };
+    paths[`${loc}/clusters/{clusterId}`] = {
+      get: op(`${tag}clusters.get`, 'Get a cluster with its node pools', 'Cluster'),
+      delete: op(`${tag}clusters.delete`, 'Delete a cluster: DELETE_CLUSTER operation', 'Operation'),
+    };
+    paths[`${loc}/clusters`] = {
+      get: op(`${tag}clusters.list`, 'List clusters (location "-" lists all)', 'ListClustersResponse'),
+      post: op(
+        `${tag}clusters.create`,
+        'Create a cluster: CREATE_CLUSTER operation',
+        'Operation',
+        'CreateClusterRequest',
+      ),
+    };
+    paths[`${loc}/operations/{operationId}`] = {
+      get: op(`${tag}operations.get`, 'Get an operation', 'Operation'),
+    };
+    paths[`${loc}/operations/{operationId}:cancel`] = {
+      post: op(`${tag}operations.cancel`, 'Cancel an operation', 'Empty', 'CancelOperationRequest'),
+    };
+    paths[`${loc}/operations`] = {
+      get: op(`${tag}operations.list`, 'List operations (location "-" lists all)', 'ListOperationsResponse'),
+    };
+    paths[`${loc}/serverConfig`] = {
+      get: op(`${tag}getServerConfig`, 'Versions and image types', 'ServerConfig'),
+    };
+    paths[`${zone}/clusters/{clusterId}/nodePools/{nodePoolId}`] = {
+      get: op(`${tag}zones.nodePools.get`, 'Get a node pool (legacy zonal form)', 'NodePool'),
+      delete: op(`${tag}zones.nodePools.delete`, 'Delete a node pool (legacy zonal form)', 'Operation'),
+    };
+    paths[`${zone}/clusters/{clusterId}/nodePools/{nodePoolId}/update`] = {
+      post: op(
+        `${tag}zones.nodePools.update`,
+        'Update a node pool (legacy zonal form: POST …/update)',
+        'Operation',
+        'UpdateNodePoolRequest',
+      ),
+    };
+    paths[`${zone}/clusters/{clusterId}/nodePools`] = {
+      get: op(`${tag}zones.nodePools.list`, 'List node pools (legacy zonal form)', 'ListNodePoolsResponse'),
+      post: op(
+        `${tag}zones.nodePools.create`,
+        'Create a node pool (legacy zonal form)',
+        'Operation',
+        'CreateNodePoolRequest',
+      ),
+    };
+    paths[`${zone}/clusters/{clusterId}`] = {
+      get: op(`${tag}zones.clusters.get`, 'Get a cluster (legacy zonal form)', 'Cluster'),
+      delete: op(`${tag}zones.clusters.delete`, 'Delete a cluster (legacy zonal form)', 'Operation'),
+    };
+    paths[`${zone}/clusters`] = {
+      get: op(`${tag}zones.clusters.list`, 'List clusters (legacy zonal form)', 'ListClustersResponse'),
+      post: op(
+        `${tag}zones.clusters.create`,
+        'Create a cluster (legacy zonal form)',
+        'Operation',
+        'CreateClusterRequest',
+      ),
+    };
+    paths[`${zone}/operations/{operationId}`] = {
+      get: op(`${tag}zones.operations.get`, 'Get an operation (legacy zonal form)', 'Operation'),
+    };
+    paths[`${zone}/operations/{operationId}:cancel`] = {
+      post: op(
+        `${tag}zones.operations.cancel`,
+        'Cancel an operation (legacy zonal form)',
+        'Empty',
+        'CancelOperationRequest',
+      ),
+    };
+    paths[`${zone}/operations`] = {
+      get: op(`${tag}zones.operations.list`, 'List operations (legacy zonal form)', 'ListOperationsResponse'),
+    };
+    paths[`${zone}/serverconfig`] = {
+      get: op(`${tag}zones.getServerconfig`, 'ServerConfig (legacy zonal form)', 'ServerConfig'),
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'cluster-sim: GKE container API (v1beta1 node pool surface)',
+      version: SIMULATOR_VERSION,
+      description:
+        'The emulated surface of container.googleapis.com. Requests need `Authorization: Bearer <token>`. Request bodies accept lowerCamel or snake_case names, enum names or numbers, int64 as strings or numbers. The control plane is documented at /_sim/openapi.json.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'OAuth 2 access token (any token by default)',
+        },
+      },
+    },
+  };
+}

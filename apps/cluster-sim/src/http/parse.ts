@@ -1,0 +1,231 @@
+import { duration as durationSchema, enumNameOf, isInt64Schema } from '@sims/cluster-schema';
+import type { z } from 'zod';
+import { fail, ok, type Result } from '../domain/errors';
+import type { HttpError } from './errors';
+
+/**
+ * Request parsing as Google's front end does it for proto3 JSON: field names in lowerCamel or their
+ * original snake_case; enums as names or numbers; int64 as strings or numbers; `null` means "not set".
+ * Unknown names are reported like ESF (`Invalid JSON payload received. Unknown name "x": Cannot find
+ * field.`) when `strict`, or dropped otherwise.
+ */
+
+type Violation = { field?: string; description: string };
+
+interface Def {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  catchall?: z.ZodType;
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+  entries?: Record<string, string>;
+  format?: string;
+}
+
+const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+export const snakeToCamel = (name: string) =>
+  name.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase());
+export const camelToSnake = (name: string) => name.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  for (;;) {
+    const def = defOf(current);
+    if ((def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType) {
+      current = def.innerType;
+    } else return current;
+  }
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function invalid(path: string, type: string, value: unknown): Violation {
+  return { field: path, description: `Invalid value at '${path}' (${type}), ${JSON.stringify(value)}` };
+}
+
+function walk(schema: z.ZodType, value: unknown, path: string, strict: boolean, out: Violation[]): unknown {
+  if (value === null) return undefined;
+  const inner = unwrap(schema);
+  const def = defOf(inner);
+  switch (def.type) {
+    case 'object': {
+      if (!isPlainObject(value)) {
+        out.push(invalid(path, 'TYPE_MESSAGE', value));
+        return undefined;
+      }
+      const shape = def.shape ?? {};
+      const loose = def.catchall !== undefined && defOf(def.catchall).type !== 'never';
+      const result: Record<string, unknown> = {};
+      for (const [key, v] of Object.entries(value)) {
+        const name = key in shape ? key : snakeToCamel(key) in shape ? snakeToCamel(key) : undefined;
+        if (name === undefined) {
+          if (loose) result[key] = v;
+          else if (strict) {
+            out.push({
+              ...(path ? { field: path } : {}),
+              description: `Invalid JSON payload received. Unknown name "${key}"${path ? ` at '${path}'` : ''}: Cannot find field.`,
+            });
+          }
+          continue;
+        }
+        const child = walk(
+          shape[name] as z.ZodType,
+          v,
+          path ? `${path}.${camelToSnake(name)}` : camelToSnake(name),
+          strict,
+          out,
+        );
+        if (child !== undefined) result[name] = child;
+      }
+      return result;
+    }
+    case 'array': {
+      if (!Array.isArray(value)) {
+        out.push(invalid(path, 'TYPE_MESSAGE', value));
+        return undefined;
+      }
+      return value.map((v, i) => walk(def.element as z.ZodType, v, `${path}[${i}]`, strict, out));
+    }
+    case 'record': {
+      if (!isPlainObject(value)) {
+        out.push(invalid(path, 'TYPE_MESSAGE', value));
+        return undefined;
+      }
+      const result: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value))
+        result[k] = walk(def.valueType as z.ZodType, v, `${path}[${k}]`, strict, out);
+      return result;
+    }
+    case 'enum': {
+      const names = Object.values(def.entries ?? {});
+      if (typeof value === 'string' && names.includes(value)) return value;
+      if (typeof value === 'number' && Number.isInteger(value)) {
+        const name = enumNameOf(inner, value);
+        if (name !== undefined) return name;
+      }
+      out.push(invalid(path, 'TYPE_ENUM', value));
+      return undefined;
+    }
+    case 'string': {
+      if (isInt64Schema(inner)) {
+        if (typeof value === 'number' && Number.isInteger(value)) return String(value);
+        if (typeof value === 'string' && /^-?\d+$/.test(value)) return value;
+        out.push(invalid(path, 'TYPE_INT64', value));
+        return undefined;
+      }
+      if (inner === durationSchema) {
+        if (typeof value === 'string' && durationSchema.safeParse(value).success) return value;
+        out.push(invalid(path, 'type.googleapis.com/google.protobuf.Duration', value));
+        return undefined;
+      }
+      if (typeof value !== 'string') {
+        out.push(invalid(path, 'TYPE_STRING', value));
+        return undefined;
+      }
+      return value;
+    }
+    case 'number': {
+      const isInt = def.format?.includes('int') === true;
+      const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      if (typeof n !== 'number' || Number.isNaN(n) || (isInt && !Number.isInteger(n))) {
+        out.push(invalid(path, isInt ? 'TYPE_INT32' : 'TYPE_DOUBLE', value));
+        return undefined;
+      }
+      return n;
+    }
+    case 'boolean': {
+      if (typeof value !== 'boolean') {
+        out.push(invalid(path, 'TYPE_BOOL', value));
+        return undefined;
+      }
+      return value;
+    }
+    default:
+      return value;
+  }
+}
+
+/**
+ * Parses a JSON body against a request schema the way the front end does.
+ *
+ * @example parseRequest(UpdateNodePoolRequest, { node_version: '1.33', upgrade_settings: { strategy: 3 } }, true)
+ */
+export function parseRequest<T extends z.ZodType>(
+  schema: T,
+  body: unknown,
+  strict: boolean,
+): Result<z.output<T>, HttpError> {
+  if (body === undefined) body = {};
+  if (!isPlainObject(body)) {
+    return fail({
+      code: 'BAD_PAYLOAD',
+      violations: [
+        { description: `Invalid JSON payload received. Expected an object, got ${JSON.stringify(body)}.` },
+      ],
+    });
+  }
+  const violations: Violation[] = [];
+  const normalised = walk(schema, body, '', strict, violations);
+  if (violations.length > 0) return fail({ code: 'BAD_PAYLOAD', violations });
+  const parsed = schema.safeParse(normalised);
+  if (!parsed.success) {
+    return fail({
+      code: 'BAD_PAYLOAD',
+      violations: parsed.error.issues.map((issue) => {
+        const field = issue.path
+          .map((p) => (typeof p === 'number' ? `[${p}]` : camelToSnake(String(p))))
+          .join('.');
+        return { field, description: `Invalid value at '${field}': ${issue.message}` };
+      }),
+    });
+  }
+  return ok(parsed.data);
+}
+
+/** Query parameters every Google API accepts (system parameters); they change nothing here. */
+const SYSTEM_PARAMS = new Set([
+  '$alt',
+  'alt',
+  'prettyPrint',
+  '$prettyPrint',
+  'key',
+  'fields',
+  '$fields',
+  '$.xgafv',
+  'callback',
+  '$callback',
+  'quotaUser',
+  'access_token',
+  'oauth_token',
+  'upload_protocol',
+  'uploadType',
+  'userIp',
+]);
+
+/** Request-message fields a GET may carry in the query (the deprecated ids). */
+const MESSAGE_PARAMS = new Set([
+  'projectId',
+  'zone',
+  'clusterId',
+  'nodePoolId',
+  'operationId',
+  'name',
+  'parent',
+]);
+
+/** Unknown query parameters are rejected like ESF does (when strict). */
+export function checkQuery(query: Record<string, string>, strict: boolean): Result<void, HttpError> {
+  if (!strict) return ok(undefined);
+  const violations: Violation[] = [];
+  for (const name of Object.keys(query)) {
+    if (SYSTEM_PARAMS.has(name) || MESSAGE_PARAMS.has(name) || MESSAGE_PARAMS.has(snakeToCamel(name)))
+      continue;
+    violations.push({
+      description: `Invalid JSON payload received. Unknown name "${name}": Cannot bind query parameter. Field '${name}' could not be found in request message.`,
+    });
+  }
+  return violations.length > 0 ? fail({ code: 'BAD_PAYLOAD', violations }) : ok(undefined);
+}

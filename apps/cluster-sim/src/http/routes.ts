@@ -1,0 +1,561 @@
+import {
+  CancelOperationRequest,
+  CreateClusterRequest,
+  CreateNodePoolRequest,
+  UpdateNodePoolRequest,
+} from '@sims/cluster-schema';
+import { parseDuration, type SimEnv, type SimKernel, type World } from '@sims/sim-core';
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import {
+  type ClusterRef,
+  checkZonalAccess,
+  createCluster,
+  createNodePool,
+  type DomainContext,
+  deleteCluster,
+  deleteNodePool,
+  findCluster,
+  findPool,
+  renderCluster,
+  updateNodePool,
+} from '../domain/clusters';
+import { fail, ok, type Result } from '../domain/errors';
+import { type ApiVersion, canonicalProject, clusterName, nodePoolName } from '../domain/names';
+import { omitDefaults, renderNodePool } from '../domain/node-pools';
+import { cancelOperation, pollOperation, renderOperation } from '../domain/operations';
+import type {
+  ClusterRecord,
+  ClusterState,
+  OperationFailure,
+  OperationRecord,
+  RpcCodeName,
+} from '../domain/state';
+import type { OperationScheduler } from '../scheduler';
+import { authorize } from './auth';
+import { googleHeaders, type HttpError, renderError } from './errors';
+import { checkQuery, parseRequest } from './parse';
+
+type Ctx = Context<SimEnv<ClusterState>>;
+
+/** Domain fault effects of this simulator (validated by `definition.ts`). */
+export interface OperationFailsEffect {
+  atProgress?: number;
+  status?: RpcCodeName;
+  message?: string;
+}
+export interface OperationDurationEffect {
+  duration?: string | number;
+  polls?: number;
+}
+
+/** What a handler gets: the request's target, parsed body, world and time. */
+interface Args<B> {
+  c: Ctx;
+  world: World<ClusterState>;
+  state: ClusterState;
+  version: ApiVersion;
+  /** Project as given in the path (id or number). */
+  project: string;
+  /** Project id the state uses. */
+  projectId: string;
+  location: string;
+  viaZones: boolean;
+  cluster: string;
+  pool: string;
+  operation: string;
+  body: B;
+  now: number;
+}
+
+interface RouteSpec<B> {
+  /** The method name fault rules match on, e.g. `nodePools.update`. */
+  name: string;
+  /** The RPC, for ErrorInfo metadata. */
+  rpc: string;
+  permission: string;
+  /** What the permission is checked on. */
+  level: 'cluster' | 'location';
+  readOnly: boolean;
+  body?: z.ZodType<B>;
+  handle(args: Args<B>): Result<unknown, HttpError>;
+}
+
+const ROOT = { loc: '/projects/:project/locations/:location', zone: '/projects/:project/zones/:location' };
+
+function timingOf(effect: OperationDurationEffect | undefined): DomainContext['timing'] {
+  if (!effect) return undefined;
+  return {
+    durationMs: effect.duration === undefined ? undefined : parseDuration(effect.duration),
+    polls: effect.polls,
+  };
+}
+
+function failureOf(effect: OperationFailsEffect | undefined): OperationFailure | undefined {
+  if (!effect) return undefined;
+  return {
+    atProgress: effect.atProgress ?? 0.5,
+    status: effect.status ?? 'INTERNAL',
+    message: effect.message ?? 'Internal error encountered.',
+  };
+}
+
+/** Registers the emulated API (v1beta1, and the same surface under v1) on the kernel's app. */
+export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: OperationScheduler): void {
+  const { app } = kernel;
+
+  function resourceOf(c: Ctx): string {
+    const p = c.req.param() as Record<string, string>;
+    const project = p.project ?? '';
+    const location = p.location ?? '';
+    if (p.pool) return nodePoolName(project, location, p.cluster ?? '', p.pool);
+    if (p.cluster) return clusterName(project, location, p.cluster);
+    if (p.operation)
+      return `projects/${project}/locations/${location}/operations/${p.operation.replace(/:cancel$/, '')}`;
+    return `projects/${project}/locations/${location}`;
+  }
+
+  function respond(body: unknown, requestId: string): Response {
+    return new Response(JSON.stringify(body), { status: 200, headers: googleHeaders(requestId) });
+  }
+
+  /** Everything common to a route: query check, auth, body parsing, then the handler; errors rendered once. */
+  function handler<B>(spec: RouteSpec<B>, version: ApiVersion, viaZones: boolean) {
+    return (c: Ctx) => {
+      const sim = c.var.sim;
+      const world = sim.world;
+      const state = world.state;
+      const errorCtx = {
+        requestId: sim.requestId,
+        method: `google.container.${version}.ClusterManager.${spec.rpc}`,
+        etagMessage: state.settings.etagMismatchMessage,
+      };
+      const p = c.req.param() as Record<string, string>;
+      const project = p.project ?? '';
+      const location = p.location ?? '';
+      const run = (): Result<unknown, HttpError> => {
+        const query = c.req.query();
+        const q = checkQuery(query, state.settings.strictUnknownFields);
+        if (!q.ok) return q;
+        const seg = viaZones ? 'zones' : 'locations';
+        const resource =
+          spec.level === 'cluster' && p.cluster
+            ? `projects/${project}/${seg}/${location}/clusters/${p.cluster}`
+            : `projects/${project}/${seg}/${location}`;
+        const auth = authorize(
+          {
+            authorization: c.req.header('authorization'),
+            accessToken: query.access_token,
+            apiKey: query.key,
+          },
+          { permission: spec.permission, resource, readOnly: spec.readOnly },
+          state.settings.auth,
+        );
+        if (!auth.ok) return auth;
+        let body = {} as B;
+        if (spec.body) {
+          if (sim.jsonError !== undefined) {
+            return fail({
+              code: 'BAD_PAYLOAD',
+              violations: [{ description: `Invalid JSON payload received. ${sim.jsonError}` }],
+            });
+          }
+          const parsed = parseRequest(spec.body, sim.json, state.settings.strictUnknownFields);
+          if (!parsed.ok) return parsed;
+          body = parsed.value as B;
+        }
+        return spec.handle({
+          c,
+          world,
+          state,
+          version,
+          project,
+          projectId: canonicalProject(state, project),
+          location,
+          viaZones,
+          cluster: p.cluster ?? '',
+          pool: p.pool ?? '',
+          operation: (p.operation ?? '').replace(/:cancel$/, ''),
+          body,
+          now: world.clock.now(),
+        });
+      };
+      const result = run();
+      return result.ok ? respond(result.value, sim.requestId) : renderError(result.error, errorCtx);
+    };
+  }
+
+  function route<B>(
+    method: 'get' | 'put' | 'post' | 'delete',
+    paths: { loc?: string; zone?: string },
+    spec: RouteSpec<B>,
+  ) {
+    for (const version of ['v1beta1', 'v1'] as const) {
+      for (const form of ['loc', 'zone'] as const) {
+        const suffix = paths[form];
+        if (suffix === undefined) continue;
+        app[method](
+          `/${version}${ROOT[form]}${suffix}`,
+          kernel.operation(spec.name, resourceOf),
+          handler(spec, version, form === 'zone'),
+        );
+      }
+    }
+  }
+
+  // --- shared steps -------------------------------------------------------------------------------
+
+  function ref(a: Args<unknown>): ClusterRef {
+    return { project: a.project, location: a.location, cluster: a.cluster };
+  }
+
+  function cluster(a: Args<unknown>): Result<ClusterRecord, HttpError> {
+    const zonal = checkZonalAccess(a.location, a.viaZones);
+    if (!zonal.ok) return zonal;
+    return findCluster(a.state, a.projectId, ref(a));
+  }
+
+  /** The domain context of a mutation, with the operation-shaping fault effects of this request. */
+  function domainContext(a: Args<unknown>): DomainContext {
+    const sim = a.c.var.sim;
+    return {
+      now: a.now,
+      ids: a.world.ids,
+      timing: timingOf(sim.takeEffect<OperationDurationEffect>('operationDuration')),
+      failure: failureOf(sim.takeEffect<OperationFailsEffect>('operationFails')),
+    };
+  }
+
+  /** Busy-cluster and quota faults: the conditions the domain would report, on demand. */
+  function injectedConcurrency(a: Args<unknown>, record: ClusterRecord): HttpError | undefined {
+    const sim = a.c.var.sim;
+    const busy = sim.takeEffect<{ operation?: string; operationType?: string }>('clusterBusy');
+    if (busy) {
+      return {
+        code: 'CLUSTER_BUSY',
+        operation: busy.operation ?? `operation-${a.now}-${a.world.ids.uuid()}`,
+        operationType: busy.operationType ?? 'UPGRADE_MASTER',
+        cluster: record.name,
+        style: a.state.settings.busyMessage,
+      };
+    }
+    const quota = sim.takeEffect<{ quota?: number }>('quotaExhausted');
+    if (quota)
+      return {
+        code: 'TOO_MANY_OPERATIONS',
+        cluster: record.name,
+        quota: quota.quota ?? a.state.settings.concurrentOperationsQuota,
+      };
+    return undefined;
+  }
+
+  function started(a: Args<unknown>, result: Result<OperationRecord>): Result<unknown, HttpError> {
+    if (!result.ok) return result;
+    scheduler.schedule(a.world, result.value);
+    return ok(renderOperation(a.state, result.value, a.world.clock.now(), a.version));
+  }
+
+  /** Deprecated ids in a body must agree with the path (the path is authoritative). */
+  function checkIds(a: Args<unknown>, ids: Record<string, string | undefined>): Result<void, HttpError> {
+    const expected: Record<string, string[]> = {
+      projectId: [a.project, a.projectId],
+      zone: [a.location],
+      clusterId: [a.cluster],
+      nodePoolId: [a.pool],
+      name: [
+        a.pool,
+        nodePoolName(a.project, a.location, a.cluster, a.pool),
+        nodePoolName(a.projectId, a.location, a.cluster, a.pool),
+      ],
+      parent: [
+        clusterName(a.project, a.location, a.cluster),
+        clusterName(a.projectId, a.location, a.cluster),
+        `projects/${a.project}/locations/${a.location}`,
+        `projects/${a.projectId}/locations/${a.location}`,
+      ],
+    };
+    for (const [field, given] of Object.entries(ids)) {
+      if (given === undefined || given === '') continue;
+      if (!(expected[field] ?? []).includes(given)) {
+        const snake = field.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
+        return fail({
+          code: 'INVALID_REQUEST',
+          message: `Invalid value for field '${snake}': "${given}" does not match the resource in the request URL.`,
+          field: snake,
+        });
+      }
+    }
+    return ok(undefined);
+  }
+
+  // --- node pools ---------------------------------------------------------------------------------
+
+  const poolPath = { loc: '/clusters/:cluster/nodePools/:pool', zone: '/clusters/:cluster/nodePools/:pool' };
+  const poolsPath = { loc: '/clusters/:cluster/nodePools', zone: '/clusters/:cluster/nodePools' };
+
+  route('get', poolPath, {
+    name: 'nodePools.get',
+    rpc: 'GetNodePool',
+    permission: 'container.clusters.get',
+    level: 'cluster',
+    readOnly: true,
+    handle(a) {
+      const record = cluster(a);
+      if (!record.ok) return record;
+      const pool = findPool(record.value, a.pool);
+      if (!pool.ok) return pool;
+      return ok(renderNodePool(record.value, pool.value, a.version));
+    },
+  });
+
+  route('get', poolsPath, {
+    name: 'nodePools.list',
+    rpc: 'ListNodePools',
+    permission: 'container.clusters.get',
+    level: 'cluster',
+    readOnly: true,
+    handle(a) {
+      const record = cluster(a);
+      if (!record.ok) return record;
+      const pools = [...record.value.pools.values()].map((p) => renderNodePool(record.value, p, a.version));
+      return ok(pools.length > 0 ? { nodePools: pools } : {});
+    },
+  });
+
+  const updateSpec: RouteSpec<z.infer<typeof UpdateNodePoolRequest>> = {
+    name: 'nodePools.update',
+    rpc: 'UpdateNodePool',
+    permission: 'container.clusters.update',
+    level: 'cluster',
+    readOnly: false,
+    body: UpdateNodePoolRequest,
+    handle(a) {
+      const ids = checkIds(a, {
+        projectId: a.body.projectId,
+        zone: a.body.zone,
+        clusterId: a.body.clusterId,
+        nodePoolId: a.body.nodePoolId,
+        name: a.body.name,
+      });
+      if (!ids.ok) return ids;
+      const record = cluster(a);
+      if (!record.ok) return record;
+      const pool = findPool(record.value, a.pool);
+      if (!pool.ok) return pool;
+      // A concurrent writer (fault) changes the pool just before this request is applied.
+      if (a.c.var.sim.takeEffect('etagBump') !== undefined) pool.value.generation++;
+      const injected = injectedConcurrency(a, record.value);
+      if (injected) return fail(injected);
+      return started(a, updateNodePool(a.state, record.value, a.pool, a.body, domainContext(a)));
+    },
+  };
+  route('put', poolPath, { ...updateSpec });
+  route('post', { zone: '/clusters/:cluster/nodePools/:pool/update' }, updateSpec);
+
+  route('post', poolsPath, {
+    name: 'nodePools.create',
+    rpc: 'CreateNodePool',
+    permission: 'container.clusters.update',
+    level: 'cluster',
+    readOnly: false,
+    body: CreateNodePoolRequest,
+    handle(a) {
+      const ids = checkIds(a, {
+        projectId: a.body.projectId,
+        zone: a.body.zone,
+        clusterId: a.body.clusterId,
+        parent: a.body.parent,
+      });
+      if (!ids.ok) return ids;
+      const record = cluster(a);
+      if (!record.ok) return record;
+      const injected = injectedConcurrency(a, record.value);
+      if (injected) return fail(injected);
+      return started(a, createNodePool(a.state, record.value, a.body, domainContext(a)));
+    },
+  });
+
+  route('delete', poolPath, {
+    name: 'nodePools.delete',
+    rpc: 'DeleteNodePool',
+    permission: 'container.clusters.update',
+    level: 'cluster',
+    readOnly: false,
+    handle(a) {
+      const record = cluster(a);
+      if (!record.ok) return record;
+      const pool = findPool(record.value, a.pool);
+      if (!pool.ok) return pool;
+      const injected = injectedConcurrency(a, record.value);
+      if (injected) return fail(injected);
+      return started(a, deleteNodePool(a.state, record.value, a.pool, domainContext(a)));
+    },
+  });
+
+  // --- clusters -----------------------------------------------------------------------------------
+
+  route(
+    'get',
+    { loc: '/clusters/:cluster', zone: '/clusters/:cluster' },
+    {
+      name: 'clusters.get',
+      rpc: 'GetCluster',
+      permission: 'container.clusters.get',
+      level: 'cluster',
+      readOnly: true,
+      handle(a) {
+        const record = cluster(a);
+        return record.ok ? ok(renderCluster(record.value, a.version)) : record;
+      },
+    },
+  );
+
+  route(
+    'get',
+    { loc: '/clusters', zone: '/clusters' },
+    {
+      name: 'clusters.list',
+      rpc: 'ListClusters',
+      permission: 'container.clusters.list',
+      level: 'location',
+      readOnly: true,
+      handle(a) {
+        const clusters = [...a.state.clusters.values()]
+          .filter((r) => r.projectId === a.projectId && (a.location === '-' || r.location === a.location))
+          .map((r) => renderCluster(r, a.version));
+        return ok(clusters.length > 0 ? { clusters } : {});
+      },
+    },
+  );
+
+  route(
+    'post',
+    { loc: '/clusters', zone: '/clusters' },
+    {
+      name: 'clusters.create',
+      rpc: 'CreateCluster',
+      permission: 'container.clusters.create',
+      level: 'location',
+      readOnly: false,
+      body: CreateClusterRequest,
+      handle(a) {
+        const ids = checkIds(a, { projectId: a.body.projectId, zone: a.body.zone, parent: a.body.parent });
+        if (!ids.ok) return ids;
+        return started(a, createCluster(a.state, a.projectId, a.location, a.body, domainContext(a)));
+      },
+    },
+  );
+
+  route(
+    'delete',
+    { loc: '/clusters/:cluster', zone: '/clusters/:cluster' },
+    {
+      name: 'clusters.delete',
+      rpc: 'DeleteCluster',
+      permission: 'container.clusters.delete',
+      level: 'cluster',
+      readOnly: false,
+      handle(a) {
+        const record = cluster(a);
+        if (!record.ok) return record;
+        const injected = injectedConcurrency(a, record.value);
+        if (injected) return fail(injected);
+        return started(a, deleteCluster(a.state, record.value, domainContext(a)));
+      },
+    },
+  );
+
+  // --- operations ---------------------------------------------------------------------------------
+
+  function findOperation(a: Args<unknown>): Result<OperationRecord, HttpError> {
+    const op = a.state.operations.get(a.operation);
+    if (!op || op.projectId !== a.projectId || (a.location !== '-' && op.location !== a.location)) {
+      return fail({
+        code: 'OPERATION_NOT_FOUND',
+        project: a.project,
+        location: a.location,
+        operation: a.operation,
+      });
+    }
+    return ok(op);
+  }
+
+  route(
+    'get',
+    { loc: '/operations/:operation', zone: '/operations/:operation' },
+    {
+      name: 'operations.get',
+      rpc: 'GetOperation',
+      permission: 'container.operations.get',
+      level: 'location',
+      readOnly: true,
+      handle(a) {
+        const op = findOperation(a);
+        if (!op.ok) return op;
+        // Only poll-driven plans (configured explicitly) progress on reads.
+        pollOperation(a.state, op.value, a.now);
+        return ok(renderOperation(a.state, op.value, a.now, a.version));
+      },
+    },
+  );
+
+  route(
+    'get',
+    { loc: '/operations', zone: '/operations' },
+    {
+      name: 'operations.list',
+      rpc: 'ListOperations',
+      permission: 'container.operations.list',
+      level: 'location',
+      readOnly: true,
+      handle(a) {
+        const operations = [...a.state.operations.values()]
+          .filter((op) => op.projectId === a.projectId && (a.location === '-' || op.location === a.location))
+          .map((op) => renderOperation(a.state, op, a.now, a.version));
+        return ok(operations.length > 0 ? { operations } : {});
+      },
+    },
+  );
+
+  route(
+    'post',
+    { loc: '/operations/:operation', zone: '/operations/:operation' },
+    {
+      name: 'operations.cancel',
+      rpc: 'CancelOperation',
+      permission: 'container.operations.cancel',
+      level: 'location',
+      readOnly: false,
+      body: CancelOperationRequest,
+      handle(a) {
+        const raw = (a.c.req.param() as Record<string, string>).operation ?? '';
+        if (!raw.endsWith(':cancel')) {
+          return fail({ code: 'ROUTE_NOT_FOUND', method: a.c.req.method, path: a.c.req.path });
+        }
+        const op = findOperation(a);
+        if (!op.ok) return op;
+        const cancelled = cancelOperation(a.state, op.value, a.now);
+        if (!cancelled.ok) return cancelled;
+        scheduler.reschedule(a.world, cancelled.value);
+        return ok({});
+      },
+    },
+  );
+
+  // --- server config ------------------------------------------------------------------------------
+
+  route(
+    'get',
+    { loc: '/serverConfig', zone: '/serverconfig' },
+    {
+      name: 'projects.locations.getServerConfig',
+      rpc: 'GetServerConfig',
+      permission: 'container.clusters.list',
+      level: 'location',
+      readOnly: true,
+      handle(a) {
+        return ok(omitDefaults(a.state.serverConfig));
+      },
+    },
+  );
+}
