@@ -105,6 +105,11 @@ export function registerEventRoutes<S>(kernel: SimKernel<S>, deps: EventsDeps<S>
     const caller = await callerOf(deps, c);
     if (caller instanceof Response) return caller;
     let body: unknown = {};
+    // DRF picks a parser by Content-Type before parsing (only JSONParser is configured).
+    const type = c.req.header('content-type');
+    if (sim.rawBody && type !== undefined && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+      return drf(c, 415, { detail: `Unsupported media type "${type}" in request.` });
+    }
     if (sim.jsonError !== undefined) {
       let detail = sim.jsonError;
       try {
@@ -113,10 +118,6 @@ export function registerEventRoutes<S>(kernel: SimKernel<S>, deps: EventsDeps<S>
         if (err instanceof PyJsonError) detail = err.message;
       }
       return drf(c, 400, { detail: `JSON parse error - ${detail}` });
-    }
-    const type = c.req.header('content-type');
-    if (sim.rawBody && type !== undefined && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
-      return drf(c, 415, { detail: `Unsupported media type "${type}" in request.` });
     }
     if (sim.json !== undefined) body = sim.json;
     const world = sim.world;
