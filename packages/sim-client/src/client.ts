@@ -149,12 +149,20 @@ export interface SimClient {
   request<T = unknown>(method: string, path: string, body?: unknown, options?: SimRequestOptions): Promise<T>;
 }
 
-/** True for a value made by `createSimClient` (used by the vitest matchers). */
+/**
+ * True for a value made by `createSimClient` (used by the vitest matchers).
+ *
+ * @example isSimClient(createSimClient({ baseUrl: 'http://127.0.0.1:8085' })) // true
+ */
 export function isSimClient(value: unknown): value is SimClient {
   return typeof value === 'object' && value !== null && SIM_CLIENT in value;
 }
 
-/** True for a fault rule handle (what `faults.add` and `faults.handle` return). */
+/**
+ * True for a fault rule handle (what `faults.add` and `faults.handle` return).
+ *
+ * @example isFaultRuleHandle(await sim.faults.add({ effect: { delay: '1s' } })) // true
+ */
 export function isFaultRuleHandle(value: unknown): value is FaultRuleHandle {
   return typeof value === 'object' && value !== null && FAULT_RULE_HANDLE in value;
 }

@@ -17,6 +17,16 @@ export {
   isSimClient,
   NAMESPACE_HEADER,
 } from './client';
+export type {
+  ClusterOperation,
+  ClusterServerConfig,
+  ClusterSimClient,
+  ClusterSimPrincipal,
+  ClusterSimSettings,
+  ClusterSimSettingsPatch,
+  RpcCodeName,
+} from './cluster';
+export { createClusterSimClient } from './cluster';
 export { toMilliseconds } from './duration';
 export type { SimControlErrorInit, SimControlRequest } from './errors';
 export { parseControlError, SimControlError, SimWaitTimeoutError } from './errors';
