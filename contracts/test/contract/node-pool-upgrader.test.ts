@@ -146,6 +146,8 @@ describe('node-pool-upgrader → cluster-sim', () => {
   it('reports an operation that ends DONE with an error', async () => {
     readsPool(pact);
     updatesPoolWithCurrentEtag(pact);
+    // No public record shows a current failed UPGRADE_NODES operation's text; the state hands the provider
+    // this one, and the pact matches the text by type.
     const errorMessage = 'Node pool upgrade failed: 1 of 3 nodes failed to upgrade.';
     await pact
       .addInteraction()
