@@ -1,4 +1,14 @@
 export type {
+  AnnotationSimClient,
+  DeliveryQueueStats,
+  EventsControlState,
+  EventsSettings,
+  ExportJobView,
+  OutboundDelivery,
+  OutboundDeliveryFilter,
+} from './annotation';
+export { createAnnotationSimClient } from './annotation';
+export type {
   AddedFaultRule,
   FaultRuleHandle,
   JournalWaitOptions,

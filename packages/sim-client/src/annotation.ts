@@ -1,0 +1,197 @@
+import { createSimClient, type SimClient, type SimClientOptions } from './client';
+import { toMilliseconds } from './duration';
+import { SimControlError, SimWaitTimeoutError } from './errors';
+import type { Duration } from './types';
+
+/**
+ * One outbound webhook request in annotation-sim's delivery journal (`GET /_sim/deliveries`), with the
+ * body and headers exactly as sent. Mirrored from the app (apps/annotation-sim `OutboundEntry`).
+ */
+export interface OutboundDelivery {
+  seq: number;
+  /** World-clock time of the attempt. */
+  time: string;
+  webhookId: number;
+  /** The WebhookDelivery row id; `null` when a fault dropped the request before a row existed. */
+  deliveryId: number | null;
+  /** e.g. `create:task`, `ping`. */
+  event: string;
+  /** 1-based attempt number (retries are attempts 2..9). */
+  attempt: number;
+  redelivery: boolean;
+  url: string;
+  method: 'POST';
+  /** Header pairs in the order they were sent. */
+  headers: [string, string][];
+  /** The exact body bytes as UTF-8 text (what `X-Signature-256` covers). */
+  body: string;
+  /** `response` (the target answered), `connection-error`, `timeout`, or `dropped` (a fault). */
+  outcome: 'response' | 'connection-error' | 'timeout' | 'dropped';
+  statusCode: number | null;
+  /** Ids of the fault rules that fired for this delivery. */
+  faults: string[];
+}
+
+/** Selects outbound deliveries; every given condition must hold. */
+export interface OutboundDeliveryFilter {
+  webhook?: number;
+  event?: string;
+}
+
+export interface DeliveryQueueStats {
+  queued: number;
+  inFlight: number;
+  /** Retries waiting for the world clock. */
+  scheduledRetries: number;
+}
+
+/** The events API's behaviour knobs; durations in ms when read, any Duration when written. */
+export interface EventsSettings {
+  exportDuration: number;
+  exportQueued: number;
+  /** `false` simulates the analytics store being down: POST /api/events still answers 201. */
+  storeConnected: boolean;
+  resultTtl: number;
+}
+
+export interface ExportJobView {
+  rq_id: string;
+  status: 'queued' | 'started' | 'finished' | 'failed';
+  owner: unknown;
+  query: unknown;
+  pollsLeft: number | null;
+  finishAt: string | null;
+  rows: number | null;
+  expired: boolean;
+}
+
+export interface EventsControlState {
+  settings: EventsSettings;
+  /** Rows in the event log. */
+  stored: number;
+  /** Rows lost while the store was disconnected. */
+  dropped: number;
+  jobs: ExportJobView[];
+}
+
+/** annotation-sim's control plane: the shared one plus deliveries and the events API's controls. */
+export interface AnnotationSimClient extends SimClient {
+  deliveries: {
+    list(filter?: OutboundDeliveryFilter): Promise<{
+      entries: OutboundDelivery[];
+      dropped: number;
+      stats: DeliveryQueueStats;
+    }>;
+    clear(): Promise<void>;
+    stats(): Promise<DeliveryQueueStats>;
+    /** One long-poll: the first matching delivery (existing or future), or `undefined` after `timeout` (default 3 s). */
+    wait(
+      filter?: OutboundDeliveryFilter & { deliveryId?: number },
+      timeout?: Duration,
+    ): Promise<OutboundDelivery | undefined>;
+    /** Like `wait`, but throws a SimWaitTimeoutError listing the deliveries made so far. */
+    waitFor(
+      filter?: OutboundDeliveryFilter & { deliveryId?: number },
+      options?: { timeout?: Duration },
+    ): Promise<OutboundDelivery>;
+    /** Resolves when nothing is queued or in flight (retries scheduled on the clock do not count). */
+    idle(): Promise<DeliveryQueueStats>;
+  };
+  events: {
+    get(): Promise<EventsControlState>;
+    configure(settings: {
+      exportDuration?: Duration;
+      exportQueued?: Duration;
+      storeConnected?: boolean;
+      resultTtl?: Duration;
+    }): Promise<EventsSettings>;
+    /** Writes rows to the event log directly (seeding); CSV column names, `timestamp` ISO or epoch ms. */
+    record(events: Record<string, unknown>[]): Promise<{ stored: number }>;
+    exports: {
+      /** Finishes an export job now, or fails it with `fail` as the error text. */
+      complete(rqId: string, options?: { fail?: string }): Promise<ExportJobView>;
+      /** Makes a finished export's file gone (the download then fails as CVAT's does). */
+      expireFile(rqId: string): Promise<ExportJobView>;
+    };
+  };
+  withNamespace(name: string): AnnotationSimClient;
+}
+
+function describeDelivery(d: OutboundDelivery): string {
+  const answer = d.outcome === 'response' ? String(d.statusCode) : d.outcome;
+  const faults = d.faults.length > 0 ? ` [faults: ${d.faults.join(', ')}]` : '';
+  return `#${d.seq} webhook ${d.webhookId} ${d.event} attempt ${d.attempt} → ${answer}${faults}`;
+}
+
+function extendForAnnotation(base: SimClient): AnnotationSimClient {
+  const wait = async (
+    filter: OutboundDeliveryFilter & { deliveryId?: number } = {},
+    timeout: Duration = '3s',
+  ) => {
+    try {
+      const res = await base.request<{ entry: OutboundDelivery }>('POST', '/_sim/deliveries/wait', {
+        ...filter,
+        timeoutMs: toMilliseconds(timeout),
+      });
+      return res.entry;
+    } catch (err) {
+      if (err instanceof SimControlError && err.status === 408) return undefined;
+      throw err;
+    }
+  };
+  const client: AnnotationSimClient = {
+    ...base,
+    deliveries: {
+      list: (filter = {}) => base.request('GET', '/_sim/deliveries', undefined, { query: { ...filter } }),
+      clear: async () => {
+        await base.request('DELETE', '/_sim/deliveries');
+      },
+      stats: () => base.request('GET', '/_sim/deliveries/stats'),
+      wait,
+      waitFor: async (filter = {}, options = {}) => {
+        const timeout = options.timeout ?? '3s';
+        const entry = await wait(filter, timeout);
+        if (entry) return entry;
+        const { entries } = await client.deliveries.list();
+        const made =
+          entries.length === 0
+            ? 'No deliveries were made.'
+            : `Deliveries made:\n${entries
+                .slice(-20)
+                .map((d) => `  ${describeDelivery(d)}`)
+                .join('\n')}`;
+        throw new SimWaitTimeoutError(
+          `no delivery matching ${JSON.stringify(filter)} within ${String(timeout)} (namespace "${base.namespace}"). ${made}`,
+        );
+      },
+      idle: () => base.request('POST', '/_sim/deliveries/idle'),
+    },
+    events: {
+      get: () => base.request('GET', '/_sim/events'),
+      configure: (settings) => base.request('PATCH', '/_sim/events/settings', settings),
+      record: (events) => base.request('POST', '/_sim/events/records', { events }),
+      exports: {
+        complete: (rqId, options = {}) =>
+          base.request('POST', '/_sim/events/exports/complete', { rq_id: rqId, ...options }),
+        expireFile: (rqId) => base.request('POST', '/_sim/events/exports/expire-file', { rq_id: rqId }),
+      },
+    },
+    withNamespace: (name) => extendForAnnotation(base.withNamespace(name)),
+  };
+  return client;
+}
+
+/**
+ * A control-plane client for annotation-sim: everything `createSimClient` offers, plus the outbound
+ * delivery journal (with a long-poll `waitFor`) and the events API's settings and export jobs.
+ *
+ * @example
+ * const sim = createAnnotationSimClient({ baseUrl: 'http://127.0.0.1:8086' });
+ * await sim.events.configure({ storeConnected: false }); // the analytics store is down
+ * await createTask(); // the code under test
+ * const delivery = await sim.deliveries.waitFor({ event: 'create:task' });
+ * expect(delivery.statusCode).toBe(200);
+ */
+export function createAnnotationSimClient(options: SimClientOptions): AnnotationSimClient {
+  return extendForAnnotation(createSimClient(options));
+}
