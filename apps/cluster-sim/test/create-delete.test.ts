@@ -1,0 +1,142 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { V } from './support/fixtures';
+import { CLUSTER, createHarness, type Harness, LOC, OPS, POOL, ZONE } from './support/harness';
+
+const NUMBER = '281707762362';
+
+let h: Harness;
+beforeEach(async () => {
+  h = createHarness();
+  await h.seedDefault();
+});
+afterEach(() => h.close());
+
+describe('nodePools.create and delete', () => {
+  it('creates a pool with a CREATE_NODE_POOL operation and GKE defaults, PROVISIONING until DONE', async () => {
+    const res = await h.post(`${CLUSTER}/nodePools`, { nodePool: { name: 'np2', initialNodeCount: 2 } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({
+      operationType: 'CREATE_NODE_POOL',
+      status: 'PENDING',
+      targetLink: `https://container.googleapis.com/v1beta1/projects/${NUMBER}/zones/us-central1-a/clusters/c1/nodePools/np2`,
+    });
+    expect((await h.get(`${CLUSTER}/nodePools/np2`)).body.status).toBe('PROVISIONING');
+    await h.advance('2s');
+    const pool = (await h.get(`${CLUSTER}/nodePools/np2`)).body;
+    expect(pool).toMatchObject({
+      name: 'np2',
+      status: 'RUNNING',
+      version: V.master,
+      initialNodeCount: 2,
+      locations: ['us-central1-a'],
+      management: { autoUpgrade: true, autoRepair: true },
+      maxPodsConstraint: { maxPodsPerNode: '110' },
+      podIpv4CidrSize: 24,
+      upgradeSettings: { maxSurge: 1, strategy: 'SURGE' },
+      config: {
+        machineType: 'e2-medium',
+        diskSizeGb: 100,
+        diskType: 'pd-balanced',
+        imageType: 'COS_CONTAINERD',
+        serviceAccount: 'default',
+        metadata: { 'disable-legacy-endpoints': 'true' },
+        resourceLabels: { 'goog-gke-node-pool-provisioning-model': 'on-demand' },
+        effectiveCgroupMode: 'EFFECTIVE_CGROUP_MODE_V2',
+        kubeletConfig: { insecureKubeletReadonlyPortEnabled: false, maxParallelImagePulls: 2 },
+      },
+    });
+    expect(pool.config.oauthScopes).toHaveLength(6);
+  });
+
+  it('gives n4 machine types hyperdisk-balanced disks', async () => {
+    await h.post(`${CLUSTER}/nodePools`, {
+      nodePool: { name: 'n4', config: { machineType: 'n4-standard-2' } },
+    });
+    expect((await h.get(`${CLUSTER}/nodePools/n4`)).body.config.diskType).toBe('hyperdisk-balanced');
+  });
+
+  it('answers 409 ALREADY_EXISTS with the real text for an existing pool', async () => {
+    const res = await h.post(`${CLUSTER}/nodePools`, { nodePool: { name: 'np1' } });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({
+      status: 'ALREADY_EXISTS',
+      message: 'Already exists: projects/p1/locations/us-central1-a/clusters/c1/nodePools/np1.',
+      errors: [{ reason: 'alreadyExists' }],
+    });
+  });
+
+  it('creates through the legacy zonal form with numeric enums', async () => {
+    const res = await h.post(`${ZONE}/clusters/c1/nodePools`, {
+      nodePool: {
+        name: 'np3',
+        upgradeSettings: { strategy: 2 },
+        config: { taints: [{ key: 'a', value: 'b', effect: 3 }] },
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    await h.advance('2s');
+    const pool = (await h.get(`${CLUSTER}/nodePools/np3`)).body;
+    expect(pool.upgradeSettings.strategy).toBe('BLUE_GREEN');
+    expect(pool.config.taints[0].effect).toBe('NO_EXECUTE');
+  });
+
+  it('deletes a pool with a DELETE_NODE_POOL operation: STOPPING, then gone', async () => {
+    const res = await h.del(POOL);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.operationType).toBe('DELETE_NODE_POOL');
+    expect((await h.get(POOL)).body.status).toBe('STOPPING');
+    await h.advance('2s');
+    expect((await h.get(POOL)).status).toBe(404);
+    expect((await h.get(`${CLUSTER}/nodePools`)).body).toEqual({});
+  });
+});
+
+describe('clusters.create and delete', () => {
+  it('creates a cluster with a default-pool and a CREATE_CLUSTER operation', async () => {
+    const res = await h.post(`/v1beta1/projects/p1/locations/europe-west1/clusters`, {
+      cluster: { name: 'c2', initialNodeCount: 1, initialClusterVersion: '1.32' },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({
+      operationType: 'CREATE_CLUSTER',
+      targetLink: `https://container.googleapis.com/v1beta1/projects/${NUMBER}/locations/europe-west1/clusters/c2`,
+    });
+    const path = '/v1beta1/projects/p1/locations/europe-west1/clusters/c2';
+    expect((await h.get(path)).body.status).toBe('PROVISIONING');
+    await h.advance('2s');
+    const cluster = (await h.get(path)).body;
+    expect(cluster).toMatchObject({
+      name: 'c2',
+      status: 'RUNNING',
+      location: 'europe-west1',
+      locations: ['europe-west1-a', 'europe-west1-b', 'europe-west1-c'],
+      currentMasterVersion: V.minor132,
+      currentNodeVersion: V.minor132,
+      selfLink: 'https://container.googleapis.com/v1beta1/projects/p1/locations/europe-west1/clusters/c2',
+    });
+    expect(cluster.nodePools.map((p: { name: string }) => p.name)).toEqual(['default-pool']);
+    expect(cluster.nodePools[0].locations).toHaveLength(3);
+    expect((await h.get('/v1beta1/projects/p1/locations/-/clusters')).body.clusters).toHaveLength(2);
+  });
+
+  it('answers 409 ALREADY_EXISTS for an existing cluster', async () => {
+    const res = await h.post(`${LOC}/clusters`, { cluster: { name: 'c1' } });
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toBe('Already exists: projects/p1/locations/us-central1-a/clusters/c1.');
+  });
+
+  it('rejects an unsupported master version', async () => {
+    const res = await h.post(`${LOC}/clusters`, { cluster: { name: 'c3', initialClusterVersion: '1.99' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe('Master version "1.99" is unsupported.');
+  });
+
+  it('deletes a cluster with a DELETE_CLUSTER operation', async () => {
+    const res = await h.del(CLUSTER);
+    expect(res.body.operationType).toBe('DELETE_CLUSTER');
+    expect((await h.get(CLUSTER)).body.status).toBe('STOPPING');
+    await h.advance('2s');
+    expect((await h.get(CLUSTER)).status).toBe(404);
+    expect((await h.get(`${OPS}/${res.body.name}`)).body.status).toBe('DONE');
+  });
+});
