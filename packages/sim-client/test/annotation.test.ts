@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createAnnotationSimClient, type OutboundDelivery, SimWaitTimeoutError } from '../src/index';
+import {
+  createAnnotationSimClient,
+  isSimClient,
+  type OutboundDelivery,
+  SimWaitTimeoutError,
+} from '../src/index';
 
 /**
  * annotation-sim's own control routes, wired against a recording fetch: the app is built in parallel
@@ -89,6 +94,7 @@ describe('createAnnotationSimClient', () => {
   it('reads and configures the events API, writes rows, and moves export jobs', async () => {
     const { calls, fetch } = recorder(() => json({}));
     const sim = createAnnotationSimClient({ baseUrl: BASE, fetch }).withNamespace('ev');
+    expect(isSimClient(sim)).toBe(true);
     await sim.events.get();
     await sim.events.configure({ storeConnected: false, exportDuration: '5s' });
     await sim.events.record([{ scope: 'create:task', timestamp: '2026-01-01T00:00:00Z' }]);

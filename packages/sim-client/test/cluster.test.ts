@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createClusterSimClient, SimControlError } from '../src/index';
+import { createClusterSimClient, isSimClient, SimControlError } from '../src/index';
 
 /**
  * The cluster simulator's own control routes are wired here against a recording fetch: the app is
@@ -82,6 +82,8 @@ describe('createClusterSimClient', () => {
     const { calls, fetch } = recorder(() => json({ faults: [] }));
     const sim = createClusterSimClient({ baseUrl: 'http://127.0.0.1:1', fetch }).withNamespace('other');
     expect(sim.namespace).toBe('other');
+    // Still a SimClient for the matchers (expect(sim).toHaveReceived(…)).
+    expect(isSimClient(sim)).toBe(true);
     await sim.faults.list();
     await sim.operations.complete('x');
     expect(calls.map((c) => c.headers['X-Sim-Namespace'])).toEqual(['other', 'other']);
