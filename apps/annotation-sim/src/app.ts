@@ -1,0 +1,141 @@
+import { createSimKernel, type KernelOptions, type RunningServer, serve, type World } from '@sims/sim-core';
+import type { DeliveryEngine, DeliveryOptions } from './delivery/engine';
+import type { WebhookSender } from './delivery/sender';
+import type { ChangeListener } from './domain/changes';
+import type { AnnotationState } from './domain/state';
+import { createEventsBridge } from './events-bridge';
+import type { AppDeps, Kernel, Quirks } from './http/deps';
+import { registerEventRoutes } from './http/events/routes';
+import { registerAuthAndUserRoutes } from './http/routes/auth-users';
+import { registerOrganizationRoutes } from './http/routes/organizations';
+import { registerResourceRoutes } from './http/routes/resources';
+import { registerWebhookRoutes } from './http/routes/webhooks';
+import { createAnnotationDefinition, deliveryOf, type StateExtension } from './simulator';
+
+export interface AnnotationSimOptions extends KernelOptions {
+  /** The seeded superuser (default `admin` / `admin`); false for none. */
+  admin?: { username?: string; password?: string; email?: string } | false;
+  /** Webhook delivery: retry schedule and scale, time-outs, User-Agent. */
+  delivery?: DeliveryOptions;
+  /** Replaces the node:http sender (tests of the engine; never a global fetch). */
+  sender?: WebhookSender;
+  /** Serve `?sign=` signed URLs and `POST /api/auth/signing` (CVAT ≤ 2.45). Default false. */
+  signedUrls?: boolean;
+  /** Django SECRET_KEY for signed URLs. */
+  secretKey?: string;
+  /** Origins the CSRF check trusts besides the request's own. */
+  trustedOrigins?: string[];
+  /** 406 for an Accept header that excludes `application/vnd.cvat+json` (CVAT's DRF renderer). Default true. */
+  strictAccept?: boolean;
+  /** CVAT's accidental behaviours; all on by default. */
+  quirks?: Partial<Quirks>;
+  /** Base URL for `url` fields before the first request. */
+  publicUrl?: string;
+  /** More per-world state (used by the events API). */
+  extensions?: StateExtension[];
+  /** Listeners for every resource change of every world. */
+  listeners?: ChangeListener[];
+}
+
+export interface AnnotationSim {
+  app: Kernel['app'];
+  kernel: Kernel;
+  namespaces: Kernel['namespaces'];
+  /** The world of a namespace (default `default`). */
+  world(namespace?: string): World<AnnotationState>;
+  /** The webhook delivery engine of a namespace: `idle()`, `journal()`, `stats()`. */
+  deliveries(namespace?: string): DeliveryEngine;
+  close(): void;
+}
+
+/**
+ * Builds the CVAT simulator in-process (no socket): `app.request()` works at once.
+ *
+ * @example
+ * const sim = createAnnotationSim({ clock: { mode: 'manual' } });
+ * const res = await sim.app.request('/api/webhooks/events');
+ */
+export function createAnnotationSim(options: AnnotationSimOptions = {}): AnnotationSim {
+  const bridge = createEventsBridge();
+  const def = createAnnotationDefinition({
+    admin: options.admin,
+    delivery: options.delivery,
+    sender: options.sender,
+    publicUrl: options.publicUrl,
+    extensions: [...bridge.extensions, ...(options.extensions ?? [])],
+    listeners: [...bridge.listeners, ...(options.listeners ?? [])],
+  });
+  const kernel = createSimKernel(def, options);
+  def.bindNamespaces(kernel.namespaces);
+  const deps: AppDeps = {
+    auth: {
+      signedUrls: options.signedUrls ?? false,
+      secretKey: options.secretKey ?? 'annotation-sim-secret-key',
+      trustedOrigins: options.trustedOrigins ?? [],
+    },
+    strictAccept: options.strictAccept ?? true,
+    quirks: { webhookConstraint500: true, unknownDelivery500: true, ...options.quirks },
+    delivery: deliveryOf,
+  };
+  // Every response of the emulated API carries X-Request-Id (errors from faults and 404s included).
+  kernel.app.use('*', async (c, next) => {
+    await next();
+    const sim = c.get('sim');
+    if (sim && !c.res.headers.has('X-Request-Id')) {
+      try {
+        c.res.headers.set('X-Request-Id', sim.requestId);
+      } catch {
+        // Immutable headers (a fetch Response): leave as is.
+      }
+    }
+  });
+  registerAuthAndUserRoutes(kernel, deps);
+  registerOrganizationRoutes(kernel, deps);
+  registerResourceRoutes(kernel, deps);
+  registerWebhookRoutes(kernel, deps);
+  // EVENTS API (issue 5): routes in src/http/events/routes.ts, wired through src/events-bridge.ts.
+  registerEventRoutes(kernel, bridge.deps(deps));
+  for (const route of kernel.app.routes) {
+    if (route.method === 'ALL' || !route.path.startsWith('/')) continue;
+    if (route.path.includes('*')) continue;
+    const re = new RegExp(`^${route.path.replace(/:[A-Za-z_]+/g, '[^/]+')}$`);
+    def.knownRoutes.push({ method: route.method, re });
+  }
+  return {
+    app: kernel.app,
+    kernel,
+    namespaces: kernel.namespaces,
+    world: (ns = 'default') => kernel.namespaces.get(ns),
+    deliveries: (ns = 'default') => deliveryOf(kernel.namespaces.get(ns).state),
+    close: () => kernel.close(),
+  };
+}
+
+export interface StartedAnnotationSim extends AnnotationSim {
+  url: string;
+  port: number;
+  server: RunningServer['server'];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the simulator on a socket.
+ *
+ * @example const sim = await startAnnotationSim({ port: 0 }); await fetch(`${sim.url}/_sim/health`); await sim.close();
+ */
+export async function startAnnotationSim(
+  options: AnnotationSimOptions & { port?: number; host?: string } = {},
+): Promise<StartedAnnotationSim> {
+  const sim = createAnnotationSim(options);
+  const running = await serve(sim.app, { port: options.port ?? 0, host: options.host });
+  return {
+    ...sim,
+    url: running.url,
+    port: running.port,
+    server: running.server,
+    async close() {
+      sim.close();
+      await running.close();
+    },
+  };
+}

@@ -1,0 +1,361 @@
+import type { WorldCore } from '@sims/sim-core';
+import { formatDrfDate } from '../domain/dates';
+import type { DeliveryRec } from '../domain/model';
+import { changedFieldsOf, type Payload } from '../domain/payloads';
+import { pythonJsonDumps } from '../domain/python-json';
+import { signWebhookBody } from '../domain/signing';
+import { type AnnotationState, nextId } from '../domain/state';
+import { connectionErrorText, type OutboundResult, readTimeoutText, type WebhookSender } from './sender';
+
+/** CVAT's `SEND_WEBHOOK_TASK_RETRIES` default, in seconds: 8 retries, 9 attempts in all. */
+export const CVAT_RETRY_DELAYS_S = [5, 300, 1800, 10800, 86400, 86400, 86400, 86400];
+
+export interface DeliveryOptions {
+  /** Retry delays in seconds (default CVAT's). */
+  retryDelays?: number[];
+  /** Multiplies every retry delay (e.g. 0.001 to compress 4.3 days into minutes of clock time). */
+  retryScale?: number;
+  connectTimeoutMs?: number;
+  readTimeoutMs?: number;
+  userAgent?: string;
+  /** Outbound journal capacity (ring buffer). */
+  journalCapacity?: number;
+  /** Wall clock for `request_duration` (ms), injectable. */
+  wallNow?: () => number;
+}
+
+/** One entry of the outbound journal: what went (or would have gone) on the wire. */
+export interface OutboundEntry {
+  seq: number;
+  time: string;
+  webhookId: number;
+  deliveryId: number | null;
+  event: string;
+  attempt: number;
+  redelivery: boolean;
+  url: string;
+  method: 'POST';
+  headers: [string, string][];
+  /** The exact body bytes as UTF-8 text (always ASCII: Python escapes everything else). */
+  body: string;
+  /** What happened: sent (a response came), refused, timeout (real or injected), dropped (a fault). */
+  outcome: 'response' | 'connection-error' | 'timeout' | 'dropped';
+  statusCode: number | null;
+  /** Ids of the fault rules that fired for this delivery. */
+  faults: string[];
+}
+
+interface Job {
+  webhookId: number;
+  payload: Payload;
+  event: string;
+  redelivery: boolean;
+  attempt: number;
+}
+
+export interface DeliveryEngine {
+  /** Queues a delivery of `payload` to a webhook (asynchronous, per-webhook FIFO). */
+  enqueue(webhookId: number, payload: Payload, options?: { redelivery?: boolean }): void;
+  /** Sends right away, ignores `is_active`, never retries (ping). Resolves with the delivery row. */
+  sendNow(webhookId: number, payload: Payload): Promise<DeliveryRec>;
+  /** Resolves when nothing is queued or in flight (scheduled retries wait for the clock). */
+  idle(): Promise<void>;
+  stats(): { queued: number; inFlight: number; scheduledRetries: number };
+  journal(): { entries: OutboundEntry[]; dropped: number };
+  clearJournal(): void;
+  /** Resolves with the first journal entry matching `pred` (existing or future), or undefined on timeout (wall ms). */
+  waitFor(pred: (e: OutboundEntry) => boolean, timeoutMs: number): Promise<OutboundEntry | undefined>;
+  dispose(): void;
+}
+
+/** Receiver-side fault effects, as domain effects of fault rules matched on `webhooks.deliver`. */
+export const DELIVERY_EFFECTS = [
+  'deliveryRefused',
+  'deliveryTimeout',
+  'deliveryDelay',
+  'deliveryDrop',
+  'deliveryDuplicate',
+  'corruptSignature',
+] as const;
+
+const RETRYABLE = (status: number) => status >= 500 || status === 408 || status === 429;
+
+export function createDeliveryEngine(
+  world: WorldCore,
+  state: () => AnnotationState,
+  sender: WebhookSender,
+  options: DeliveryOptions = {},
+): DeliveryEngine {
+  const delays = options.retryDelays ?? CVAT_RETRY_DELAYS_S;
+  const scale = options.retryScale ?? 1;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 3000;
+  const readTimeoutMs = options.readTimeoutMs ?? 10000;
+  const userAgent = options.userAgent ?? 'CVAT/2.73.0 python-requests/2.33.1';
+  const capacity = options.journalCapacity ?? 1000;
+  const wallNow = options.wallNow ?? (() => performance.now());
+  const queues = new Map<number, Job[]>();
+  const busy = new Set<number>();
+  const timers = new Set<number>();
+  const entries: OutboundEntry[] = [];
+  const waiters = new Set<{
+    pred: (e: OutboundEntry) => boolean;
+    resolve: (e: OutboundEntry | undefined) => void;
+  }>();
+  let idleWaiters: (() => void)[] = [];
+  let journalDropped = 0;
+  let seq = 0;
+  let disposed = false;
+  let pendingPumps = 0;
+
+  const queuedCount = () => [...queues.values()].reduce((n, q) => n + q.length, 0);
+  function checkIdle() {
+    if (queuedCount() === 0 && busy.size === 0 && pendingPumps === 0) {
+      const ws = idleWaiters;
+      idleWaiters = [];
+      for (const w of ws) w();
+    }
+  }
+
+  function record(e: Omit<OutboundEntry, 'seq' | 'time'>): OutboundEntry {
+    const entry: OutboundEntry = { seq: ++seq, time: world.clock.iso(), ...e };
+    entries.push(entry);
+    if (entries.length > capacity) {
+      entries.shift();
+      journalDropped++;
+    }
+    for (const w of [...waiters]) {
+      if (w.pred(entry)) {
+        waiters.delete(w);
+        w.resolve(entry);
+      }
+    }
+    return entry;
+  }
+
+  function headersFor(body: Buffer, secret: string, corrupt: boolean): [string, string][] {
+    // python-requests: session defaults first, then the request's own headers, then Content-Length.
+    const h: [string, string][] = [
+      ['User-Agent', userAgent],
+      ['Accept-Encoding', 'gzip, deflate'],
+      ['Accept', '*/*'],
+      ['Connection', 'keep-alive'],
+      ['Content-Type', 'application/json'],
+    ];
+    if (secret !== '') {
+      let sig = signWebhookBody(secret, body);
+      if (corrupt)
+        sig = `sha256=${[...sig.slice(7)].map((c) => ((Number.parseInt(c, 16) + 1) % 16).toString(16)).join('')}`;
+      h.push(['X-Signature-256', sig]);
+    }
+    h.push(['Content-Length', String(body.length)]);
+    return h;
+  }
+
+  async function attempt(job: Job, ignoreActive: boolean): Promise<DeliveryRec | undefined> {
+    const s = state();
+    let webhook = s.webhooks.get(job.webhookId);
+    // The worker re-reads the webhook: deleted or inactive means nothing is sent and no row is written.
+    if (!webhook || (!ignoreActive && !webhook.is_active)) return undefined;
+    const fired: string[] = [];
+    const facts = {
+      operation: 'webhooks.deliver',
+      resource: `webhooks/${job.webhookId}`,
+      method: 'POST',
+      path: safePath(webhook.target_url),
+      headers: {},
+      query: {},
+      body: job.payload,
+    };
+    const take = <T>(kind: string): T | undefined => {
+      const t = world.faults.take<T>(facts, kind);
+      if (t) fired.push(t.rule.id);
+      return t?.value;
+    };
+    const delay = take<number | string>('deliveryDelay');
+    if (delay !== undefined) {
+      await world.clock.sleep(delay);
+      webhook = state().webhooks.get(job.webhookId);
+      if (!webhook || (!ignoreActive && !webhook.is_active)) return undefined;
+    }
+    const bodyText = pythonJsonDumps(job.payload);
+    const body = Buffer.from(bodyText, 'utf8');
+    const refused = take('deliveryRefused') !== undefined;
+    const timedOut = !refused && take('deliveryTimeout') !== undefined;
+    const drop = !refused && !timedOut && take('deliveryDrop') !== undefined;
+    const duplicate = take('deliveryDuplicate') !== undefined;
+    const corrupt = take('corruptSignature') !== undefined;
+    const headers = headersFor(body, webhook.secret, corrupt);
+    const url = webhook.target_url;
+    const base = {
+      webhookId: job.webhookId,
+      event: job.event,
+      attempt: job.attempt,
+      redelivery: job.redelivery,
+      url,
+      method: 'POST' as const,
+      headers,
+      body: bodyText,
+      faults: fired,
+    };
+    if (drop) {
+      record({ ...base, deliveryId: null, outcome: 'dropped', statusCode: null });
+      return undefined;
+    }
+    const started = wallNow();
+    let result: OutboundResult;
+    if (refused)
+      result = {
+        kind: 'connection-error',
+        message: connectionErrorText(new URL(url), '[Errno 111] Connection refused'),
+      };
+    else if (timedOut)
+      result = { kind: 'timeout', message: readTimeoutText(new URL(url), readTimeoutMs / 1000) };
+    else {
+      const request = { url, headers, body, verifyTls: webhook.enable_ssl, connectTimeoutMs, readTimeoutMs };
+      result = await sender(request);
+      if (duplicate) {
+        record({ ...base, deliveryId: null, ...outcomeOf(result) });
+        result = await sender(request);
+      }
+    }
+    const duration = Math.round(wallNow() - started);
+    const status = result.kind === 'response' ? result.status : result.kind === 'timeout' ? 504 : 502;
+    const response = result.kind === 'response' ? result.body : result.message;
+    const s2 = state();
+    const now = formatDrfDate(world.clock.now());
+    const row: DeliveryRec = {
+      id: nextId(s2, 'deliveries'),
+      webhook_id: job.webhookId,
+      event: job.event,
+      status_code: status,
+      redelivery: job.redelivery,
+      attempt: job.attempt,
+      request_duration: duration,
+      changed_fields: changedFieldsOf(job.payload),
+      request: job.payload,
+      response,
+      created_date: now,
+      updated_date: now,
+    };
+    // A webhook deleted while its request was in flight takes its deliveries with it.
+    if (s2.webhooks.has(job.webhookId)) s2.deliveries.set(row.id, row);
+    record({ ...base, deliveryId: row.id, ...outcomeOf(result) });
+    return row;
+  }
+
+  function outcomeOf(result: OutboundResult): { outcome: OutboundEntry['outcome']; statusCode: number } {
+    if (result.kind === 'response') return { outcome: 'response', statusCode: result.status };
+    return { outcome: result.kind, statusCode: result.kind === 'timeout' ? 504 : 502 };
+  }
+
+  function scheduleRetry(job: Job) {
+    const delayS = delays[job.attempt - 1];
+    if (delayS === undefined) return;
+    const timer = world.clock.after(delayS * 1000 * scale, () => {
+      timers.delete(timer);
+      push({ ...job, attempt: job.attempt + 1 });
+    });
+    timers.add(timer);
+  }
+
+  function push(job: Job) {
+    if (disposed) return;
+    const q = queues.get(job.webhookId) ?? [];
+    q.push(job);
+    queues.set(job.webhookId, q);
+    pendingPumps++;
+    // Never inside the API request: the worker picks the job up after the response is on its way.
+    setImmediate(() => {
+      pendingPumps--;
+      pump(job.webhookId);
+    });
+  }
+
+  function pump(webhookId: number) {
+    if (disposed || busy.has(webhookId)) return checkIdle();
+    const q = queues.get(webhookId);
+    const job = q?.shift();
+    if (!job) {
+      queues.delete(webhookId);
+      return checkIdle();
+    }
+    busy.add(webhookId);
+    attempt(job, false)
+      .then((row) => {
+        if (row?.status_code != null && RETRYABLE(row.status_code)) scheduleRetry(job);
+      })
+      .catch((err) => console.error('annotation-sim: delivery failed unexpectedly', err))
+      .finally(() => {
+        busy.delete(webhookId);
+        pump(webhookId);
+      });
+  }
+
+  return {
+    enqueue(webhookId, payload, opts = {}) {
+      push({
+        webhookId,
+        payload,
+        event: String(payload.event),
+        redelivery: opts.redelivery ?? false,
+        attempt: 1,
+      });
+    },
+    async sendNow(webhookId, payload) {
+      const row = await attempt(
+        { webhookId, payload, event: String(payload.event), redelivery: false, attempt: 1 },
+        true,
+      );
+      if (!row) throw new Error(`ping of webhook ${webhookId} was dropped by a fault rule`);
+      return row;
+    },
+    idle() {
+      return new Promise<void>((resolve) => {
+        idleWaiters.push(resolve);
+        checkIdle();
+      });
+    },
+    stats: () => ({ queued: queuedCount(), inFlight: busy.size, scheduledRetries: timers.size }),
+    journal: () => ({ entries: [...entries], dropped: journalDropped }),
+    clearJournal() {
+      entries.length = 0;
+    },
+    waitFor(pred, timeoutMs) {
+      const found = entries.find(pred);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve) => {
+        const waiter = {
+          pred,
+          resolve: (e: OutboundEntry | undefined) => {
+            clearTimeout(timer);
+            resolve(e);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          resolve(undefined);
+        }, timeoutMs);
+        waiters.add(waiter);
+      });
+    },
+    dispose() {
+      disposed = true;
+      for (const t of timers) world.clock.cancel(t);
+      timers.clear();
+      queues.clear();
+      for (const w of waiters) w.resolve(undefined);
+      waiters.clear();
+      const ws = idleWaiters;
+      idleWaiters = [];
+      for (const w of ws) w();
+    },
+  };
+}
+
+function safePath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '/';
+  }
+}

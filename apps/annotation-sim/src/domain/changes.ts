@@ -1,0 +1,40 @@
+import type { ResourceKind } from './model';
+
+/** Who made a change: a user through the API, or a background worker acting for a user. */
+export type Actor =
+  | { kind: 'user'; id: number; username: string; email: string; requestId?: string }
+  | { kind: 'worker'; id: number; username: string; email: string };
+
+export type ChangeAction = 'create' | 'update' | 'delete';
+
+/**
+ * One create/update/delete of a CVAT resource. Every mutation in the domain calls `state.emit(change)`
+ * once; webhooks and the server event log both subscribe to it.
+ */
+export interface ResourceChange {
+  /** `create:task`, `update:job`, `delete:comment`, ... (the webhook event key). */
+  scope: `${ChangeAction}:${ResourceKind}`;
+  action: ChangeAction;
+  kind: ResourceKind;
+  id: number | string;
+  /** The resource as its GET returns it (for delete: the snapshot taken before deletion). */
+  resource: Record<string, unknown>;
+  /** For updates: the representation before the change. */
+  before?: Record<string, unknown>;
+  /** For updates: CVAT 2.73 `before_update`: model attribute names → old values. */
+  beforeUpdate?: Record<string, unknown>;
+  /** For updates: `{field: {from, to}}` over the same keys. */
+  changes?: Record<string, { from: unknown; to: unknown }>;
+  actor: Actor | null;
+  /** The organization the resource belongs to (after the change). */
+  org: { id: number; slug: string } | null;
+  /** For a project/task moved between organizations: the organization before the move. */
+  previousOrg?: { id: number; slug: string } | null;
+  projectId: number | null;
+  taskId: number | null;
+  jobId: number | null;
+  /** Clock time of the change, ISO-8601. */
+  time: string;
+}
+
+export type ChangeListener = (change: ResourceChange, state: import('./state').AnnotationState) => void;

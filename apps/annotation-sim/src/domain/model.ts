@@ -1,0 +1,188 @@
+/** Stored records. Field names are CVAT's model attribute names (`assignee_id`, not `assignee`): update
+ * payloads report changes in those names. */
+
+export type Privilege = 'admin' | 'user' | 'worker';
+export type OrgRole = 'worker' | 'supervisor' | 'maintainer' | 'owner';
+
+export interface UserRec {
+  id: number;
+  username: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  password: string;
+  privilege: Privilege;
+  is_superuser: boolean;
+  is_staff: boolean;
+  is_active: boolean;
+  date_joined: string;
+  last_login: string | null;
+}
+
+export interface OrganizationRec {
+  id: number;
+  slug: string;
+  name: string;
+  description: string;
+  contact: Record<string, unknown>;
+  owner_id: number | null;
+  created_date: string;
+  updated_date: string;
+}
+
+export interface MembershipRec {
+  id: number;
+  user_id: number;
+  organization_id: number;
+  is_active: boolean;
+  joined_date: string | null;
+  role: OrgRole;
+}
+
+export interface InvitationRec {
+  key: string;
+  created_date: string;
+  sent_date: string | null;
+  owner_id: number | null;
+  membership_id: number;
+}
+
+export interface Label {
+  id: number;
+  name: string;
+  color: string;
+  type: string;
+}
+
+export interface ProjectRec {
+  id: number;
+  name: string;
+  owner_id: number | null;
+  assignee_id: number | null;
+  bug_tracker: string;
+  organization_id: number | null;
+  status: 'annotation' | 'validation' | 'completed';
+  created_date: string;
+  updated_date: string;
+  assignee_updated_date: string | null;
+  labels: Label[];
+}
+
+export interface TaskRec {
+  id: number;
+  name: string;
+  project_id: number | null;
+  owner_id: number | null;
+  assignee_id: number | null;
+  bug_tracker: string;
+  organization_id: number | null;
+  overlap: number | null;
+  segment_size: number;
+  size: number;
+  mode: string;
+  dimension: string;
+  subset: string;
+  status: 'annotation' | 'validation' | 'completed';
+  image_quality: number;
+  data_id: number | null;
+  data_chunk_size: number | null;
+  created_date: string;
+  updated_date: string;
+  assignee_updated_date: string | null;
+  labels: Label[];
+}
+
+export interface JobRec {
+  id: number;
+  task_id: number;
+  start_frame: number;
+  stop_frame: number;
+  assignee_id: number | null;
+  stage: 'annotation' | 'validation' | 'acceptance';
+  state: 'new' | 'in progress' | 'completed' | 'rejected';
+  status: 'annotation' | 'validation' | 'completed';
+  type: 'annotation' | 'ground_truth' | 'consensus_replica';
+  created_date: string;
+  updated_date: string;
+  assignee_updated_date: string | null;
+}
+
+export interface IssueRec {
+  id: number;
+  frame: number;
+  position: number[];
+  job_id: number;
+  owner_id: number | null;
+  assignee_id: number | null;
+  resolved: boolean;
+  created_date: string;
+  updated_date: string;
+}
+
+export interface CommentRec {
+  id: number;
+  issue_id: number;
+  owner_id: number | null;
+  message: string;
+  created_date: string;
+  updated_date: string;
+}
+
+export interface WebhookRec {
+  id: number;
+  target_url: string;
+  description: string;
+  /** Sorted, de-duplicated event keys (CVAT stores them comma-joined). */
+  events: string[];
+  type: 'project' | 'organization';
+  content_type: 'application/json';
+  secret: string;
+  is_active: boolean;
+  enable_ssl: boolean;
+  owner_id: number | null;
+  project_id: number | null;
+  organization_id: number | null;
+  created_date: string;
+  updated_date: string;
+}
+
+export interface DeliveryRec {
+  id: number;
+  webhook_id: number;
+  event: string;
+  status_code: number | null;
+  redelivery: boolean;
+  attempt: number | null;
+  request_duration: number | null;
+  changed_fields: string;
+  /** The payload as a JSON value; its bytes are `pythonJsonDumps(request)`. */
+  request: unknown;
+  response: string;
+  created_date: string;
+  updated_date: string;
+}
+
+export interface SessionRec {
+  key: string;
+  user_id: number;
+  csrf: string;
+}
+
+export interface AccessTokenRec {
+  id: number;
+  key: string;
+  user_id: number;
+  name: string;
+  read_only: boolean;
+  expiry_date: string | null;
+}
+
+export type ResourceKind =
+  | 'project'
+  | 'task'
+  | 'job'
+  | 'issue'
+  | 'comment'
+  | 'organization'
+  | 'membership'
+  | 'invitation';

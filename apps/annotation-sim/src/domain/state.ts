@@ -1,0 +1,136 @@
+import type { ChangeListener, ResourceChange } from './changes';
+import type {
+  AccessTokenRec,
+  CommentRec,
+  DeliveryRec,
+  InvitationRec,
+  IssueRec,
+  JobRec,
+  MembershipRec,
+  OrganizationRec,
+  ProjectRec,
+  SessionRec,
+  TaskRec,
+  UserRec,
+  WebhookRec,
+} from './model';
+
+/** The serializable part of a world's state. */
+export interface AnnotationData {
+  users: Map<number, UserRec>;
+  /** DRF auth tokens (`Authorization: Token <key>`): key → user id. */
+  tokens: Map<string, number>;
+  sessions: Map<string, SessionRec>;
+  accessTokens: Map<string, AccessTokenRec>;
+  organizations: Map<number, OrganizationRec>;
+  memberships: Map<number, MembershipRec>;
+  invitations: Map<string, InvitationRec>;
+  projects: Map<number, ProjectRec>;
+  tasks: Map<number, TaskRec>;
+  jobs: Map<number, JobRec>;
+  issues: Map<number, IssueRec>;
+  comments: Map<number, CommentRec>;
+  webhooks: Map<number, WebhookRec>;
+  deliveries: Map<number, DeliveryRec>;
+  /** Last id handed out per table (ids start at 1 like a fresh database). */
+  seq: Record<string, number>;
+  /** Scheme+host the API was last reached at; used for absolute `url` fields. */
+  baseUrl: string;
+}
+
+export interface AnnotationState extends AnnotationData {
+  /** The one hook every mutation calls. Listeners must not throw (errors are caught and logged). */
+  emit(change: ResourceChange): void;
+  /** Subscribes to this world's changes; returns the unsubscribe function. */
+  subscribe(listener: ChangeListener): () => void;
+  /** Slots other modules (e.g. the events API) keep their own per-world state in. */
+  extensions: Map<string, unknown>;
+}
+
+const TABLES = [
+  'users',
+  'tokens',
+  'sessions',
+  'accessTokens',
+  'organizations',
+  'memberships',
+  'invitations',
+  'projects',
+  'tasks',
+  'jobs',
+  'issues',
+  'comments',
+  'webhooks',
+  'deliveries',
+] as const;
+
+export function createData(baseUrl: string): AnnotationData {
+  return {
+    users: new Map(),
+    tokens: new Map(),
+    sessions: new Map(),
+    accessTokens: new Map(),
+    organizations: new Map(),
+    memberships: new Map(),
+    invitations: new Map(),
+    projects: new Map(),
+    tasks: new Map(),
+    jobs: new Map(),
+    issues: new Map(),
+    comments: new Map(),
+    webhooks: new Map(),
+    deliveries: new Map(),
+    seq: {},
+    baseUrl,
+  };
+}
+
+/** Builds a state whose `emit` calls the per-world listeners and then `globalListeners`. */
+export function createAnnotationState(
+  baseUrl: string,
+  globalListeners: () => Iterable<ChangeListener>,
+): AnnotationState {
+  const listeners = new Set<ChangeListener>();
+  const state: AnnotationState = {
+    ...createData(baseUrl),
+    extensions: new Map(),
+    emit(change) {
+      for (const listener of [...listeners, ...globalListeners()]) {
+        try {
+          listener(change, state);
+        } catch (err) {
+          console.error('annotation-sim: a change listener failed', err);
+        }
+      }
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  return state;
+}
+
+/** Next id of a table. */
+export function nextId(data: AnnotationData, table: string): number {
+  const id = (data.seq[table] ?? 0) + 1;
+  data.seq[table] = id;
+  return id;
+}
+
+/** A JSON snapshot of the data (maps as arrays of records). */
+export function exportData(data: AnnotationData): Record<string, unknown> {
+  const out: Record<string, unknown> = { seq: { ...data.seq }, baseUrl: data.baseUrl };
+  for (const t of TABLES) out[t] = [...(data[t] as Map<unknown, unknown>).entries()];
+  return out;
+}
+
+/** Replaces the data of `state` from a snapshot made by `exportData` (shape checked by the caller). */
+export function importData(state: AnnotationState, snapshot: Record<string, unknown>): void {
+  for (const t of TABLES) {
+    const entries = (snapshot[t] ?? []) as [unknown, unknown][];
+    (state as unknown as Record<string, Map<unknown, unknown>>)[t] = new Map(entries);
+  }
+  state.seq = { ...((snapshot.seq as Record<string, number>) ?? {}) };
+  if (typeof snapshot.baseUrl === 'string') state.baseUrl = snapshot.baseUrl;
+}

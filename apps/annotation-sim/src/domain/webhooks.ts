@@ -1,0 +1,150 @@
+import { PROJECT_WEBHOOK_EVENT_ORDER, WEBHOOK_EVENT_CATALOGUE } from '@sims/annotation-schema';
+import type { ResourceChange } from './changes';
+import { type ApiError, invalid } from './errors';
+import type { WebhookRec } from './model';
+import type { AnnotationData } from './state';
+import { type FieldSpec, validateFields } from './validate';
+
+export const EVENT_KEYS: readonly string[] = WEBHOOK_EVENT_CATALOGUE.map((e) => e.key);
+const PROJECT_KEYS = new Set(WEBHOOK_EVENT_CATALOGUE.filter((e) => e.project).map((e) => e.key));
+const GROUP = new Map(WEBHOOK_EVENT_CATALOGUE.map((e) => [e.key, e.group]));
+
+/** `GET /api/webhooks/events?type=`: the 2.73 lists in declaration order; `undefined` for a bad type. */
+export function webhookEventsFor(
+  type: string,
+): { webhook_type: string; events: { key: string; group: { display_name: string } }[] } | undefined {
+  let keys: readonly string[];
+  if (type === 'all' || type === 'organization') keys = EVENT_KEYS;
+  else if (type === 'project') keys = PROJECT_WEBHOOK_EVENT_ORDER;
+  else return undefined;
+  return {
+    webhook_type: type,
+    events: keys.map((key) => ({ key, group: { display_name: GROUP.get(key) as string } })),
+  };
+}
+
+export function eventsAllowedFor(type: 'project' | 'organization', events: readonly string[]): boolean {
+  return type === 'organization' || events.every((e) => PROJECT_KEYS.has(e));
+}
+
+const WRITE_FIELDS: Record<string, FieldSpec> = {
+  target_url: { kind: 'url', required: true, maxLength: 8192 },
+  description: { kind: 'string', allowBlank: true, maxLength: 128 },
+  type: { kind: 'choice', required: true, choices: ['organization', 'project'] },
+  content_type: { kind: 'choice', choices: ['application/json'] },
+  secret: { kind: 'string', allowBlank: true, maxLength: 64 },
+  is_active: { kind: 'boolean' },
+  enable_ssl: { kind: 'boolean' },
+  project_id: { kind: 'integer', nullable: true },
+  events: { kind: 'multipleChoice', required: true, choices: EVENT_KEYS },
+};
+
+export interface WebhookInput {
+  target_url?: string;
+  description?: string;
+  type?: 'organization' | 'project';
+  content_type?: 'application/json';
+  secret?: string;
+  is_active?: boolean;
+  enable_ssl?: boolean;
+  project_id?: number | null;
+  events?: string[];
+}
+
+/**
+ * `WebhookWriteSerializer`: field errors first (DRF stops there), then the object-level events check
+ * `{"non_field_errors": ["Invalid events list for <type> webhook"]}`. On update `type` and
+ * `project_id` are write-once: ignored, and the stored type decides the events check. PUT still
+ * requires `target_url` and `events` but not `type`.
+ */
+export function validateWebhookWrite(
+  body: unknown,
+  mode: { kind: 'create' } | { kind: 'put'; stored: WebhookRec } | { kind: 'patch'; stored: WebhookRec },
+): { ok: true; value: WebhookInput } | { ok: false; error: ApiError } {
+  const spec = { ...WRITE_FIELDS };
+  if (mode.kind !== 'create') {
+    delete spec.type;
+    delete spec.project_id;
+  }
+  const result = validateFields(body, spec, mode.kind === 'patch');
+  if (!result.ok) return { ok: false, error: invalid(result.errors) };
+  const value = result.value as WebhookInput;
+  if (value.events) value.events = [...value.events].sort();
+  const type = mode.kind === 'create' ? (value.type as 'project' | 'organization') : mode.stored.type;
+  if (value.events && !eventsAllowedFor(type, value.events)) {
+    return { ok: false, error: invalid({ non_field_errors: [`Invalid events list for ${type} webhook`] }) };
+  }
+  return { ok: true, value };
+}
+
+/** CVAT's exact-token event match (2.73): `events` holds `key` as one comma-separated token. */
+export function subscribes(w: WebhookRec, key: string): boolean {
+  return w.events.includes(key);
+}
+
+/** `select_webhooks`: active webhooks of the resource's organization or project subscribed to `key`. */
+export function selectWebhooks(
+  data: AnnotationData,
+  key: string,
+  where: { orgId: number | null; projectId: number | null; org?: boolean; project?: boolean },
+): WebhookRec[] {
+  const out: WebhookRec[] = [];
+  for (const w of data.webhooks.values()) {
+    if (!w.is_active || !subscribes(w, key)) continue;
+    const byOrg =
+      where.org !== false &&
+      w.type === 'organization' &&
+      where.orgId !== null &&
+      w.organization_id === where.orgId;
+    const byProject =
+      where.project !== false &&
+      w.type === 'project' &&
+      where.projectId !== null &&
+      w.project_id === where.projectId;
+    if (byOrg || byProject) out.push(w);
+  }
+  return out.sort((a, b) => a.id - b.id);
+}
+
+/**
+ * Which webhooks get which event for one change. A project/task moved to another organization gives
+ * `update` to the project webhooks only, `delete` to the old org's webhooks and `create` to the new's.
+ */
+export function routeChange(
+  data: AnnotationData,
+  change: ResourceChange,
+): { webhook: WebhookRec; event: string }[] {
+  const orgId = change.org?.id ?? null;
+  const projectId = change.projectId;
+  if (
+    change.action === 'update' &&
+    change.previousOrg !== undefined &&
+    (change.kind === 'project' || change.kind === 'task')
+  ) {
+    const oldOrg = change.previousOrg?.id ?? null;
+    return [
+      ...selectWebhooks(data, change.scope, { orgId, projectId, org: false }).map((webhook) => ({
+        webhook,
+        event: change.scope,
+      })),
+      ...selectWebhooks(data, `delete:${change.kind}`, {
+        orgId: oldOrg,
+        projectId: null,
+        project: false,
+      }).map((webhook) => ({
+        webhook,
+        event: `delete:${change.kind}`,
+      })),
+      ...selectWebhooks(data, `create:${change.kind}`, { orgId, projectId: null, project: false }).map(
+        (webhook) => ({
+          webhook,
+          event: `create:${change.kind}`,
+        }),
+      ),
+    ];
+  }
+  return selectWebhooks(data, change.scope, { orgId, projectId }).map((webhook) => ({
+    webhook,
+    event: change.scope,
+  }));
+}

@@ -1,0 +1,152 @@
+import type { RequestSim, World } from '@sims/sim-core';
+import type { Context, Handler } from 'hono';
+import type { Actor } from '../domain/changes';
+import { ApiFailure, notFound } from '../domain/errors';
+import type { UserRec } from '../domain/model';
+import type { OrgContext } from '../domain/org-context';
+import type { MutationContext } from '../domain/resources';
+import type { AnnotationState } from '../domain/state';
+import { type Authenticated, type AuthOptions, authenticate, requireAuth } from './auth';
+import { orgContextOf } from './org-context';
+import { renderApiError } from './respond';
+
+/** What routes need from the app beyond the request. */
+export interface RouteDeps {
+  auth: AuthOptions;
+  /** DRF content negotiation: a bare `Accept: application/json` gets 406 like CVAT's renderer set. */
+  strictAccept: boolean;
+}
+
+/** One request of the emulated API: state, clock, caller, organization context, body. */
+export class ApiRequest {
+  readonly sim: RequestSim<AnnotationState>;
+  readonly world: World<AnnotationState>;
+  readonly state: AnnotationState;
+  readonly now: number;
+  private authCache: Authenticated | undefined | null = null;
+  private orgCache: OrgContext | undefined;
+
+  constructor(
+    readonly c: Context,
+    readonly deps: RouteDeps,
+  ) {
+    this.sim = c.get('sim') as RequestSim<AnnotationState>;
+    this.world = this.sim.world;
+    this.state = this.world.state;
+    this.now = this.world.clock.now();
+  }
+
+  /** The caller if authenticated, else undefined (bad credentials throw 401/403). */
+  optionalAuth(): Authenticated | undefined {
+    if (this.authCache === null) this.authCache = authenticate(this.c, this.state, this.deps.auth, this.now);
+    return this.authCache;
+  }
+
+  auth(): Authenticated {
+    if (this.authCache === null) this.authCache = requireAuth(this.c, this.state, this.deps.auth, this.now);
+    if (!this.authCache) throw new ApiFailure({ code: 'NOT_AUTHENTICATED' });
+    return this.authCache;
+  }
+
+  user(): UserRec {
+    return this.auth().user;
+  }
+
+  orgContext(): OrgContext {
+    this.orgCache ??= orgContextOf(this.c, this.state);
+    return this.orgCache;
+  }
+
+  /** The request body as DRF's JSONParser gives it (`{}` when empty); 415 / 400 parse errors thrown. */
+  body(): unknown {
+    const raw = this.sim.rawBody ?? '';
+    if (raw.trim() === '') return {};
+    const type = (this.c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    if (type !== 'application/json')
+      throw new ApiFailure({
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        mediaType: this.c.req.header('content-type') ?? '',
+      });
+    if (this.sim.jsonError !== undefined) {
+      throw new ApiFailure({
+        code: 'PARSE_ERROR',
+        detail: `JSON parse error - ${pythonJsonError(raw, this.sim.jsonError)}`,
+      });
+    }
+    return this.sim.json;
+  }
+
+  query(name: string): string | undefined {
+    const v = new URL(this.c.req.url).searchParams.get(name);
+    return v === null ? undefined : v;
+  }
+
+  actor(): Actor {
+    const u = this.user();
+    return { kind: 'user', id: u.id, username: u.username, email: u.email, requestId: this.sim.requestId };
+  }
+
+  mutation(actor: Actor | null = this.actor()): MutationContext {
+    return { state: this.state, now: this.now, actor, hex: (n) => this.world.ids.hex(n) };
+  }
+
+  /** A path id as DRF routes it (`\d+`); anything else is 404 "Not found.". */
+  intParam(name: string): number {
+    const raw = this.c.req.param(name) ?? '';
+    if (!/^\d+$/.test(raw)) throw new ApiFailure({ code: 'NOT_FOUND', detail: 'Not found.' });
+    return Number(raw);
+  }
+
+  /** Looks a record up by id or throws DRF's 404 `No <Model> matches the given query.`. */
+  get<T>(map: Map<number, T>, id: number, model: string): T {
+    const rec = map.get(id);
+    if (rec === undefined) throw new ApiFailure(notFound(model));
+    return rec;
+  }
+}
+
+/** Python's json error message for the first problem V8 reports (position when it says one). */
+function pythonJsonError(raw: string, message: string): string {
+  const m = /position (\d+)/.exec(message);
+  const pos = m ? Number(m[1]) : /Unexpected end/.test(message) ? raw.length : 0;
+  const before = raw.slice(0, pos);
+  const line = before.split('\n').length;
+  const col = pos - before.lastIndexOf('\n');
+  const what = /property name/.test(message)
+    ? 'Expecting property name enclosed in double quotes'
+    : 'Expecting value';
+  return `${what}: line ${line} column ${col} (char ${pos})`;
+}
+
+/**
+ * Wraps a route handler: builds the ApiRequest, records the base URL for absolute `url` fields,
+ * checks the Accept header, and renders any ApiFailure through the one error renderer.
+ */
+export function api(deps: RouteDeps, fn: (r: ApiRequest) => Response | Promise<Response>): Handler {
+  return async (c) => {
+    const r = new ApiRequest(c, deps);
+    const url = new URL(c.req.url);
+    r.state.baseUrl = `${url.protocol}//${c.req.header('host') ?? url.host}`;
+    try {
+      if (deps.strictAccept && !acceptable(c.req.header('accept'))) {
+        return new Response(JSON.stringify({ detail: 'Could not satisfy the request Accept header.' }), {
+          status: 406,
+          headers: { 'Content-Type': 'application/json', 'X-Request-Id': r.sim.requestId },
+        });
+      }
+      return await fn(r);
+    } catch (err) {
+      if (err instanceof ApiFailure) return renderApiError(c, err.error);
+      throw err;
+    }
+  };
+}
+
+/** DRF negotiation against CVAT's renderer (`application/vnd.cvat+json`). */
+function acceptable(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept.split(',').some((part) => {
+    const type = (part.split(';')[0] ?? '').trim().toLowerCase();
+    return type === '*/*' || type === 'application/*' || type === 'application/vnd.cvat+json';
+  });
+}

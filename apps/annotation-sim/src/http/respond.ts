@@ -1,0 +1,75 @@
+import type { Context } from 'hono';
+import type { ApiError } from '../domain/errors';
+
+/** CVAT's renderer media type: every JSON response of the API carries it. */
+export const CVAT_JSON = 'application/vnd.cvat+json';
+
+/** A JSON response as CVAT's `CVATAPIRenderer` writes it. */
+export function cvatJson(
+  c: Context,
+  body: unknown,
+  status = 200,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': CVAT_JSON, 'X-Request-Id': requestIdOf(c), ...headers },
+  });
+}
+
+export function noContent(c: Context): Response {
+  return new Response(null, { status: 204, headers: { 'X-Request-Id': requestIdOf(c) } });
+}
+
+function requestIdOf(c: Context): string {
+  const sim = c.get('sim') as { requestId?: string } | undefined;
+  return sim?.requestId ?? '';
+}
+
+/** Django's production 500 page (DEBUG=False): what CVAT returns for an unhandled exception. */
+export const DJANGO_500_PAGE =
+  '\n<!doctype html>\n<html lang="en">\n<head>\n  <title>Server Error (500)</title>\n</head>\n<body>\n  <h1>Server Error (500)</h1><p></p>\n</body>\n</html>\n';
+
+/**
+ * The one place domain errors become HTTP: DRF's bodies and statuses. Authentication failures carry
+ * `WWW-Authenticate: Token` because TokenAuthentication is CVAT's first authentication class.
+ */
+export function renderApiError(c: Context, error: ApiError): Response {
+  switch (error.code) {
+    case 'NOT_AUTHENTICATED':
+      return cvatJson(c, { detail: 'Authentication credentials were not provided.' }, 401, {
+        'WWW-Authenticate': 'Token',
+      });
+    case 'AUTHENTICATION_FAILED':
+      return cvatJson(c, { detail: error.detail }, 401, { 'WWW-Authenticate': 'Token' });
+    case 'PERMISSION_DENIED':
+      return cvatJson(
+        c,
+        { detail: error.detail ?? 'You do not have permission to perform this action.' },
+        403,
+      );
+    case 'NOT_FOUND':
+      return cvatJson(c, { detail: error.detail }, 404);
+    case 'INVALID':
+      return cvatJson(c, error.errors, 400);
+    case 'INVALID_LIST':
+      return cvatJson(c, error.messages, 400);
+    case 'INVALID_STRING':
+      return cvatJson(c, error.message, 400);
+    case 'PARSE_ERROR':
+      return cvatJson(c, { detail: error.detail }, 400);
+    case 'METHOD_NOT_ALLOWED':
+      return cvatJson(c, { detail: `Method "${error.method}" not allowed.` }, 405);
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return cvatJson(c, { detail: `Unsupported media type "${error.mediaType}" in request.` }, 415);
+    case 'SERVER_ERROR':
+      return new Response(DJANGO_500_PAGE, {
+        status: 500,
+        headers: {
+          'Content-Type': 'text/html; charset=utf-8',
+          'X-Request-Id': requestIdOf(c),
+          'X-Sim-Reason': error.reason,
+        },
+      });
+  }
+}

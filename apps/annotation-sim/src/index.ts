@@ -1,0 +1,13 @@
+export type { AnnotationSim, AnnotationSimOptions, StartedAnnotationSim } from './app';
+export { createAnnotationSim, startAnnotationSim } from './app';
+export type { DeliveryEngine, DeliveryOptions, OutboundEntry } from './delivery/engine';
+export { CVAT_RETRY_DELAYS_S } from './delivery/engine';
+export type { OutboundRequest, OutboundResult, WebhookSender } from './delivery/sender';
+export { createHttpSender } from './delivery/sender';
+export type { Actor, ResourceChange } from './domain/changes';
+export { createEventPayload, createPingPayload } from './domain/payloads';
+export { pythonJsonDumps } from './domain/python-json';
+export type { SeedInput } from './domain/seed';
+export { signWebhookBody } from './domain/signing';
+export type { AnnotationState } from './domain/state';
+export { createAnnotationDefinition, SIMULATOR_NAME, SIMULATOR_VERSION } from './simulator';

@@ -1,0 +1,233 @@
+import {
+  type FaultErrorEffect,
+  resolveNamespace,
+  type SimEnv,
+  SimInputError,
+  type SimulatorDefinition,
+  type World,
+  type WorldCore,
+} from '@sims/sim-core';
+import type { Context, Hono } from 'hono';
+import { z } from 'zod';
+import { registerDeliveryControlRoutes } from './control/deliveries';
+import { createDeliveryEngine, type DeliveryEngine, type DeliveryOptions } from './delivery/engine';
+import { createHttpSender, type WebhookSender } from './delivery/sender';
+import type { ChangeListener } from './domain/changes';
+import { createEventPayload, senderOf } from './domain/payloads';
+import { addUser, applySeed, SeedError, seedSchema } from './domain/seed';
+import { basicUser } from './domain/serializers';
+import { type AnnotationState, createAnnotationState, exportData, importData } from './domain/state';
+import { routeChange } from './domain/webhooks';
+import { cvatJson, DJANGO_500_PAGE } from './http/respond';
+
+export const SIMULATOR_NAME = 'annotation-sim';
+export const SIMULATOR_VERSION = '0.1.0';
+const DELIVERY = 'delivery';
+
+/** A per-world extension (e.g. the events API's state): created with the world, kept in snapshots. */
+export interface StateExtension {
+  name: string;
+  create(world: WorldCore, state: AnnotationState): unknown;
+  export?(value: unknown): unknown;
+  import?(snapshot: unknown, world: WorldCore): unknown;
+}
+
+export interface DefinitionOptions {
+  /** The seeded superuser (default admin/admin); false for none. */
+  admin?: { username?: string; password?: string; email?: string } | false;
+  delivery?: DeliveryOptions;
+  sender?: WebhookSender;
+  /** Base URL for `url` fields before the first request arrives. */
+  publicUrl?: string;
+  extensions?: StateExtension[];
+  /** Listeners called for every change in every world. */
+  listeners?: ChangeListener[];
+}
+
+export function deliveryOf(state: AnnotationState): DeliveryEngine {
+  return state.extensions.get(DELIVERY) as DeliveryEngine;
+}
+
+const STATUS_BY_NAME: Record<string, number> = {
+  INVALID: 400,
+  BAD_REQUEST: 400,
+  NOT_AUTHENTICATED: 401,
+  PERMISSION_DENIED: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  BUSY: 409,
+  THROTTLED: 429,
+  SERVER_ERROR: 500,
+  UNAVAILABLE: 503,
+};
+const DEFAULT_DETAIL: Record<number, string> = {
+  400: 'Invalid input.',
+  401: 'Authentication credentials were not provided.',
+  403: 'You do not have permission to perform this action.',
+  404: 'Not found.',
+  409: 'This resource is currently busy with another operation. Please try again in a moment.',
+  429: 'Request was throttled.',
+  503: 'Service temporarily unavailable, try again later.',
+};
+
+const flag = z.union([z.literal(true), z.object({}).strict()]);
+const duration = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?(ms|s|m|h|d)$/)]);
+
+/** Django's 404 page for a URL no route serves (DEBUG off). */
+const DJANGO_404_PAGE =
+  '\n<!doctype html>\n<html lang="en">\n<head>\n  <title>Not Found</title>\n</head>\n<body>\n  <h1>Not Found</h1><p>The requested resource was not found on this server.</p>\n</body>\n</html>\n';
+
+/**
+ * The annotation simulator as the kernel sees it: state, seed, snapshots, CVAT's error envelope and
+ * the receiver-side delivery faults.
+ */
+export function createAnnotationDefinition(
+  options: DefinitionOptions = {},
+): SimulatorDefinition<AnnotationState> & {
+  knownRoutes: { method: string; re: RegExp }[];
+  bindNamespaces(ns: { get(name: string): World<AnnotationState> }): void;
+} {
+  // Set by the app once the kernel exists, so control routes can find a request's world.
+  const namespacesRef: { current?: { get(name: string): World<AnnotationState> } } = {};
+  const sender = options.sender ?? createHttpSender();
+  const extensions = options.extensions ?? [];
+  const listeners = options.listeners ?? [];
+  const knownRoutes: { method: string; re: RegExp }[] = [];
+
+  function createState(world: WorldCore): AnnotationState {
+    const state = createAnnotationState(options.publicUrl ?? 'http://localhost:8086', () => listeners);
+    if (options.admin !== false) {
+      const admin = options.admin ?? {};
+      addUser(state, world.clock.now(), {
+        username: admin.username ?? 'admin',
+        password: admin.password ?? 'admin',
+        email: admin.email ?? 'admin@localhost',
+        first_name: '',
+        last_name: '',
+        privilege: 'admin',
+        is_superuser: true,
+        is_active: true,
+      });
+    }
+    const engine = createDeliveryEngine(world, () => state, sender, options.delivery);
+    state.extensions.set(DELIVERY, engine);
+    for (const ext of extensions) state.extensions.set(ext.name, ext.create(world, state));
+    // Webhooks: one delivery per matching active webhook, with its own webhook_id.
+    state.subscribe((change) => {
+      const sender = senderOf(change, (id) => basicUser(state, id));
+      for (const { webhook, event } of routeChange(state, change)) {
+        engine.enqueue(webhook.id, createEventPayload(change, webhook.id, sender, event));
+      }
+    });
+    return state;
+  }
+
+  const def = {
+    name: SIMULATOR_NAME,
+    version: SIMULATOR_VERSION,
+    knownRoutes,
+    bindNamespaces(ns: { get(name: string): World<AnnotationState> }) {
+      namespacesRef.current = ns;
+    },
+    createState,
+    disposeState(state: AnnotationState) {
+      deliveryOf(state)?.dispose();
+    },
+    exportState(world: World<AnnotationState>) {
+      const ext: Record<string, unknown> = {};
+      for (const e of extensions) if (e.export) ext[e.name] = e.export(world.state.extensions.get(e.name));
+      return { ...exportData(world.state), extensions: ext };
+    },
+    importState(world: World<AnnotationState>, snapshot: unknown) {
+      if (snapshot === null || typeof snapshot !== 'object' || Array.isArray(snapshot)) {
+        throw new SimInputError('state must be an object made by GET /_sim/state', 'state');
+      }
+      const snap = snapshot as Record<string, unknown>;
+      for (const t of ['users', 'webhooks', 'deliveries', 'projects', 'tasks']) {
+        if (snap[t] !== undefined && !Array.isArray(snap[t]))
+          throw new SimInputError(`state.${t} must be a list of [id, record]`, ['state', t]);
+      }
+      importData(world.state, snap);
+      const ext = (snap.extensions ?? {}) as Record<string, unknown>;
+      for (const e of extensions)
+        if (e.import && ext[e.name] !== undefined)
+          world.state.extensions.set(e.name, e.import(ext[e.name], world));
+    },
+    seed(world: World<AnnotationState>, input: unknown) {
+      const parsed = seedSchema.safeParse(input ?? {});
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const path = (issue?.path ?? []).filter((k): k is string | number => typeof k !== 'symbol');
+        throw new SimInputError(`seed.${path.join('.')}: ${issue?.message ?? 'invalid'}`, ['seed', ...path]);
+      }
+      try {
+        return applySeed(world.state, parsed.data, world.clock.now(), (n) => world.ids.hex(n));
+      } catch (err) {
+        if (err instanceof SeedError)
+          throw new SimInputError(`seed.${err.path.join('.')}: ${err.message}`, ['seed', ...err.path]);
+        throw err;
+      }
+    },
+    errorEffect: z
+      .object({
+        status: z.union([
+          z.number().int().min(400).max(599),
+          z.enum(Object.keys(STATUS_BY_NAME) as [string, ...string[]]),
+        ]),
+        message: z.string().optional(),
+      })
+      .strict(),
+    renderFaultError(c: Context, error: FaultErrorEffect) {
+      const status = typeof error.status === 'number' ? error.status : (STATUS_BY_NAME[error.status] ?? 500);
+      if (status === 500 && error.message === undefined) {
+        return new Response(DJANGO_500_PAGE, {
+          status,
+          headers: { 'Content-Type': 'text/html; charset=utf-8', 'X-Request-Id': c.var.sim.requestId },
+        });
+      }
+      const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Token' } : {};
+      return cvatJson(
+        c,
+        { detail: error.message ?? DEFAULT_DETAIL[status] ?? 'A server error occurred.' },
+        status,
+        headers,
+      );
+    },
+    domainEffects: {
+      deliveryRefused: flag,
+      deliveryTimeout: flag,
+      deliveryDelay: duration,
+      deliveryDrop: flag,
+      deliveryDuplicate: flag,
+      corruptSignature: flag,
+    },
+    controlRoutes(control: Hono<SimEnv<AnnotationState>>) {
+      registerDeliveryControlRoutes(
+        control,
+        deliveryOf,
+        (c: Context) => namespacesRef.current?.get(resolveNamespace(c.req.raw)) as World<AnnotationState>,
+      );
+    },
+    renderNotFound(c: Context) {
+      const path = c.req.path.replace(/^\/_ns\/[^/]+/, '');
+      if (knownRoutes.some((r) => r.re.test(path))) {
+        return cvatJson(c, { detail: `Method "${c.req.method}" not allowed.` }, 405);
+      }
+      const sim = c.get('sim') as { requestId?: string } | undefined;
+      return new Response(DJANGO_404_PAGE, {
+        status: 404,
+        headers: { 'Content-Type': 'text/html; charset=utf-8', 'X-Request-Id': sim?.requestId ?? '' },
+      });
+    },
+    renderInternalError(c: Context, error: unknown) {
+      console.error('annotation-sim: unhandled error', error);
+      const sim = c.get('sim') as { requestId?: string } | undefined;
+      return new Response(DJANGO_500_PAGE, {
+        status: 500,
+        headers: { 'Content-Type': 'text/html; charset=utf-8', 'X-Request-Id': sim?.requestId ?? '' },
+      });
+    },
+    sensitiveHeaders: ['x-csrftoken'],
+  } satisfies SimulatorDefinition<AnnotationState> & { knownRoutes: unknown; bindNamespaces: unknown };
+  return def;
+}
