@@ -3,6 +3,8 @@ import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { batch, createHarness, type Harness, type Who } from './support/harness';
 
+const csvRows = (text: string) => parse(text, { columns: true }) as Record<string, string>[];
+
 let h: Harness;
 afterEach(() => h?.close());
 
@@ -122,8 +124,8 @@ describe('POST /api/events/export and GET /api/requests/{rq_id}', () => {
     expect(res.headers.get('content-disposition')).toBe(
       'attachment; filename="logs_2026_08_12_10_00_00.csv"',
     );
-    const rows = parse(await res.text(), { columns: true });
-    expect(rows.map((r: { scope: string }) => r.scope)).toEqual(['click:element']);
+    const rows = csvRows(await res.text());
+    expect(rows.map((r) => r.scope)).toEqual(['click:element']);
     // Repeatable until the result expires.
     expect((await download(rq_id)).status).toBe(200);
   });
@@ -178,8 +180,8 @@ describe('POST /api/events/export and GET /api/requests/{rq_id}', () => {
     expect((await startExport('user_id=2', 'alice')).status).toBe(202);
     const { rq_id } = (await startExport('', 'alice')).body;
     await h.advance('2s');
-    const rows = parse(await (await download(rq_id, 'alice')).text(), { columns: true });
-    expect(rows.map((r: { user_name: string }) => r.user_name)).toEqual(['alice']);
+    const rows = csvRows(await (await download(rq_id, 'alice')).text());
+    expect(rows.map((r) => r.user_name)).toEqual(['alice']);
   });
 
   it('limits an organization owner to the organization and a worker to their own events in it', async () => {
@@ -204,9 +206,7 @@ describe('POST /api/events/export and GET /api/requests/{rq_id}', () => {
     expect((await startExport('user_id=2', 'bob', 'acme')).status).toBe(403);
     await h.advance('2s');
     const scopes = async (rqId: string, who: Who) =>
-      parse(await (await download(rqId, who)).text(), { columns: true }).map(
-        (r: { scope: string }) => r.scope,
-      );
+      csvRows(await (await download(rqId, who)).text()).map((r) => r.scope);
     expect(await scopes(owner.body.rq_id, 'alice')).toEqual(['load:job', 'zoom:image']);
     expect(await scopes(worker.body.rq_id, 'bob')).toEqual(['zoom:image']);
     expect((await status(owner.body.rq_id, 'alice')).body.operation.org_id).toBe(10);
@@ -229,8 +229,7 @@ describe('POST /api/events/export and GET /api/requests/{rq_id}', () => {
     const byJob = await startExport('job_id=2');
     const window = await startExport('from=2026-08-12T10:00:00Z&to=2026-08-12T10:00:01Z');
     await h.advance('2s');
-    const jobs = async (rqId: string) =>
-      parse(await (await download(rqId)).text(), { columns: true }).map((r: { job_id: string }) => r.job_id);
+    const jobs = async (rqId: string) => csvRows(await (await download(rqId)).text()).map((r) => r.job_id);
     expect(await jobs(byJob.body.rq_id)).toEqual(['2', '2']);
     expect(await jobs(window.body.rq_id)).toEqual(['1', '2']);
   });
@@ -244,8 +243,8 @@ describe('POST /api/events/export and GET /api/requests/{rq_id}', () => {
     await h.request('/api/events', {
       json: batch('2026-08-12T10:00:02Z', [{ scope: 'save:job', timestamp: '2026-08-12T09:59:59Z' }]),
     });
-    const rows = parse(await (await download(rq_id)).text(), { columns: true });
-    expect(rows.map((r: { scope: string }) => r.scope)).toEqual(['load:job']);
+    const rows = csvRows(await (await download(rq_id)).text());
+    expect(rows.map((r) => r.scope)).toEqual(['load:job']);
   });
 
   it('answers cloud storage exports with a finished job without result_url, and no local file', async () => {
@@ -295,7 +294,8 @@ describe('POST /api/events/export and GET /api/requests/{rq_id}', () => {
     await startExport('', 'alice');
     await startExport('', 'carol');
     const res = await h.request('/api/requests?page_size=1', { as: 'alice' });
-    const body = await res.json();
+    // biome-ignore lint/suspicious/noExplicitAny: checked field by field
+    const body = (await res.json()) as any;
     expect(paginatedRequestListSchema.safeParse(body).error).toBeUndefined();
     expect(body.count).toBe(2);
     expect(body.results[0].created_date).toBe('2026-08-12T10:00:01Z');

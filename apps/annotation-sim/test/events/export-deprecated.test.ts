@@ -3,6 +3,8 @@ import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { batch, createHarness, type Harness, type Who } from './support/harness';
 
+const csvRows = (text: string) => parse(text, { columns: true }) as Record<string, string>[];
+
 let h: Harness;
 afterEach(() => h?.close());
 
@@ -59,7 +61,7 @@ describe('GET /api/events (deprecated export flow)', () => {
       'attachment; filename="logs_2026_08_12_11_00_02.csv"',
     );
     expect(file.res.headers.get('deprecation')).toBeNull();
-    expect(parse(file.text, { columns: true }).map((r: { scope: string }) => r.scope)).toEqual(['load:job']);
+    expect(csvRows(file.text).map((r) => r.scope)).toEqual(['load:job']);
     // The job was deleted: the same query_id starts a new export.
     const again = await poll();
     expect(statuses).toEqual([202, 202, 201, 200, 202]);

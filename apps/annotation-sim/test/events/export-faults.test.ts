@@ -69,8 +69,10 @@ describe('export faults', () => {
     });
     const res = await h.request(`/api/events/download?rq_id=${encodeURIComponent(rqId)}`);
     expect(await res.text()).toBe('The export process is not finished');
-    const journal = await (await h.app.request('/_sim/journal?operation=events.create_export')).json();
-    expect(journal.entries[0].faults).toEqual(['rule-1']);
+    const journal = (await (await h.app.request('/_sim/journal?operation=events.create_export')).json()) as {
+      entries: { faults: string[] }[];
+    };
+    expect(journal.entries[0]?.faults).toEqual(['rule-1']);
   });
 
   it("fails exports with CVAT's ClickHouse message while the analytics store is disconnected", async () => {

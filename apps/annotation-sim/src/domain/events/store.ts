@@ -56,6 +56,15 @@ type CodedColumn = (typeof CODED)[number];
 const PLAIN = ['obj_name', 'obj_val', 'payload'] as const;
 type PlainColumn = (typeof PLAIN)[number];
 
+/**
+ * Flattens a concatenated string (a V8 rope) in place: a string→number conversion does. Without it the
+ * first export flattens every stored payload and the store silently grows by the size of the log.
+ */
+function flatten(s: string | null): string | null {
+  if (s !== null && s.length > 0) Number(s);
+  return s;
+}
+
 /** A dictionary of strings; code 0 is NULL. */
 class Dictionary {
   private readonly codes = new Map<string, number>();
@@ -121,7 +130,7 @@ export class EventStore {
       this.numeric[c][i] = v === null || v === undefined ? Number.NaN : v;
     }
     for (const c of CODED) this.coded[c][i] = this.dict[c].code(row[c] ?? null);
-    for (const c of PLAIN) this.plain[c][i] = row[c] ?? null;
+    for (const c of PLAIN) this.plain[c][i] = flatten(row[c] ?? null);
     this.size++;
     return i;
   }

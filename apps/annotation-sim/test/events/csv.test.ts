@@ -1,0 +1,136 @@
+import { parse } from 'csv-parse/sync';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CSV_HEADER, csvField, renderCsvRow } from '../../src/domain/events/csv';
+import type { EventRecord } from '../../src/domain/events/store';
+import { batch, createHarness, type Harness } from './support/harness';
+
+const csvRows = (text: string) => parse(text, { columns: true }) as Record<string, string>[];
+
+let h: Harness;
+afterEach(() => h?.close());
+
+const HEADER =
+  'scope,obj_name,obj_id,obj_val,source,timestamp,count,duration,project_id,task_id,job_id,user_id,user_name,user_email,org_id,org_slug,payload,access_token_id';
+
+async function exportCsv(query = ''): Promise<string> {
+  const start = await h.request(`/api/events/export${query}`, { method: 'POST' });
+  const { rq_id } = (await start.json()) as { rq_id: string };
+  await h.advance('2s');
+  const res = await h.request(`/api/events/download?rq_id=${encodeURIComponent(rq_id)}`);
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+const row = (over: Partial<EventRecord>): Record<string, unknown> => ({
+  scope: 'load:job',
+  source: 'client',
+  ...over,
+});
+
+async function seedRows(rows: Record<string, unknown>[]) {
+  const res = await h.app.request('/_sim/events/records', {
+    method: 'POST',
+    body: JSON.stringify({ events: rows }),
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+}
+
+describe('the exported CSV', () => {
+  it('is just the header line when nothing matches', async () => {
+    h = createHarness();
+    expect(await exportCsv()).toBe(`${HEADER}\r\n`);
+    expect(CSV_HEADER).toBe(HEADER);
+  });
+
+  it('round-trips payloads with commas, quotes, newlines and unicode through a real CSV parser', async () => {
+    h = createHarness();
+    const nasty = '{"text": "a, \\"quoted\\"\\nline\\r\\nnext", "emoji": "😀 é 中文", "list": [1, 2]}';
+    const res = await h.request('/api/events', {
+      json: batch('2026-08-12T10:00:00Z', [
+        {
+          scope: 'debug:info',
+          obj_val: 'x,"y"\nz',
+          obj_name: 'naïve',
+          timestamp: '2026-08-12T10:00:00Z',
+          payload: nasty,
+        },
+      ]),
+    });
+    expect(res.status).toBe(201);
+    const stored = ((await res.json()) as { events: { payload: string }[] }).events[0]?.payload as string;
+    const text = await exportCsv();
+    const records = csvRows(text);
+    expect(records).toHaveLength(1);
+    const rec = records[0] as Record<string, string>;
+    expect(rec.payload).toBe(stored);
+    expect(JSON.parse(rec.payload as string)).toEqual(JSON.parse(nasty));
+    expect(rec.obj_val).toBe('x,"y"\nz');
+    expect(rec.obj_name).toBe('naïve');
+    expect(Object.keys(rec)).toEqual(HEADER.split(','));
+  });
+
+  it('writes NULL as an empty field and numbers as Python does', async () => {
+    h = createHarness();
+    await seedRows([
+      row({ timestamp: Date.parse('2026-08-12T09:00:00.412Z'), obj_id: 5, count: 2, duration: 40 }),
+    ]);
+    const [, line] = (await exportCsv()).split('\r\n');
+    expect(line).toBe('load:job,,5,,client,2026-08-12 09:00:00.412000+00:00,2,40,,,,,,,,,,');
+  });
+
+  it('sorts rows by timestamp ascending, whatever order they were logged in, ties in log order', async () => {
+    h = createHarness();
+    const t = (s: string) => Date.parse(`2026-08-12T09:00:0${s}Z`);
+    await seedRows([
+      row({ obj_name: 'c', timestamp: t('3') }),
+      row({ obj_name: 'a', timestamp: t('1') }),
+      row({ obj_name: 'b1', timestamp: t('2') }),
+      row({ obj_name: 'b2', timestamp: t('2') }),
+    ]);
+    const records = csvRows(await exportCsv());
+    expect(records.map((r) => r.obj_name)).toEqual(['a', 'b1', 'b2', 'c']);
+    expect(records[0]?.timestamp).toBe('2026-08-12 09:00:01+00:00');
+  });
+
+  it('excludes send:exception rows and sources other than client and server', async () => {
+    h = createHarness();
+    await seedRows([
+      row({ scope: 'send:exception', timestamp: Date.parse('2026-08-12T09:00:00Z') }),
+      row({ source: 'google_sheets', timestamp: Date.parse('2026-08-12T09:00:00Z') }),
+      row({ source: 'server', scope: 'create:task', timestamp: Date.parse('2026-08-12T09:00:00Z') }),
+    ]);
+    const records = csvRows(await exportCsv());
+    expect(records.map((r) => r.scope)).toEqual(['create:task']);
+  });
+
+  it('quotes only the fields that need it, with CRLF line endings (Excel dialect)', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('line\nbreak')).toBe('"line\nbreak"');
+    expect(csvField('cr\r')).toBe('"cr\r"');
+    expect(csvField(null)).toBe('');
+    expect(csvField(0)).toBe('0');
+    const line = renderCsvRow({
+      scope: 's',
+      obj_name: null,
+      obj_id: null,
+      obj_val: null,
+      source: 'server',
+      timestamp: Date.parse('2026-08-12T10:00:00Z'),
+      count: null,
+      duration: 0,
+      project_id: 1,
+      task_id: 2,
+      job_id: 3,
+      user_id: 4,
+      user_name: 'u',
+      user_email: null,
+      org_id: null,
+      org_slug: null,
+      payload: '{"a":1}',
+      access_token_id: 7,
+    });
+    expect(line).toBe('s,,,,server,2026-08-12 10:00:00+00:00,,0,1,2,3,4,u,,,,"{""a"":1}",7\r\n');
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import {
+  dumpsPy,
+  PyJsonError,
+  parsePyJson,
+  pyFloatRepr,
+  pyRepr,
+  renderDrfJson,
+} from '../../src/domain/events/pyjson';
+
+const roundTrip = (text: string) => dumpsPy(parsePyJson(text));
+
+describe('Python-compatible JSON', () => {
+  it("re-serializes like json.dumps(json.loads(text)) with Python's separators", () => {
+    expect(roundTrip('{"a":1,"b":[true,false,null],"c":{}}')).toBe(
+      '{"a": 1, "b": [true, false, null], "c": {}}',
+    );
+    expect(roundTrip('  [ ]  ')).toBe('[]');
+    expect(roundTrip('"x"')).toBe('"x"');
+  });
+
+  it('keeps ints and floats apart as Python does', () => {
+    expect(roundTrip('[1, 1.0, 1.50, -0, -0.0, 1e5, 12345678901234567890, 1E400]')).toBe(
+      '[1, 1.0, 1.5, 0, -0.0, 100000.0, 12345678901234567890, Infinity]',
+    );
+    expect(roundTrip('[NaN, -Infinity]')).toBe('[NaN, -Infinity]');
+  });
+
+  it('formats floats like repr(float)', () => {
+    expect(pyFloatRepr(0.1)).toBe('0.1');
+    expect(pyFloatRepr(1e16)).toBe('1e+16');
+    expect(pyFloatRepr(1234567890123456.0)).toBe('1234567890123456.0');
+    expect(pyFloatRepr(0.0001)).toBe('0.0001');
+    expect(pyFloatRepr(0.00001)).toBe('1e-05');
+    expect(pyFloatRepr(-2.5e-7)).toBe('-2.5e-07');
+    expect(pyFloatRepr(1.5e300)).toBe('1.5e+300');
+  });
+
+  it('escapes non-ASCII and control characters as ensure_ascii does', () => {
+    expect(roundTrip('"é😀\\u0001\\t\\/\u007f"')).toBe('"\\u00e9\\ud83d\\ude00\\u0001\\t/\\u007f"');
+  });
+
+  it('keeps the first position and the last value of a duplicate key', () => {
+    expect(roundTrip('{"a":1,"b":2,"a":3}')).toBe('{"a": 3, "b": 2}');
+  });
+
+  it("rejects what Python's json.loads rejects, with Python's message", () => {
+    for (const bad of ['', '{', '[1,]', '01', '{"a" 1}', "{'a': 1}", '"tab\there"', 'tru', '1 2']) {
+      expect(() => parsePyJson(bad), bad).toThrow(PyJsonError);
+    }
+    expect(() => parsePyJson('[1,\n x]')).toThrow('Expecting value: line 2 column 2 (char 5)');
+  });
+
+  it('renders DRF JSON compact and unicode-preserving', () => {
+    expect(renderDrfJson({ a: 'é', b: [1, 2.5] })).toBe('{"a":"é","b":[1,2.5]}');
+  });
+
+  it('writes repr() of dicts, lists, None and booleans', () => {
+    expect(pyRepr({ a: null, b: [true, false], c: "it's", d: 'x' })).toBe(
+      `{'a': None, 'b': [True, False], 'c': "it's", 'd': 'x'}`,
+    );
+  });
+});
