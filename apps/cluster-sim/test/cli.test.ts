@@ -1,0 +1,91 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const APP = join(dirname(fileURLToPath(import.meta.url)), '..');
+const TSX = join(APP, 'node_modules', '.bin', 'tsx');
+
+let child: ChildProcess | undefined;
+afterEach(() => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  child = undefined;
+});
+
+/** Starts the CLI and resolves with its ready line (or rejects with what it printed). */
+function start(args: string[]): Promise<{ line: string; url: string }> {
+  child = spawn(TSX, ['src/main.ts', ...args], { cwd: APP, env: { ...process.env, SIM_PORT: undefined } });
+  const proc = child;
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    proc.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.includes(' ready at '));
+      const url = line ? /ready at (http:\/\/\S+)/.exec(line)?.[1] : undefined;
+      if (line && url) resolve({ line, url });
+    });
+    proc.stderr?.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    proc.on('exit', (code) => reject(new Error(`exited with ${code}: ${out}${err}`)));
+  });
+}
+
+describe('cluster-sim CLI', () => {
+  it('prints a ready line with the URL, serves health, loads a scenario and stops on SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cluster-sim-cli-'));
+    const scenario = join(dir, 'seed.yaml');
+    writeFileSync(
+      scenario,
+      [
+        'seed:',
+        '  clusters:',
+        '    - { projectId: p1, location: us-central1-a, name: c1, nodePools: [ { name: np1 } ] }',
+        'faults:',
+        '  - { id: unavailable, match: { operation: clusters.get }, trigger: { times: 1 }, effect: { error: { status: UNAVAILABLE } } }',
+      ].join('\n'),
+    );
+    const { line, url } = await start([
+      '--port',
+      '0',
+      '--clock',
+      'manual',
+      '--seed',
+      '3',
+      '--scenario',
+      scenario,
+    ]);
+    expect(line).toMatch(/^cluster-sim 0\.1\.0 ready at http:\/\/127\.0\.0\.1:\d+ /);
+    expect(await (await fetch(`${url}/_sim/health`)).json()).toMatchObject({
+      status: 'ok',
+      simulator: 'cluster-sim',
+    });
+    const headers = { authorization: 'Bearer t' };
+    const cluster = `${url}/v1beta1/projects/p1/locations/us-central1-a/clusters/c1`;
+    expect((await fetch(cluster, { headers })).status).toBe(503);
+    expect((await fetch(cluster, { headers })).status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => child?.on('exit', (code) => resolve(code)));
+    child?.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 20_000);
+
+  it('exits with 2 and a usage message on a bad flag', async () => {
+    await expect(start(['--clock', 'sundial'])).rejects.toThrow(
+      /exited with 2: .*invalid --clock "sundial"/s,
+    );
+  }, 20_000);
+
+  it('loads the example scenario shipped with the app', async () => {
+    const { url } = await start([
+      '--port',
+      '0',
+      '--scenario',
+      join(APP, 'scenarios', 'abort-first-update.yaml'),
+    ]);
+    const faults = (await (await fetch(`${url}/_sim/faults`)).json()) as { faults: { id: string }[] };
+    expect(faults.faults.map((f) => f.id)).toEqual(['concurrent-writer', 'fail-midway']);
+  }, 20_000);
+});
