@@ -1,0 +1,176 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClusterSimContainer, type StartedClusterSimContainer } from '../../src/index';
+import { docker, network, readLogsUntil, skipReason } from './support/engine';
+
+const TOKEN = 'tc-admin-token';
+
+// A scenario file on disk (copied into the container) ...
+const FILE_SCENARIO = `# the first node pool update is ABORTED, then updates succeed
+name: abort-first-update
+faults:
+  - id: abort-first-update
+    match: { operation: nodePools.update }
+    trigger: { times: 1 }
+    effect: { error: { status: ABORTED } }
+`;
+// ... and one given as text.
+const TEXT_SCENARIO = `name: list-unavailable-once
+faults:
+  - id: list-unavailable-once
+    match: { operation: nodePools.list }
+    trigger: { times: 1 }
+    effect: { error: { status: UNAVAILABLE } }
+`;
+
+const POOLS = '/v1beta1/projects/tc/locations/europe-west1/clusters/c1/nodePools';
+const bearer = { authorization: 'Bearer ya29.test-token' };
+
+describe.skipIf(skipReason)('ClusterSimContainer', () => {
+  let sim: StartedClusterSimContainer;
+  let dir: string;
+  let startMs: number;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sims-tc-'));
+    const file = join(dir, 'abort-first-update.yaml');
+    writeFileSync(file, FILE_SCENARIO);
+    const t0 = performance.now();
+    sim = await new ClusterSimContainer()
+      .withScenario(file)
+      .withScenario(TEXT_SCENARIO)
+      .withSeed('tc-seed')
+      .withClock('manual')
+      .withAdminToken(TOKEN)
+      .start();
+    startMs = performance.now() - t0;
+    console.log(
+      `cluster-sim container: start() to healthy in ${Math.round(startMs)} ms at ${sim.getBaseUrl()}`,
+    );
+  });
+
+  afterAll(async () => {
+    await sim?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it(`starts with ${network} networking and answers GET /_sim/health with 200`, async () => {
+    expect(sim.usesHostNetwork()).toBe(network === 'host');
+    if (network === 'host') expect(sim.getBaseUrl()).toBe(`http://127.0.0.1:${sim.getPort()}`);
+    const response = await fetch(`${sim.getBaseUrl()}/_sim/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: 'ok', simulator: 'cluster-sim' });
+    expect(await sim.client().health()).toMatchObject({ status: 'ok', simulator: 'cluster-sim' });
+  });
+
+  it('logs the ready line', async () => {
+    const text = await readLogsUntil(await sim.logs(), / ready at http:\/\//);
+    expect(text).toMatch(
+      new RegExp(`cluster-sim \\S+ ready at http://127\\.0\\.0\\.1:${sim.getPort()}|ready at`),
+    );
+    expect(text).toContain('clock manual');
+  });
+
+  it('loads the scenarios given as a file and as text; their fault rules fire', async () => {
+    const client = sim.client();
+    const ids = (await client.faults.list()).map((rule) => rule.id);
+    expect(ids).toEqual(expect.arrayContaining(['abort-first-update', 'list-unavailable-once']));
+    const first = await fetch(`${sim.getBaseUrl()}${POOLS}`, { headers: bearer });
+    await first.arrayBuffer();
+    expect(first.status).toBe(503);
+    expect((await client.faults.get('list-unavailable-once')).fired).toBe(1);
+    const entry = await client.journal.waitFor({ operation: 'nodePools.list' });
+    expect(entry.faults).toEqual(['list-unavailable-once']);
+  });
+
+  it('runs the manual clock: world time moves only when advanced', async () => {
+    const clock = sim.client().clock;
+    const before = await clock.get();
+    expect(before.mode).toBe('manual');
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await clock.get()).now).toBe(before.now);
+    const after = await clock.advance('1h');
+    expect(Date.parse(after.now) - Date.parse(before.now)).toBe(3_600_000);
+  });
+
+  it('protects the control plane with the admin token, which client() sends', async () => {
+    const bare = await fetch(`${sim.getBaseUrl()}/_sim/faults`);
+    await bare.arrayBuffer();
+    expect(bare.status).toBe(401);
+    expect(sim.getAdminToken()).toBe(TOKEN);
+    await expect(sim.client().faults.list()).resolves.toBeInstanceOf(Array);
+    // The cluster-specific part of the client reaches its own routes.
+    await expect(sim.client().settings.get()).resolves.toBeTypeOf('object');
+    // A namespace of its own, created on first use.
+    const other = sim.client({ namespace: 'tc-other' });
+    expect(await other.faults.list()).toEqual([]);
+  });
+
+  it('derives ids from the seed: same seed, same request ids; another seed, others', async () => {
+    const [same, other] = await Promise.all([
+      new ClusterSimContainer().withSeed('tc-seed').start(),
+      new ClusterSimContainer().withSeed('another-seed').start(),
+    ]);
+    try {
+      const firstRequestId = async (s: StartedClusterSimContainer, namespace: string) => {
+        const response = await fetch(`${s.getBaseUrl()}${POOLS}`, {
+          headers: { ...bearer, 'x-sim-namespace': namespace },
+        });
+        await response.arrayBuffer();
+        const [entry] = await s.client({ namespace }).journal.list({ operation: 'nodePools.list' });
+        return entry?.requestId;
+      };
+      const mine = await firstRequestId(sim, 'seed-check');
+      expect(mine).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await firstRequestId(same, 'seed-check')).toBe(mine);
+      expect(await firstRequestId(other, 'seed-check')).not.toBe(mine);
+    } finally {
+      await Promise.all([same.stop(), other.stop()]);
+    }
+  });
+});
+
+describe.skipIf(skipReason)('ClusterSimContainer lifecycle', () => {
+  it('stops on SIGTERM: the simulator exits 0 at once', async () => {
+    const sim = await new ClusterSimContainer().withClock('real', 10).start();
+    expect((await sim.client().clock.get()).speed).toBe(10);
+    const id = sim.getId();
+    const t0 = performance.now();
+    await sim.stop({ remove: false });
+    const stopMs = performance.now() - t0;
+    try {
+      const [exitCode, oomKilled] = (
+        await docker('inspect', '--format', '{{.State.ExitCode}} {{.State.OOMKilled}}', id)
+      ).split(' ');
+      expect(exitCode).toBe('0');
+      expect(oomKilled).toBe('false');
+      expect(stopMs).toBeLessThan(3_000);
+    } finally {
+      await docker('rm', '-f', id);
+    }
+  });
+
+  it('withHostNetwork() and SIMS_TESTCONTAINERS_NETWORK select host networking', () => {
+    const saved = process.env.SIMS_TESTCONTAINERS_NETWORK;
+    try {
+      process.env.SIMS_TESTCONTAINERS_NETWORK = 'host';
+      expect(new ClusterSimContainer().usesHostNetwork()).toBe(true);
+      expect(new ClusterSimContainer().withHostNetwork(false).usesHostNetwork()).toBe(false);
+      delete process.env.SIMS_TESTCONTAINERS_NETWORK;
+      expect(new ClusterSimContainer().usesHostNetwork()).toBe(false);
+      expect(new ClusterSimContainer().withHostNetwork().usesHostNetwork()).toBe(true);
+      expect(new ClusterSimContainer().withNetworkMode('host').usesHostNetwork()).toBe(true);
+    } finally {
+      if (saved === undefined) delete process.env.SIMS_TESTCONTAINERS_NETWORK;
+      else process.env.SIMS_TESTCONTAINERS_NETWORK = saved;
+    }
+  });
+
+  it('rejects a scenario that is neither a file nor scenario text', () => {
+    expect(() => new ClusterSimContainer().withScenario('no/such/file.yaml')).toThrow(
+      /neither an existing file/,
+    );
+  });
+});
