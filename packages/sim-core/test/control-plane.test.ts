@@ -18,6 +18,8 @@ describe('control plane', () => {
 
   it('requires the admin token when one is set, except for health', async () => {
     const { app } = sim({ adminToken: 's3cret' });
+    // A route a simulator adds under /_sim on its own app (not through controlRoutes).
+    app.get('/_sim/extra', (c) => c.json({ extra: true }));
     const denied = await call(app, 'GET', '/_sim/faults');
     expect(denied.status).toBe(401);
     expect(denied.body.error.reason).toBe('UNAUTHENTICATED');
@@ -31,6 +33,12 @@ describe('control plane', () => {
       (await call(app, 'GET', '/_sim/faults', undefined, { 'x-sim-admin-token': 's3cret' })).status,
     ).toBe(200);
     expect((await call(app, 'GET', '/_sim/health')).status).toBe(200);
+    // Routes a simulator adds under /_sim on its own app are guarded too.
+    expect((await call(app, 'GET', '/_sim/extra')).status).toBe(401);
+    expect((await call(app, 'GET', '/_ns/x/_sim/extra')).status).toBe(401);
+    expect((await call(app, 'GET', '/_sim/extra', undefined, { 'x-sim-admin-token': 's3cret' })).status).toBe(
+      200,
+    );
     // The emulated API itself is not behind the admin token.
     expect((await call(app, 'GET', '/widgets/a')).status).toBe(404);
   });

@@ -1,4 +1,4 @@
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { parseDuration, SimInputError } from '../duration';
 import { createFaultEngine, type FaultRule } from '../faults/engine';
@@ -8,7 +8,7 @@ import type { SimulatorDefinition } from '../simulator';
 import { parseInput } from '../validation';
 import type { Namespaces, World } from '../world';
 import { controlOpenApi } from './control-openapi';
-import type { KernelOptions, SimEnv } from './kernel';
+import type { SimEnv } from './kernel';
 import { resolveNamespace } from './namespace';
 import { controlError } from './responses';
 
@@ -68,10 +68,32 @@ function ruleView(rule: FaultRule) {
  * The control plane at `/_sim`: health, reset, state, seed, faults, clock, journal, namespaces and
  * scenarios, each acting on the namespace the request selects. The simulator adds its own routes.
  */
+/**
+ * Guards every `/_sim` route with the admin token when one is set (health excepted). Mounted on the
+ * whole app, not on the control sub-app, so routes a simulator adds under `/_sim` on its own app are
+ * covered too.
+ */
+export function adminTokenGuard(adminToken: string | undefined): MiddlewareHandler {
+  return async (c, next) => {
+    if (adminToken && c.req.path !== '/_sim/health') {
+      const auth = c.req.header('authorization');
+      const given =
+        c.req.header('x-sim-admin-token') ?? (auth?.startsWith('Bearer ') ? auth.slice(7) : undefined);
+      if (given !== adminToken) {
+        return controlError(
+          c,
+          401,
+          'the control plane needs the admin token (Authorization: Bearer <token> or X-Sim-Admin-Token)',
+        );
+      }
+    }
+    await next();
+  };
+}
+
 export function createControlPlane<S>(
   def: SimulatorDefinition<S>,
   namespaces: Namespaces<S>,
-  options: KernelOptions,
 ): Hono<SimEnv<S>> {
   const control = new Hono<SimEnv<S>>();
   const world = (c: Context): World<S> => namespaces.get(resolveNamespace(c.req.raw));
@@ -83,18 +105,6 @@ export function createControlPlane<S>(
   });
 
   control.use('*', async (c, next) => {
-    if (options.adminToken && c.req.path !== '/_sim/health') {
-      const auth = c.req.header('authorization');
-      const given =
-        c.req.header('x-sim-admin-token') ?? (auth?.startsWith('Bearer ') ? auth.slice(7) : undefined);
-      if (given !== options.adminToken) {
-        return controlError(
-          c,
-          401,
-          'the control plane needs the admin token (Authorization: Bearer <token> or X-Sim-Admin-Token)',
-        );
-      }
-    }
     // Resolve early so an invalid namespace is a 400 for every route.
     resolveNamespace(c.req.raw);
     await next();

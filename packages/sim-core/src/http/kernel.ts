@@ -7,7 +7,7 @@ import type { FaultRule, RequestFacts } from '../faults/engine';
 
 import type { SimulatorDefinition } from '../simulator';
 import { createNamespaces, type Namespaces, type World, type WorldOptions } from '../world';
-import { createControlPlane } from './control-plane';
+import { adminTokenGuard, createControlPlane } from './control-plane';
 import { namespaceAwareGetPath, resolveNamespace } from './namespace';
 import { controlError } from './responses';
 
@@ -133,6 +133,9 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
     });
     return out;
   }
+
+  app.use('/_sim', adminTokenGuard(options.adminToken));
+  app.use('/_sim/*', adminTokenGuard(options.adminToken));
 
   // Request context + journal for the emulated API (the control plane is not journaled).
   app.use('*', async (c, next) => {
@@ -308,7 +311,7 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
     };
   }
 
-  app.route('/_sim', createControlPlane(def, namespaces, options));
+  app.route('/_sim', createControlPlane(def, namespaces));
   app.notFound((c) =>
     def.renderNotFound
       ? def.renderNotFound(c)
