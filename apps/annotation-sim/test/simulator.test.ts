@@ -1,0 +1,130 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startAnnotationSim } from '../src/app';
+import { signUrlToken } from '../src/domain/url-signing';
+import { aWebhook } from './support/builders';
+import { createHarness, type Harness, TEAM } from './support/harness';
+
+let h: Harness;
+afterEach(() => h?.close());
+
+describe('simulator plumbing', () => {
+  it('seeds through POST /_sim/seed and reports the ids', async () => {
+    h = createHarness();
+    const res = await h.post('/_sim/seed', {
+      users: [{ username: 'u', token: 'tok' }],
+      projects: [{ name: 'p', owner: 'u' }],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.seeded).toMatchObject({ users: { u: 2 }, projects: { p: 1 } });
+    expect((await h.get('/api/projects/1', { token: 'tok' })).body.name).toBe('p');
+    const bad = await h.post('/_sim/seed', { projects: [{ name: 'q', owner: 'ghost' }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toContain('unknown user "ghost"');
+  });
+
+  it('exports and imports the state snapshot', async () => {
+    h = createHarness();
+    h.seed({ ...TEAM, projects: [{ name: 'p', owner: 'alice' }] });
+    await h.post('/api/webhooks', aWebhook().forProject(1).build(), { as: 'alice' });
+    const snap = await h.get('/_sim/state');
+    expect(snap.status).toBe(200);
+    const other = createHarness();
+    try {
+      const put = await other.request('PUT', '/_sim/state', { body: snap.body });
+      expect(put.status).toBe(200);
+      const w = await other.get('/api/webhooks/1', { as: 'admin' });
+      expect(w.body).toMatchObject({ id: 1, project_id: 1 });
+      const next = await other.post('/api/projects', { name: 'q' }, { as: 'admin' });
+      expect(next.body.id).toBe(2);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('isolates namespaces', async () => {
+    h = createHarness();
+    await h.post('/api/projects', { name: 'a' }, { as: 'admin' });
+    const other = await h.get('/_ns/other/api/projects', { as: 'admin' });
+    expect(other.body.count).toBe(0);
+  });
+
+  it('renders injected faults on API operations in the DRF shape', async () => {
+    h = createHarness();
+    await h.post('/_sim/faults', {
+      match: { operation: 'webhooks.create' },
+      trigger: { times: 1 },
+      effect: { error: { status: 409 } },
+    });
+    const res = await h.post('/api/webhooks', aWebhook().forProject(1).build(), { as: 'admin' });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({
+      detail: 'This resource is currently busy with another operation. Please try again in a moment.',
+    });
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+    await h.post('/_sim/faults', {
+      match: { operation: 'tasks.partial_update' },
+      effect: { error: { status: 'PERMISSION_DENIED' } },
+    });
+    const denied = await h.patch('/api/tasks/1', { name: 'x' }, { as: 'admin' });
+    expect(denied.body).toEqual({ detail: 'You do not have permission to perform this action.' });
+  });
+
+  it('answers 405 for a known path with another method and Django 404 for unknown paths, with X-Request-Id', async () => {
+    h = createHarness();
+    const m = await h.request('DELETE', '/api/webhooks', { as: 'admin' });
+    expect(m.status).toBe(405);
+    expect(m.body).toEqual({ detail: 'Method "DELETE" not allowed.' });
+    const nf = await h.get('/api/nothing-here', { as: 'admin' });
+    expect(nf.status).toBe(404);
+    expect(nf.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(nf.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('returns 400 "Invalid data. Expected a dictionary" for a JSON list body', async () => {
+    h = createHarness();
+    const res = await h.post('/api/webhooks', [1, 2], { as: 'admin' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ non_field_errors: ['Invalid data. Expected a dictionary, but got list.'] });
+  });
+
+  it('serves health and the API over a real socket', async () => {
+    const sim = await startAnnotationSim({ port: 0, clock: { mode: 'manual' } });
+    try {
+      const health = await fetch(`${sim.url}/_sim/health`);
+      expect(await health.json()).toMatchObject({ status: 'ok', simulator: 'annotation-sim' });
+      const events = await fetch(`${sim.url}/api/webhooks/events?type=organization`);
+      expect(events.headers.get('content-type')).toBe('application/vnd.cvat+json');
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
+describe('signed URLs (compatibility switch, CVAT ≤ 2.45)', () => {
+  it('is off by default: ?sign= authenticates nobody and /api/auth/signing does not exist', async () => {
+    h = createHarness();
+    const token = signUrlToken(
+      { id: 1, username: 'admin' },
+      'http://localhost/api/users/self',
+      'annotation-sim-secret-key',
+      Date.parse('2026-01-01T00:00:00Z'),
+    );
+    expect((await h.get(`/api/users/self?sign=${encodeURIComponent(token)}`)).status).toBe(401);
+    expect((await h.post('/api/auth/signing', { url: '/api/users/self' }, { as: 'admin' })).status).toBe(404);
+  });
+
+  it('signs a URL for 30 seconds of clock time', async () => {
+    h = createHarness({ signedUrls: true });
+    const signed = await h.post('/api/auth/signing', { url: '/api/users/self' }, { as: 'admin' });
+    expect(signed.status).toBe(200);
+    expect(signed.body).toMatch(/^http:\/\/localhost\/api\/users\/self\?sign=/);
+    const path = signed.body.slice('http://localhost'.length);
+    expect((await h.get(path)).body.username).toBe('admin');
+    const tampered = await h.get(path.replace('/self', '/1'));
+    expect(tampered.body).toEqual({ detail: 'Invalid signature.' });
+    h.advance('31s');
+    const expired = await h.get(path);
+    expect(expired.status).toBe(401);
+    expect(expired.body).toEqual({ detail: 'This URL has expired.' });
+  });
+});
