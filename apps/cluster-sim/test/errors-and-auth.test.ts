@@ -351,3 +351,14 @@ describe('responses', () => {
     expect(JSON.stringify(pool)).not.toMatch(/"[a-z]+_[a-z_]+":/);
   });
 });
+
+describe('numeric enums', () => {
+  it('answers enum numbers when the client asks for $alt=json;enum-encoding=int', async () => {
+    const pool = (await h.get(`${POOL}?$alt=json%3Benum-encoding%3Dint`)).body;
+    expect(pool.status).toBe(2);
+    expect(pool.upgradeSettings.strategy).toBe(3);
+    expect(pool.config.effectiveCgroupMode).toBe(2);
+    const op = (await h.put(`${POOL}?$alt=json%3Benum-encoding%3Dint`, { nodeVersion: '-' })).body;
+    expect(op).toMatchObject({ status: 1, operationType: 4 });
+  });
+});

@@ -1,7 +1,15 @@
 import {
   CancelOperationRequest,
+  Cluster,
   CreateClusterRequest,
   CreateNodePoolRequest,
+  Empty,
+  ListClustersResponse,
+  ListNodePoolsResponse,
+  ListOperationsResponse,
+  NodePool,
+  Operation,
+  ServerConfig,
   UpdateNodePoolRequest,
 } from '@sims/cluster-schema';
 import { parseDuration, type SimEnv, type SimKernel, type World } from '@sims/sim-core';
@@ -33,6 +41,7 @@ import type {
 } from '../domain/state';
 import type { OperationScheduler } from '../scheduler';
 import { authorize } from './auth';
+import { encodeEnumsAsNumbers, wantsNumericEnums } from './encode';
 import { googleHeaders, type HttpError, renderError } from './errors';
 import { checkQuery, parseRequest } from './parse';
 
@@ -78,6 +87,8 @@ interface RouteSpec<B> {
   level: 'cluster' | 'location';
   readOnly: boolean;
   body?: z.ZodType<B>;
+  /** The response message, for numeric enum encoding. */
+  response: z.ZodType;
   handle(args: Args<B>): Result<unknown, HttpError>;
 }
 
@@ -181,7 +192,11 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
         });
       };
       const result = run();
-      return result.ok ? respond(result.value, sim.requestId) : renderError(result.error, errorCtx);
+      if (!result.ok) return renderError(result.error, errorCtx);
+      const body = wantsNumericEnums(c.req.query())
+        ? encodeEnumsAsNumbers(spec.response, result.value)
+        : result.value;
+      return respond(body, sim.requestId);
     };
   }
 
@@ -295,6 +310,7 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
 
   route('get', poolPath, {
     name: 'nodePools.get',
+    response: NodePool,
     rpc: 'GetNodePool',
     permission: 'container.clusters.get',
     level: 'cluster',
@@ -310,6 +326,7 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
 
   route('get', poolsPath, {
     name: 'nodePools.list',
+    response: ListNodePoolsResponse,
     rpc: 'ListNodePools',
     permission: 'container.clusters.get',
     level: 'cluster',
@@ -324,6 +341,7 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
 
   const updateSpec: RouteSpec<z.infer<typeof UpdateNodePoolRequest>> = {
     name: 'nodePools.update',
+    response: Operation,
     rpc: 'UpdateNodePool',
     permission: 'container.clusters.update',
     level: 'cluster',
@@ -354,6 +372,7 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
 
   route('post', poolsPath, {
     name: 'nodePools.create',
+    response: Operation,
     rpc: 'CreateNodePool',
     permission: 'container.clusters.update',
     level: 'cluster',
@@ -377,6 +396,7 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
 
   route('delete', poolPath, {
     name: 'nodePools.delete',
+    response: Operation,
     rpc: 'DeleteNodePool',
     permission: 'container.clusters.update',
     level: 'cluster',
@@ -399,6 +419,7 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
     { loc: '/clusters/:cluster', zone: '/clusters/:cluster' },
     {
       name: 'clusters.get',
+      response: Cluster,
       rpc: 'GetCluster',
       permission: 'container.clusters.get',
       level: 'cluster',
@@ -415,6 +436,7 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
     { loc: '/clusters', zone: '/clusters' },
     {
       name: 'clusters.list',
+      response: ListClustersResponse,
       rpc: 'ListClusters',
       permission: 'container.clusters.list',
       level: 'location',
@@ -433,6 +455,7 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
     { loc: '/clusters', zone: '/clusters' },
     {
       name: 'clusters.create',
+      response: Operation,
       rpc: 'CreateCluster',
       permission: 'container.clusters.create',
       level: 'location',
@@ -451,6 +474,7 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
     { loc: '/clusters/:cluster', zone: '/clusters/:cluster' },
     {
       name: 'clusters.delete',
+      response: Operation,
       rpc: 'DeleteCluster',
       permission: 'container.clusters.delete',
       level: 'cluster',
@@ -485,6 +509,7 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
     { loc: '/operations/:operation', zone: '/operations/:operation' },
     {
       name: 'operations.get',
+      response: Operation,
       rpc: 'GetOperation',
       permission: 'container.operations.get',
       level: 'location',
@@ -504,6 +529,7 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
     { loc: '/operations', zone: '/operations' },
     {
       name: 'operations.list',
+      response: ListOperationsResponse,
       rpc: 'ListOperations',
       permission: 'container.operations.list',
       level: 'location',
@@ -522,6 +548,7 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
     { loc: '/operations/:operation', zone: '/operations/:operation' },
     {
       name: 'operations.cancel',
+      response: Empty,
       rpc: 'CancelOperation',
       permission: 'container.operations.cancel',
       level: 'location',
@@ -549,6 +576,7 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
     { loc: '/serverConfig', zone: '/serverconfig' },
     {
       name: 'projects.locations.getServerConfig',
+      response: ServerConfig,
       rpc: 'GetServerConfig',
       permission: 'container.clusters.list',
       level: 'location',
