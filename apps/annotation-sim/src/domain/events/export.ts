@@ -258,6 +258,7 @@ export function armJob(state: EventsState, clock: Clock, job: ExportJob): void {
 /** Settles a job now: failed (planned failure, store unreachable) or finished over the current rows. */
 export function completeJob(state: EventsState, job: ExportJob, at: number): void {
   if (job.outcome) return;
+  if (!Number.isFinite(job.startAt)) job.startAt = at;
   if (job.failWith !== null) job.outcome = { status: 'failed', at, message: job.failWith };
   else if (job.storeDown || !state.settings.storeConnected) {
     job.outcome = { status: 'failed', at, message: STORE_UNREACHABLE_MESSAGE };
@@ -307,7 +308,7 @@ export function renderRequest(
     },
     progress: 0,
     created_date: date(job.createdAt),
-    started_date: status === 'queued' ? null : date(job.startAt),
+    started_date: status === 'queued' || !Number.isFinite(job.startAt) ? null : date(job.startAt),
     finished_date: date(ended),
     expiry_date: ended === null ? null : date(ended + state.settings.resultTtlMs),
     owner: { id: job.owner.id, username: job.owner.username },
@@ -322,4 +323,57 @@ export function renderRequest(
 /** A fresh query id (uuid4 from the world's id stream). */
 export function newQueryId(ids: Random): string {
   return ids.uuid();
+}
+
+/** A job put directly into a given state (control plane, pact provider states, scenario seeds). */
+export interface SeedJob {
+  /** The query id (uuid) of the job; its rq_id is built from it and the owner. */
+  queryId: string;
+  owner: { id: number; username: string };
+  status: ExportStatus;
+  /** For `failed`: the message. */
+  message?: string;
+  filename?: string | null;
+  orgId?: number | null;
+  query?: Partial<EventQuery>;
+  /** Enqueue time, epoch ms (default: now). */
+  createdAt?: number;
+}
+
+/**
+ * Creates a job in `status` at once. A `queued` or `started` job stays so until the control plane
+ * completes it (no timer); `finished` covers the rows logged so far.
+ *
+ * @example seedExportJob(events, clock.now(), { queryId, owner: { id: 2, username: 'alice' }, status: 'finished' })
+ */
+export function seedExportJob(state: EventsState, now: number, seed: SeedJob): ExportJob {
+  const queryId = normalizeUuid(seed.queryId);
+  if (!queryId) throw new Error(`invalid query id "${seed.queryId}": expected a UUID`);
+  const createdAt = seed.createdAt ?? now;
+  const rqId = formatRqId(queryId, seed.owner.id);
+  const job: ExportJob = {
+    rqId,
+    queryId,
+    owner: { id: seed.owner.id, username: seed.owner.username },
+    orgId: seed.orgId ?? null,
+    query: { from: seed.query?.from ?? 0, to: seed.query?.to ?? now, ids: seed.query?.ids ?? {} },
+    filename: seed.filename ?? null,
+    cloud: false,
+    createdAt,
+    startAt: seed.status === 'queued' ? Number.POSITIVE_INFINITY : createdAt,
+    finishAt: null,
+    pollsLeft: null,
+    failWith: null,
+    storeDown: false,
+    outcome:
+      seed.status === 'finished'
+        ? { status: 'finished', at: now, rowLimit: state.store.length }
+        : seed.status === 'failed'
+          ? { status: 'failed', at: now, message: seed.message ?? STORE_UNREACHABLE_MESSAGE }
+          : null,
+    fileExpired: false,
+  };
+  state.jobs.delete(rqId);
+  state.jobs.set(rqId, job);
+  return job;
 }

@@ -1,5 +1,7 @@
 import {
   parseDuration,
+  parseInput,
+  parseTime,
   resolveNamespace,
   type SimEnv,
   SimInputError,
@@ -7,6 +9,7 @@ import {
   type World,
 } from '@sims/sim-core';
 import type { Context } from 'hono';
+import { z } from 'zod';
 import { processClientEvents } from '../../domain/events/client-events';
 import { createCsvStream } from '../../domain/events/csv';
 import {
@@ -24,6 +27,7 @@ import {
   normalizeUuid,
   parseRqId,
   renderRequest,
+  seedExportJob,
   startExportJob,
 } from '../../domain/events/export';
 import type { ExportDelayEffect, ExportFailsEffect } from '../../domain/events/faults';
@@ -357,6 +361,24 @@ const recordInput = (r: Record<string, unknown>, now: number): EventRecord => ({
   access_token_id: (r.access_token_id as number | null) ?? null,
 });
 
+const seedJobSchema = z
+  .object({
+    query_id: z.string(),
+    user_id: z.int(),
+    username: z.string().min(1),
+    status: z.enum(['queued', 'started', 'finished', 'failed']),
+    message: z.string().optional(),
+    filename: z.string().nullable().optional(),
+    org_id: z.int().nullable().optional(),
+    created_at: z.union([z.string(), z.number()]).optional(),
+    from: z.union([z.string(), z.number()]).optional(),
+    to: z.union([z.string(), z.number()]).optional(),
+    filters: z
+      .partialRecord(z.enum(['org_id', 'project_id', 'task_id', 'job_id', 'user_id']), z.int())
+      .optional(),
+  })
+  .strict();
+
 /**
  * Control routes of the events API under `/_sim/events`: settings, direct log writes (seeding, the
  * benchmark) and export jobs moved by hand.
@@ -420,6 +442,31 @@ function registerEventControlRoutes<S>(kernel: SimKernel<S>, deps: EventsDeps<S>
       (input.events as Record<string, unknown>[]).map((r) => recordInput(r, now)),
     );
     return c.json({ stored }, 201);
+  });
+  app.post('/_sim/events/exports', async (c) => {
+    const world = worldOf(c);
+    const events = deps.events(world);
+    const input = parseInput(seedJobSchema, await body(c), 'export');
+    let job: ExportJob;
+    try {
+      job = seedExportJob(events, world.clock.now(), {
+        queryId: input.query_id,
+        owner: { id: input.user_id, username: input.username },
+        status: input.status,
+        message: input.message,
+        filename: input.filename ?? null,
+        orgId: input.org_id ?? null,
+        createdAt: input.created_at === undefined ? undefined : parseTime(input.created_at),
+        query: {
+          from: input.from === undefined ? undefined : parseTime(input.from),
+          to: input.to === undefined ? undefined : parseTime(input.to),
+          ids: input.filters ?? {},
+        },
+      });
+    } catch (err) {
+      throw new SimInputError((err as Error).message, 'query_id');
+    }
+    return c.json(view(events, job, world.clock.now()), 201);
   });
   app.post('/_sim/events/exports/complete', async (c) => {
     const world = worldOf(c);
