@@ -78,6 +78,24 @@ describe('cluster-sim CLI', () => {
     );
   }, 20_000);
 
+  it('saves the world to --state-file on SIGTERM and loads it on the next start', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cluster-sim-state-')), 'world.json');
+    const first = await start(['--port', '0', '--state-file', file]);
+    const seed = await fetch(`${first.url}/_sim/seed`, {
+      method: 'POST',
+      body: JSON.stringify({ clusters: [{ projectId: 'p1', location: 'us-central1', name: 'kept' }] }),
+    });
+    expect(seed.status).toBe(201);
+    const exited = new Promise((resolve) => child?.on('exit', resolve));
+    child?.kill('SIGTERM');
+    await exited;
+    const second = await start(['--port', '0', '--state-file', file]);
+    const res = await fetch(`${second.url}/v1beta1/projects/p1/locations/us-central1/clusters/kept`, {
+      headers: { authorization: 'Bearer t' },
+    });
+    expect(res.status).toBe(200);
+  }, 20_000);
+
   it('loads the example scenario shipped with the app', async () => {
     const { url } = await start([
       '--port',

@@ -117,6 +117,33 @@ describe('the error envelope', () => {
   });
 });
 
+describe('every route addressing a missing cluster', () => {
+  const MISSING: [string, string, unknown?][] = [
+    ['GET', `${LOC}/clusters/ghost/nodePools/np1`],
+    ['PUT', `${LOC}/clusters/ghost/nodePools/np1`, { nodeVersion: '-' }],
+    ['DELETE', `${LOC}/clusters/ghost/nodePools/np1`],
+    ['GET', `${LOC}/clusters/ghost/nodePools`],
+    ['POST', `${LOC}/clusters/ghost/nodePools`, { nodePool: { name: 'x' } }],
+    ['GET', `${LOC}/clusters/ghost`],
+    ['DELETE', `${LOC}/clusters/ghost`],
+    ['POST', `${ZONE}/clusters/ghost/nodePools/np1/update`, { nodeVersion: '-' }],
+    ['GET', `${ZONE}/clusters/ghost/nodePools/np1`],
+  ];
+  it.each(MISSING)('answers %s %s with the Google 404 shape', async (method, path, body) => {
+    const res = await h.request(method, path, { body });
+    expect(res.status, res.text).toBe(404);
+    const message = 'Not found: projects/p1/zones/us-central1-a/clusters/ghost.';
+    expect(res.body).toEqual({
+      error: {
+        code: 404,
+        message,
+        errors: [{ message, domain: 'global', reason: 'notFound' }],
+        status: 'NOT_FOUND',
+      },
+    });
+  });
+});
+
 describe('authentication and authorisation', () => {
   it.each(ROUTES)(
     'answers %s %s without credentials with 401 CREDENTIALS_MISSING',
