@@ -163,7 +163,7 @@ describe('emission and payloads', () => {
     await projectHook(r.url, ['create:job']);
     const t = await h.post('/api/tasks', { name: 'n', project_id: 1 }, { as: 'alice' });
     await h.post(
-      `/api/tasks/${t.body.id}/data`,
+      `/api/tasks/${t.body.id}/data/`,
       { image_quality: 70, server_files: ['a.jpg', 'b.jpg'] },
       { as: 'alice' },
     );

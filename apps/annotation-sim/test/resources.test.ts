@@ -72,7 +72,7 @@ describe('projects and tasks', () => {
     expect(task.body).toMatchObject({ size: 0, mode: '', jobs: { count: 0 } });
     const files = Array.from({ length: 10 }, (_, i) => `http://example.com/${i}.jpg`);
     const data = await h.post(
-      `/api/tasks/${task.body.id}/data`,
+      `/api/tasks/${task.body.id}/data/`,
       { image_quality: 70, remote_files: files },
       { as: 'admin' },
     );

@@ -12,7 +12,7 @@ export type FieldSpec =
       minLength?: number;
     }
   | { kind: 'url'; required?: boolean; maxLength?: number }
-  | { kind: 'integer'; required?: boolean; nullable?: boolean; min?: number }
+  | { kind: 'integer'; required?: boolean; nullable?: boolean; min?: number; max?: number }
   | { kind: 'boolean'; required?: boolean }
   | { kind: 'choice'; required?: boolean; choices: readonly string[]; nullable?: boolean }
   | { kind: 'multipleChoice'; required?: boolean; choices: readonly string[] }
@@ -170,6 +170,8 @@ function validateField(v: unknown, f: FieldSpec): { value: unknown } | { error: 
       if (typeof v === 'number' && Number.isInteger(v)) n = v;
       else if (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v)) n = Number(v);
       else return { error: [MSG.integer] };
+      if (f.max !== undefined && n > f.max)
+        return { error: [`Ensure this value is less than or equal to ${f.max}.`] };
       if (f.min !== undefined && n < f.min)
         return { error: [`Ensure this value is greater than or equal to ${f.min}.`] };
       return { value: n };

@@ -330,12 +330,12 @@ export function registerResourceRoutes(kernel: Kernel, deps: AppDeps): void {
     }),
   );
   app.post(
-    '/api/tasks/:id/data',
+    '/api/tasks/:id/data/',
     operation('tasks.create_data', idRes('tasks')),
     api(deps, (r) => {
       const t = load(r, 'task', r.state.tasks, 'Task', true);
       const v = validated(r.body(), {
-        image_quality: { kind: 'integer', required: true, min: 0 },
+        image_quality: { kind: 'integer', required: true, min: 1, max: 100 },
         chunk_size: { kind: 'integer', nullable: true, min: 0 },
         client_files: { kind: 'any' },
         server_files: { kind: 'any' },
