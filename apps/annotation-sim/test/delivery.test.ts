@@ -414,6 +414,19 @@ describe('failing receivers lose no event', () => {
     expect(rows[1].response).toMatch(/Read timed out\. \(read timeout=0\.15\)/);
   });
 
+  it('keeps answering API requests while a receiver hangs', async () => {
+    world({ delivery: { readTimeoutMs: 400 } });
+    const r = await receiver({ behaviour: () => 'hang' });
+    await projectHook(r.url, ['update:task']);
+    await h.patch('/api/tasks/1', { name: 'x' }, { as: 'alice' });
+    await expect.poll(() => r.requests.length).toBe(1);
+    const during = await h.get('/api/tasks/1', { as: 'alice' });
+    expect(during.body.name).toBe('x');
+    expect(h.sim.deliveries().stats().inFlight).toBe(1);
+    await h.idle();
+    expect(h.sim.deliveries().stats()).toEqual({ queued: 0, inFlight: 0, scheduledRetries: 1 });
+  });
+
   it('records a response over 1 MiB as an empty string', async () => {
     world();
     const big = Buffer.alloc(1024 * 1024 + 10, 'a');
