@@ -1,7 +1,12 @@
 import { clientEventsSchema, requestSchema } from '@sims/annotation-schema';
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type AnnotationSim, createAnnotationSim } from '../../src/app';
+import {
+  type AnnotationSim,
+  createAnnotationSim,
+  type StartedAnnotationSim,
+  startAnnotationSim,
+} from '../../src/app';
 
 const csvRows = (text: string) => parse(text, { columns: true }) as Record<string, string>[];
 
@@ -67,6 +72,69 @@ describe('events API inside the annotation simulator', () => {
     expect(JSON.parse(taskRow?.payload ?? '{}').request.id).toBe(requestId);
     // The client event has no project_id: the project filter leaves it out.
     expect(rows.some((r) => r.scope === 'click:element')).toBe(false);
+  });
+
+  it('streams the CSV over a real socket, with the result_url pointing at the server', async () => {
+    const started: StartedAnnotationSim = await startAnnotationSim({
+      host: '127.0.0.1',
+      clock: { mode: 'manual', start: '2026-08-12T10:00:00Z' },
+    });
+    try {
+      const headers = { authorization: ADMIN };
+      const store = started.world().state.extensions.get('events') as {
+        store: { append(r: unknown): number };
+      };
+      for (let i = 0; i < 5000; i++) {
+        store.store.append({
+          scope: 'click:element',
+          obj_name: null,
+          obj_id: i,
+          obj_val: null,
+          source: 'client',
+          timestamp: Date.parse('2026-08-12T09:00:00Z') + i,
+          count: null,
+          duration: 0,
+          project_id: null,
+          task_id: null,
+          job_id: null,
+          user_id: 1,
+          user_name: 'admin',
+          user_email: null,
+          org_id: null,
+          org_slug: null,
+          payload: `{"i": ${i}}`,
+          access_token_id: null,
+        });
+      }
+      const start = await fetch(`${started.url}/api/events/export`, { method: 'POST', headers });
+      const { rq_id } = (await start.json()) as { rq_id: string };
+      await fetch(`${started.url}/_sim/clock/advance`, {
+        method: 'POST',
+        body: JSON.stringify({ by: '2s' }),
+      });
+      const status = (await (
+        await fetch(`${started.url}/api/requests/${encodeURIComponent(rq_id)}`, { headers })
+      ).json()) as {
+        result_url: string;
+      };
+      expect(status.result_url.startsWith(`${started.url}/api/events/download?rq_id=`)).toBe(true);
+      const file = await fetch(status.result_url, { headers });
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-type')).toBe('text/csv');
+      expect(csvRows(await file.text())).toHaveLength(5000);
+    } finally {
+      await started.close();
+    }
+  });
+
+  it('finishes exports in real time under a real clock (here 100x faster)', async () => {
+    sim = createAnnotationSim({ clock: { mode: 'real', speed: 100 } });
+    const start = await call('/api/events/export', { method: 'POST' });
+    const { rq_id } = (await start.json()) as { rq_id: string };
+    const statusOf = async () =>
+      ((await (await call(`/api/requests/${encodeURIComponent(rq_id)}`)).json()) as { status: string })
+        .status;
+    await expect.poll(statusOf, { timeout: 5_000, interval: 5 }).toBe('finished');
   });
 
   it('answers 401 without credentials', async () => {
