@@ -93,6 +93,20 @@ describe('fault rules', () => {
     expect((await h.get(`${OPS}/${polled.name}`)).body.status).toBe('DONE');
   });
 
+  it('keeps an operation effect for the request that really starts an operation', async () => {
+    await h.addFault({
+      id: 'fail-once',
+      match: { operation: 'nodePools.update' },
+      trigger: { times: 1 },
+      effect: { operationFails: { atProgress: 0, message: 'boom' } },
+    });
+    expect((await h.put(POOL, { nodeVersion: '9.9' })).status).toBe(400);
+    const op = (await h.put(POOL, { nodeVersion: '-' })).body;
+    await h.advance('2s');
+    expect((await h.get(`${OPS}/${op.name}`)).body).toMatchObject({ status: 'DONE', statusMessage: 'boom' });
+    expect((await h.journal('fault=fail-once')).map((e) => e.status)).toEqual([200]);
+  });
+
   it('rejects a rule with an unknown Google status name', async () => {
     const res = await h.request('POST', '/_sim/faults', {
       token: null,

@@ -39,9 +39,24 @@ export interface ClusterRef {
 export interface DomainContext {
   now: number;
   ids: { uuid(): string; hex(length: number): string; int(min: number, max: number): number };
-  /** Overrides from fault rules for the operation this request starts. */
-  timing?: StartOperation['timing'];
-  failure?: OperationFailure;
+  /**
+   * Asked at the point where the cluster's running operations are checked: an injected conflict
+   * (busy cluster, quota) from a fault rule, if one fires for this request.
+   */
+  injectedConflict?: () => DomainError | undefined;
+  /** Asked only when an operation is really created: timing and failure overrides from fault rules. */
+  operationEffects?: () => { timing?: StartOperation['timing']; failure?: OperationFailure };
+}
+
+/** The concurrency check of a mutation, with any injected conflict first. */
+function admit(
+  state: ClusterState,
+  record: ClusterRecord,
+  request: Parameters<typeof checkConcurrency>[2],
+  ctx: DomainContext,
+) {
+  const injected = ctx.injectedConflict?.();
+  return injected ? fail(injected) : checkConcurrency(state, record, request);
 }
 
 export function findCluster(state: ClusterState, projectId: string, ref: ClusterRef): Result<ClusterRecord> {
@@ -101,7 +116,7 @@ export function updateNodePool(
     if (!resolved.ok) return resolved;
     version = resolved.value;
   }
-  const busy = checkConcurrency(state, record, { type: 'UPGRADE_NODES', nodePool: poolName });
+  const busy = admit(state, record, { type: 'UPGRADE_NODES', nodePool: poolName }, ctx);
   if (!busy.ok) return busy;
   const desired = applyNodePoolUpdate(poolRecord.pool, req, version);
   const op = createOperation(
@@ -114,8 +129,7 @@ export function updateNodePool(
       nodePool: poolName,
       nodesTotal: nodeCount(desired),
       change: { kind: 'updatePool', desired },
-      timing: ctx.timing,
-      failure: ctx.failure,
+      ...ctx.operationEffects?.(),
     },
     ctx.now,
     ctx.ids,
@@ -172,7 +186,7 @@ export function createNodePool(
     if (!resolved.ok) return resolved;
     version = resolved.value;
   }
-  const busy = checkConcurrency(state, record, { type: 'CREATE_NODE_POOL', nodePool: input.name });
+  const busy = admit(state, record, { type: 'CREATE_NODE_POOL', nodePool: input.name }, ctx);
   if (!busy.ok) return busy;
   const pool = buildPool(record, { ...input, name: input.name }, version, ctx.ids.hex(8));
   pool.status = 'PROVISIONING';
@@ -187,8 +201,7 @@ export function createNodePool(
       nodePool: input.name,
       nodesTotal: nodeCount(pool),
       change: { kind: 'createPool' },
-      timing: ctx.timing,
-      failure: ctx.failure,
+      ...ctx.operationEffects?.(),
     },
     ctx.now,
     ctx.ids,
@@ -206,7 +219,7 @@ export function deleteNodePool(
 ) {
   const found = findPool(record, poolName);
   if (!found.ok) return found;
-  const busy = checkConcurrency(state, record, { type: 'DELETE_NODE_POOL', nodePool: poolName });
+  const busy = admit(state, record, { type: 'DELETE_NODE_POOL', nodePool: poolName }, ctx);
   if (!busy.ok) return busy;
   found.value.pool = { ...found.value.pool, status: 'STOPPING' };
   const op = createOperation(
@@ -219,8 +232,7 @@ export function deleteNodePool(
       nodePool: poolName,
       nodesTotal: nodeCount(found.value.pool),
       change: { kind: 'deletePool' },
-      timing: ctx.timing,
-      failure: ctx.failure,
+      ...ctx.operationEffects?.(),
     },
     ctx.now,
     ctx.ids,
@@ -319,8 +331,7 @@ export function createCluster(
       cluster: input.name,
       nodesTotal: [...record.pools.values()].reduce((s, p) => s + nodeCount(p.pool), 0),
       change: { kind: 'createCluster' },
-      timing: ctx.timing,
-      failure: ctx.failure,
+      ...ctx.operationEffects?.(),
     },
     ctx.now,
     ctx.ids,
@@ -334,7 +345,7 @@ export function deleteCluster(
   record: ClusterRecord,
   ctx: DomainContext,
 ): Result<OperationRecord> {
-  const busy = checkConcurrency(state, record, { type: 'DELETE_CLUSTER' });
+  const busy = admit(state, record, { type: 'DELETE_CLUSTER' }, ctx);
   if (!busy.ok) return busy;
   record.cluster.status = 'STOPPING';
   return ok(
@@ -347,8 +358,7 @@ export function deleteCluster(
         cluster: record.name,
         nodesTotal: 0,
         change: { kind: 'deleteCluster' },
-        timing: ctx.timing,
-        failure: ctx.failure,
+        ...ctx.operationEffects?.(),
       },
       ctx.now,
       ctx.ids,

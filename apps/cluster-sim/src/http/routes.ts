@@ -94,7 +94,9 @@ interface RouteSpec<B> {
 
 const ROOT = { loc: '/projects/:project/locations/:location', zone: '/projects/:project/zones/:location' };
 
-function timingOf(effect: OperationDurationEffect | undefined): DomainContext['timing'] {
+function timingOf(
+  effect: OperationDurationEffect | undefined,
+): { durationMs?: number; polls?: number } | undefined {
   if (!effect) return undefined;
   return {
     durationMs: effect.duration === undefined ? undefined : parseDuration(effect.duration),
@@ -230,38 +232,41 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
     return findCluster(a.state, a.projectId, ref(a));
   }
 
-  /** The domain context of a mutation, with the operation-shaping fault effects of this request. */
+  /**
+   * The domain context of a mutation. Domain fault effects are taken at the point of the domain flow
+   * they belong to, so a rule is not used up by a request that fails earlier for another reason.
+   */
   function domainContext(a: Args<unknown>): DomainContext {
     const sim = a.c.var.sim;
     return {
       now: a.now,
       ids: a.world.ids,
-      timing: timingOf(sim.takeEffect<OperationDurationEffect>('operationDuration')),
-      failure: failureOf(sim.takeEffect<OperationFailsEffect>('operationFails')),
+      injectedConflict() {
+        const busy = sim.takeEffect<{ operation?: string; operationType?: string }>('clusterBusy');
+        if (busy) {
+          return {
+            code: 'CLUSTER_BUSY',
+            operation: busy.operation ?? `operation-${a.now}-${a.world.ids.uuid()}`,
+            operationType: busy.operationType ?? 'UPGRADE_MASTER',
+            cluster: a.cluster,
+            style: a.state.settings.busyMessage,
+          };
+        }
+        const quota = sim.takeEffect<{ quota?: number }>('quotaExhausted');
+        if (quota) {
+          return {
+            code: 'TOO_MANY_OPERATIONS',
+            cluster: a.cluster,
+            quota: quota.quota ?? a.state.settings.concurrentOperationsQuota,
+          };
+        }
+        return undefined;
+      },
+      operationEffects: () => ({
+        timing: timingOf(sim.takeEffect<OperationDurationEffect>('operationDuration')),
+        failure: failureOf(sim.takeEffect<OperationFailsEffect>('operationFails')),
+      }),
     };
-  }
-
-  /** Busy-cluster and quota faults: the conditions the domain would report, on demand. */
-  function injectedConcurrency(a: Args<unknown>, record: ClusterRecord): HttpError | undefined {
-    const sim = a.c.var.sim;
-    const busy = sim.takeEffect<{ operation?: string; operationType?: string }>('clusterBusy');
-    if (busy) {
-      return {
-        code: 'CLUSTER_BUSY',
-        operation: busy.operation ?? `operation-${a.now}-${a.world.ids.uuid()}`,
-        operationType: busy.operationType ?? 'UPGRADE_MASTER',
-        cluster: record.name,
-        style: a.state.settings.busyMessage,
-      };
-    }
-    const quota = sim.takeEffect<{ quota?: number }>('quotaExhausted');
-    if (quota)
-      return {
-        code: 'TOO_MANY_OPERATIONS',
-        cluster: record.name,
-        quota: quota.quota ?? a.state.settings.concurrentOperationsQuota,
-      };
-    return undefined;
   }
 
   function started(a: Args<unknown>, result: Result<OperationRecord>): Result<unknown, HttpError> {
@@ -362,8 +367,6 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
       if (!pool.ok) return pool;
       // A concurrent writer (fault) changes the pool just before this request is applied.
       if (a.c.var.sim.takeEffect('etagBump') !== undefined) pool.value.generation++;
-      const injected = injectedConcurrency(a, record.value);
-      if (injected) return fail(injected);
       return started(a, updateNodePool(a.state, record.value, a.pool, a.body, domainContext(a)));
     },
   };
@@ -388,8 +391,6 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
       if (!ids.ok) return ids;
       const record = cluster(a);
       if (!record.ok) return record;
-      const injected = injectedConcurrency(a, record.value);
-      if (injected) return fail(injected);
       return started(a, createNodePool(a.state, record.value, a.body, domainContext(a)));
     },
   });
@@ -406,8 +407,6 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
       if (!record.ok) return record;
       const pool = findPool(record.value, a.pool);
       if (!pool.ok) return pool;
-      const injected = injectedConcurrency(a, record.value);
-      if (injected) return fail(injected);
       return started(a, deleteNodePool(a.state, record.value, a.pool, domainContext(a)));
     },
   });
@@ -482,8 +481,6 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
       handle(a) {
         const record = cluster(a);
         if (!record.ok) return record;
-        const injected = injectedConcurrency(a, record.value);
-        if (injected) return fail(injected);
         return started(a, deleteCluster(a.state, record.value, domainContext(a)));
       },
     },
