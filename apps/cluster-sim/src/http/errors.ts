@@ -60,7 +60,8 @@ export interface ErrorContext {
 interface Rendered {
   status: RpcCodeName;
   message: string;
-  legacy?: { reason?: string; location?: string; locationType?: string };
+  /** The legacy `errors[0]`; its `message` defaults to the top-level one (the front end's 401s differ). */
+  legacy?: { reason?: string; location?: string; locationType?: string; message?: string };
   details: Record<string, unknown>[];
 }
 
@@ -196,14 +197,24 @@ function describe(error: HttpError, ctx: ErrorContext): Rendered {
           : `Request is missing required authentication credential. ${AUTH_HELP}`,
         legacy: error.apiKey
           ? { reason: 'required' }
-          : { reason: 'required', location: 'Authorization', locationType: 'header' },
+          : {
+              reason: 'required',
+              location: 'Authorization',
+              locationType: 'header',
+              message: 'Login Required.',
+            },
         details: [errorInfo('CREDENTIALS_MISSING')],
       };
     case 'CREDENTIALS_INVALID':
       return {
         status: 'UNAUTHENTICATED',
         message: `Request had invalid authentication credentials. ${AUTH_HELP}`,
-        legacy: { reason: 'authError', location: 'Authorization', locationType: 'header' },
+        legacy: {
+          reason: 'authError',
+          location: 'Authorization',
+          locationType: 'header',
+          message: 'Invalid Credentials',
+        },
         details: [errorInfo(error.reason)],
       };
     case 'SCOPE_INSUFFICIENT':
@@ -273,7 +284,14 @@ export function errorBody(error: HttpError, ctx: ErrorContext) {
       error: {
         code: http,
         message,
-        errors: [{ message, domain: 'global', reason: r.legacy?.reason ?? reason, ...legacyLocation(r) }],
+        errors: [
+          {
+            message: r.legacy?.message ?? message,
+            domain: 'global',
+            reason: r.legacy?.reason ?? reason,
+            ...legacyLocation(r),
+          },
+        ],
         status: r.status,
         ...(r.details.length > 0 ? { details: r.details } : {}),
       },
