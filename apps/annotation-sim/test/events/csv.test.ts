@@ -111,7 +111,7 @@ describe('the exported CSV', () => {
     expect(csvField('cr\r')).toBe('"cr\r"');
     expect(csvField(null)).toBe('');
     expect(csvField(0)).toBe('0');
-    const line = renderCsvRow({
+    const base: EventRecord = {
       scope: 's',
       obj_name: null,
       obj_id: null,
@@ -130,7 +130,12 @@ describe('the exported CSV', () => {
       org_slug: null,
       payload: '{"a":1}',
       access_token_id: 7,
-    });
+    };
+    const line = renderCsvRow(base);
     expect(line).toBe('s,,,,server,2026-08-12 10:00:00+00:00,,0,1,2,3,4,u,,,,"{""a"":1}",7\r\n');
+    const at = (ms: number) =>
+      renderCsvRow({ ...base, timestamp: Date.parse('2026-08-12T10:00:00Z') + ms }).split(',')[5];
+    expect(at(5)).toBe('2026-08-12 10:00:00.005000+00:00');
+    expect(at(1999)).toBe('2026-08-12 10:00:01.999000+00:00');
   });
 });
