@@ -287,6 +287,26 @@ describe('POST /api/events/export and GET /api/requests/{rq_id}', () => {
     expect(await res.text()).toBe('Unknown export request id');
   });
 
+  it('cancels a queued export (200, then gone) and refuses a started one', async () => {
+    h = createHarness();
+    const cancel = (rqId: string, as: Who = 'admin') =>
+      h.request(`/api/requests/${encodeURIComponent(rqId)}/cancel`, { method: 'POST', as });
+    const queued = (await startExport('', 'alice')).body.rq_id;
+    expect((await cancel(queued, 'carol')).status).toBe(403);
+    const ok = await cancel(queued, 'alice');
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toBe('');
+    expect((await status(queued, 'alice')).status).toBe(404);
+    await h.advance('1h'); // its timer is gone too
+    expect((await status(queued, 'alice')).status).toBe(404);
+    const started = (await startExport()).body.rq_id;
+    await h.advance('500ms');
+    const refused = await cancel(started);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toBe('Only requests that have not yet been started can be cancelled');
+    expect((await cancel(queued)).status).toBe(404);
+  });
+
   it('lists the caller’s own requests, newest first, paginated', async () => {
     h = createHarness();
     await startExport('', 'alice');

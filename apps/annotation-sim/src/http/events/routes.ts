@@ -284,6 +284,24 @@ export function registerEventRoutes<S>(kernel: SimKernel<S>, deps: EventsDeps<S>
     return drf(c, 200, renderRequest(events, job, now, baseUrlOf(deps, c)));
   });
 
+  app.post('/api/requests/:id/cancel', operation('requests.create_cancel'), async (c) => {
+    const sim = c.var.sim;
+    const caller = await callerOf(deps, c);
+    if (caller instanceof Response) return caller;
+    const world = sim.world;
+    const events = deps.events(world);
+    const now = world.clock.now();
+    const job = findJob(events, c.req.param('id'), now);
+    if (!job) return plain(c, 404, 'There is no request with specified id');
+    if (!caller.isAdmin && job.owner.id !== caller.id) return drf(c, 403, { detail: PERMISSION_DENIED });
+    if (jobStatus(job, now) !== 'queued') {
+      return plain(c, 400, 'Only requests that have not yet been started can be cancelled');
+    }
+    if (job.timer !== undefined) world.clock.cancel(job.timer);
+    events.jobs.delete(job.rqId);
+    return drf(c, 200, null);
+  });
+
   app.get('/api/requests', operation('requests.list'), async (c) => {
     const sim = c.var.sim;
     const caller = await callerOf(deps, c);
