@@ -70,7 +70,9 @@ function validate(value: unknown, schema: Schema, path: string, errors: string[]
     }
     case 'array':
       if (!Array.isArray(value)) return void errors.push(`${path}: expected array`);
-      value.forEach((v, i) => s.items && validate(v, s.items as Schema, `${path}[${i}]`, errors));
+      value.forEach((v, i) => {
+        if (s.items) validate(v, s.items as Schema, `${path}[${i}]`, errors);
+      });
       return;
     case 'integer':
       if (!Number.isInteger(value)) errors.push(`${path}: expected integer, got ${JSON.stringify(value)}`);

@@ -33,8 +33,10 @@ describe('annotation-sim CLI', () => {
         headers: { authorization: 'Token scenario-token' },
       });
       expect(await project.json()).toMatchObject({ id: 1, name: 'demo' });
-      const faults = await (await fetch(`${ready}/_sim/faults`)).json();
-      expect(faults.faults[0].effect).toEqual({ deliveryRefused: true });
+      const faults = (await (await fetch(`${ready}/_sim/faults`)).json()) as {
+        faults: { effect: unknown }[];
+      };
+      expect(faults.faults[0]?.effect).toEqual({ deliveryRefused: true });
       child.kill('SIGTERM');
       const [code] = await once(child, 'exit');
       expect(code).toBe(0);
