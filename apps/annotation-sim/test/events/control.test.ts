@@ -53,6 +53,27 @@ describe('events control plane', () => {
     expect((await h.request(`/api/events?query_id=${QUERY_ID}`, { as: 'alice' })).status).toBe(201);
   });
 
+  it('keeps a seeded queued export queued across a state snapshot, until completed', async () => {
+    h = createHarness();
+    await seedJob({ query_id: QUERY_ID, user_id: 2, username: 'alice', status: 'queued' });
+    const snapshot = await (await h.app.request('/_sim/state')).json();
+    const put = await h.app.request('/_sim/state', { method: 'PUT', body: JSON.stringify(snapshot) });
+    expect(put.status, await put.clone().text()).toBeLessThan(300);
+    const url = `/api/requests/${encodeURIComponent(RQ_ID)}`;
+    expect(await (await h.request(url, { as: 'alice' })).json()).toMatchObject({
+      status: 'queued',
+      started_date: null,
+    });
+    await h.app.request('/_sim/events/exports/complete', {
+      method: 'POST',
+      body: JSON.stringify({ rq_id: RQ_ID }),
+    });
+    expect(await (await h.request(url, { as: 'alice' })).json()).toMatchObject({
+      status: 'finished',
+      started_date: '2026-08-12T10:00:00Z',
+    });
+  });
+
   it('seeds a failed export with its message', async () => {
     h = createHarness();
     await seedJob({ query_id: QUERY_ID, user_id: 2, username: 'alice', status: 'failed', message: 'boom' });

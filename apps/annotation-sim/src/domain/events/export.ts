@@ -82,6 +82,9 @@ export function normalizeUuid(text: string): string | undefined {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** `startAt` of a job that waits until the control plane moves it (JSON-safe, unlike Infinity). */
+export const NEVER = Number.MAX_SAFE_INTEGER;
+
 /** A job's status at time `now` (a pure read). Expired jobs are gone from RQ. */
 export function jobStatus(job: ExportJob, now: number): ExportStatus {
   if (job.outcome) return job.outcome.status;
@@ -258,7 +261,7 @@ export function armJob(state: EventsState, clock: Clock, job: ExportJob): void {
 /** Settles a job now: failed (planned failure, store unreachable) or finished over the current rows. */
 export function completeJob(state: EventsState, job: ExportJob, at: number): void {
   if (job.outcome) return;
-  if (!Number.isFinite(job.startAt)) job.startAt = at;
+  if (job.startAt === NEVER) job.startAt = at;
   if (job.failWith !== null) job.outcome = { status: 'failed', at, message: job.failWith };
   else if (job.storeDown || !state.settings.storeConnected) {
     job.outcome = { status: 'failed', at, message: STORE_UNREACHABLE_MESSAGE };
@@ -308,7 +311,7 @@ export function renderRequest(
     },
     progress: 0,
     created_date: date(job.createdAt),
-    started_date: status === 'queued' || !Number.isFinite(job.startAt) ? null : date(job.startAt),
+    started_date: status === 'queued' ? null : date(job.startAt),
     finished_date: date(ended),
     expiry_date: ended === null ? null : date(ended + state.settings.resultTtlMs),
     owner: { id: job.owner.id, username: job.owner.username },
@@ -360,7 +363,7 @@ export function seedExportJob(state: EventsState, now: number, seed: SeedJob): E
     filename: seed.filename ?? null,
     cloud: false,
     createdAt,
-    startAt: seed.status === 'queued' ? Number.POSITIVE_INFINITY : createdAt,
+    startAt: seed.status === 'queued' ? NEVER : createdAt,
     finishAt: null,
     pollsLeft: null,
     failWith: null,
