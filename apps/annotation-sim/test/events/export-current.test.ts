@@ -138,6 +138,16 @@ describe('POST /api/events/export and GET /api/requests/{rq_id}', () => {
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="audit.csv"');
   });
 
+  it('names a non-ASCII filename the way django-sendfile2 does', async () => {
+    h = createHarness();
+    const { rq_id } = (await startExport(`filename=${encodeURIComponent('journal-été.csv')}`)).body;
+    await h.advance('2s');
+    const res = await download(rq_id);
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="journal-ete.csv"; filename*=UTF-8''journal-%C3%A9t%C3%A9.csv`,
+    );
+  });
+
   it('answers 409 with the same rq_id when a query_id is reused while the job is active, and replaces it once done', async () => {
     h = createHarness();
     const queryId = '0d6c9f4e-2a7b-4e3c-9b1d-8f5e6a7c2b10';

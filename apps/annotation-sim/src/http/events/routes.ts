@@ -84,11 +84,29 @@ function planFor<S>(c: Ctx<S>, events: EventsState): JobPlan {
   return plan;
 }
 
+/**
+ * django-sendfile2's `Content-Disposition`: an ASCII fallback (NFKD, non-ASCII dropped) and, when that
+ * differs, the RFC 5987 `filename*=UTF-8''…` form.
+ */
+export function contentDisposition(filename: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
+  const ascii = filename.normalize('NFKD').replace(/[^\x00-\x7f]/g, '');
+  const parts = ['attachment', `filename="${ascii}"`];
+  if (ascii !== filename) {
+    const quoted = encodeURIComponent(filename).replace(
+      /[!'()*]/g,
+      (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
+    );
+    parts.push(`filename*=UTF-8''${quoted}`);
+  }
+  return parts.join('; ');
+}
+
 function csvResponse<S>(c: Ctx<S>, events: EventsState, job: ExportJob, filename: string): Response {
   const outcome = job.outcome as { rowLimit: number };
   const headers = new Headers({
     'content-type': 'text/csv',
-    'content-disposition': `attachment; filename="${filename}"`,
+    'content-disposition': contentDisposition(filename),
     'x-request-id': c.var.sim.requestId,
   });
   return new Response(createCsvStream(events.store, job.query, outcome.rowLimit), { status: 200, headers });
