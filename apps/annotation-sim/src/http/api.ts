@@ -2,6 +2,7 @@ import type { RequestSim, World } from '@sims/sim-core';
 import type { Context, Handler } from 'hono';
 import type { Actor } from '../domain/changes';
 import { ApiFailure, notFound } from '../domain/errors';
+import { PyJsonError, parsePyJson } from '../domain/events/pyjson';
 import type { UserRec } from '../domain/model';
 import type { OrgContext } from '../domain/org-context';
 import type { MutationContext } from '../domain/resources';
