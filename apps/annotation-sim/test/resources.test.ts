@@ -43,6 +43,15 @@ describe('projects and tasks', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ detail: 'JSON parse error - Expecting value: line 1 column 10 (char 9)' });
+    const key = await h.request('POST', '/api/projects', {
+      as: 'admin',
+      raw: "{'name': 1}",
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(key.body).toEqual({
+      detail:
+        'JSON parse error - Expecting property name enclosed in double quotes: line 1 column 2 (char 1)',
+    });
   });
 
   it('returns 415 for a body that is not JSON', async () => {

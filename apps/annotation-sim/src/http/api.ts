@@ -69,10 +69,14 @@ export class ApiRequest {
         mediaType: this.c.req.header('content-type') ?? '',
       });
     if (this.sim.jsonError !== undefined) {
-      throw new ApiFailure({
-        code: 'PARSE_ERROR',
-        detail: `JSON parse error - ${pythonJsonError(raw, this.sim.jsonError)}`,
-      });
+      let message = pythonJsonError(raw, this.sim.jsonError);
+      try {
+        parsePyJson(raw);
+      } catch (err) {
+        // Python's json module message, from the events API's Python-compatible parser.
+        if (err instanceof PyJsonError) message = err.message;
+      }
+      throw new ApiFailure({ code: 'PARSE_ERROR', detail: `JSON parse error - ${message}` });
     }
     return this.sim.json;
   }
