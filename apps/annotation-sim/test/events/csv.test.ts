@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CSV_HEADER, csvField, renderCsvRow } from '../../src/domain/events/csv';
 import type { EventRecord } from '../../src/domain/events/store';
@@ -137,5 +138,40 @@ describe('the exported CSV', () => {
       renderCsvRow({ ...base, timestamp: Date.parse('2026-08-12T10:00:00Z') + ms }).split(',')[5];
     expect(at(5)).toBe('2026-08-12 10:00:00.005000+00:00');
     expect(at(1999)).toBe('2026-08-12 10:00:01.999000+00:00');
+  });
+
+  it('round-trips any text fields through csv-parse (property)', () => {
+    const text = fc.option(fc.string({ unit: 'binary', maxLength: 40 }), { nil: null });
+    const id = fc.option(fc.nat(), { nil: null });
+    fc.assert(
+      fc.property(text, text, text, id, (objName, objVal, payload, objId) => {
+        const record: EventRecord = {
+          scope: 'debug:info',
+          obj_name: objName,
+          obj_id: objId,
+          obj_val: objVal,
+          source: 'client',
+          timestamp: Date.parse('2026-08-12T10:00:00Z'),
+          count: null,
+          duration: 0,
+          project_id: null,
+          task_id: null,
+          job_id: null,
+          user_id: 1,
+          user_name: 'admin',
+          user_email: null,
+          org_id: null,
+          org_slug: null,
+          payload,
+          access_token_id: null,
+        };
+        const [parsed] = csvRows(`${HEADER}\r\n${renderCsvRow(record)}`);
+        expect(parsed?.obj_name).toBe(objName ?? '');
+        expect(parsed?.obj_val).toBe(objVal ?? '');
+        expect(parsed?.payload).toBe(payload ?? '');
+        expect(parsed?.obj_id).toBe(objId === null ? '' : String(objId));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
