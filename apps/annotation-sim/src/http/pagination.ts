@@ -161,5 +161,27 @@ export function jsonLogicFilter<T>(
         });
     }
   };
+  // The whole expression is translated before any row is read, so a bad term fails even on no rows.
+  const OPS = new Set(['var', 'and', 'or', '!', '!!', '==', '<', '<=', '>', '>=', 'in']);
+  const check = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const n of node) check(n);
+      return;
+    }
+    for (const [op, raw] of Object.entries(node as Record<string, unknown>)) {
+      if (!OPS.has(op))
+        throw new ApiFailure({ code: 'INVALID_LIST', messages: [`filter: term '${op}' is not supported`] });
+      const args = Array.isArray(raw) ? raw : [raw];
+      if (op === 'var' && !fields[String(args[0])]) {
+        throw new ApiFailure({
+          code: 'INVALID_LIST',
+          messages: [`filter: term '${String(args[0])}' is not supported`],
+        });
+      }
+      if (op !== 'var') for (const a of args) check(a);
+    }
+  };
+  check(rule);
   return items.filter((item) => Boolean(evaluate(rule, item)));
 }
