@@ -3,7 +3,7 @@ import { isAdmin } from '../../domain/access';
 import { formatDrfDate } from '../../domain/dates';
 import { ApiFailure } from '../../domain/errors';
 import type { UserRec } from '../../domain/model';
-import { userRead } from '../../domain/serializers';
+import { basicUser, userRead } from '../../domain/serializers';
 import { signUrlToken } from '../../domain/url-signing';
 import { validateFields } from '../../domain/validate';
 import { api } from '../api';
@@ -130,12 +130,10 @@ export function registerAuthAndUserRoutes(kernel: Kernel, deps: AppDeps): void {
         { id: (u: UserRec) => u.id, username: (u: UserRec) => u.username },
         'id',
       );
-      // Non-admins see BasicUser-like records of others; admins the full User.
+      // CVAT's UserViewSet: staff get the full User, everyone else BasicUser.
       return cvatJson(
         r.c,
-        paginate(r, users, (u) =>
-          isAdmin(me) || u.id === me.id ? userRead(r.state, u) : userRead(r.state, u),
-        ),
+        paginate(r, users, (u) => (isAdmin(me) ? userRead(r.state, u) : basicUser(r.state, u.id))),
       );
     }),
   );
@@ -144,9 +142,9 @@ export function registerAuthAndUserRoutes(kernel: Kernel, deps: AppDeps): void {
     '/api/users/:id',
     operation('users.retrieve', (c) => `users/${c.req.param('id')}`),
     api(deps, (r) => {
-      r.user();
+      const me = r.user();
       const u = r.get(r.state.users, r.intParam('id'), 'User');
-      return cvatJson(r.c, userRead(r.state, u));
+      return cvatJson(r.c, isAdmin(me) || me.id === u.id ? userRead(r.state, u) : basicUser(r.state, u.id));
     }),
   );
 }
