@@ -74,6 +74,32 @@ describe('events API inside the annotation simulator', () => {
     expect(rows.some((r) => r.scope === 'click:element')).toBe(false);
   });
 
+  it('logs updates field by field and cascaded deletes with the same request id', async () => {
+    sim = createAnnotationSim({ clock: { mode: 'manual', start: '2026-08-12T10:00:00Z' } });
+    const project = (await (await call('/api/projects', { method: 'POST', json: { name: 'P' } })).json()) as {
+      id: number;
+    };
+    const task = await call('/api/tasks', { method: 'POST', json: { name: 'T', project_id: project.id } });
+    const taskId = ((await task.json()) as { id: number }).id;
+    const patch = await call(`/api/tasks/${taskId}`, { method: 'PATCH', json: { name: 'T2' } });
+    expect(patch.status, await patch.clone().text()).toBe(200);
+    const del = await call(`/api/projects/${project.id}`, { method: 'DELETE' });
+    expect(del.status).toBe(204);
+    const start = await call('/api/events/export', { method: 'POST' });
+    const { rq_id } = (await start.json()) as { rq_id: string };
+    await sim.app.request('/_sim/clock/advance', { method: 'POST', body: JSON.stringify({ by: '2s' }) });
+    const rows = csvRows(
+      await (await call(`/api/events/download?rq_id=${encodeURIComponent(rq_id)}`)).text(),
+    );
+    const update = rows.filter((r) => r.scope === 'update:task');
+    expect(update.map((r) => [r.obj_name, r.obj_val])).toContainEqual(['name', 'T2']);
+    expect(JSON.parse(update.find((r) => r.obj_name === 'name')?.payload ?? '{}').old_value).toBe('T');
+    const deletes = rows.filter((r) => r.scope.startsWith('delete:'));
+    expect(deletes.map((r) => r.scope)).toEqual(expect.arrayContaining(['delete:project', 'delete:task']));
+    const ids = new Set(deletes.map((r) => JSON.parse(r.payload ?? '{}').request.id));
+    expect(ids).toEqual(new Set([del.headers.get('x-request-id')]));
+  });
+
   it('streams the CSV over a real socket, with the result_url pointing at the server', async () => {
     const started: StartedAnnotationSim = await startAnnotationSim({
       host: '127.0.0.1',
