@@ -94,7 +94,7 @@ describe('events API inside the annotation simulator', () => {
     const update = rows.filter((r) => r.scope === 'update:task');
     expect(update.map((r) => [r.obj_name, r.obj_val])).toContainEqual(['name', 'T2']);
     expect(JSON.parse(update.find((r) => r.obj_name === 'name')?.payload ?? '{}').old_value).toBe('T');
-    const deletes = rows.filter((r) => r.scope.startsWith('delete:'));
+    const deletes = rows.filter((r) => r.scope?.startsWith('delete:'));
     expect(deletes.map((r) => r.scope)).toEqual(expect.arrayContaining(['delete:project', 'delete:task']));
     const ids = new Set(deletes.map((r) => JSON.parse(r.payload ?? '{}').request.id));
     expect(ids).toEqual(new Set([del.headers.get('x-request-id')]));
