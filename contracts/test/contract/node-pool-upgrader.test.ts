@@ -4,7 +4,7 @@ import { createNodePoolApi, createNodePoolUpgrader } from '../../consumers/node-
 import { clusterStates } from '../../src/states';
 import { createPact, recorded } from './support/pact';
 
-const { regex, integer, string, arrayContaining } = MatchersV3;
+const { regex, integer, string, arrayContaining, fromProviderState } = MatchersV3;
 
 // The world every interaction starts from (values are exact provider-state params).
 const PROJECT = 'sim-project';
@@ -19,6 +19,11 @@ const POOL_VERSION = '1.29.8-gke.1211000';
 // Real etags are opaque; a 2025 one looked like a UUID (reference §3.1).
 const ETAG = '8e0970c5-f451-40a6-977d-380192c89e0f';
 const NEWER_ETAG = 'c41f0b8e-5d1a-4c36-9f0e-2b7d9a6e1c55';
+// The etag the upgrader read: a server-computed checksum (reference §3.1), which no provider can be told
+// to take. The pool's state handler returns the pool's current etag as `etag`, and the verifier puts it
+// into the request; the consumer's mock server uses the example.
+// biome-ignore lint/suspicious/noTemplateCurlyInString: pact's provider-state expression, not a template
+const CURRENT_ETAG = fromProviderState('${etag}', ETAG);
 const OPERATION = 'operation-1731137433803-29e34938-9333-469b-b14f-5bdf10b143d2';
 const OPERATION_PATH = `/v1beta1/projects/${PROJECT}/locations/${LOCATION}/operations/${OPERATION}`;
 const ACCESS_TOKEN = 'ya29.sim-access-token';
@@ -86,7 +91,7 @@ function updatesPoolWithCurrentEtag(pact: PactV4) {
     .given(...POOL_STATE)
     .uponReceiving('a request to update node pool pool-1 to 1.30.5-gke.1014000 with its current etag')
     .withRequest('PUT', POOL_PATH, (b) =>
-      b.headers(ANY_BEARER).jsonBody({ nodeVersion: '1.30.5-gke.1014000', etag: ETAG }),
+      b.headers(ANY_BEARER).jsonBody({ nodeVersion: '1.30.5-gke.1014000', etag: CURRENT_ETAG }),
     )
     .willRespondWith(200, (b) =>
       b.headers(JSON_RESPONSE).jsonBody({
@@ -285,7 +290,7 @@ describe('node-pool-upgrader → cluster-sim', () => {
       )
       .uponReceiving('a request to update node pool pool-1 while another operation runs on it')
       .withRequest('PUT', POOL_PATH, (b) =>
-        b.headers(ANY_BEARER).jsonBody({ nodeVersion: '1.30.5-gke.1014000', etag: ETAG }),
+        b.headers(ANY_BEARER).jsonBody({ nodeVersion: '1.30.5-gke.1014000', etag: CURRENT_ETAG }),
       )
       .willRespondWith(400, (b) =>
         b.headers(JSON_RESPONSE).jsonBody({
@@ -327,7 +332,7 @@ describe('node-pool-upgrader → cluster-sim', () => {
       .given(...POOL_STATE)
       .uponReceiving('a request to update node pool pool-1 to the version alias 1.30')
       .withRequest('PUT', POOL_PATH, (b) =>
-        b.headers(ANY_BEARER).jsonBody({ nodeVersion: '1.30', etag: ETAG }),
+        b.headers(ANY_BEARER).jsonBody({ nodeVersion: '1.30', etag: CURRENT_ETAG }),
       )
       .willRespondWith(200, (b) =>
         b.headers(JSON_RESPONSE).jsonBody({
@@ -439,7 +444,7 @@ describe('node-pool-upgrader → cluster-sim', () => {
       )
       .uponReceiving('a request to update node pool pool-1 by a caller without container.clusters.update')
       .withRequest('PUT', POOL_PATH, (b) =>
-        b.headers(bearer(VIEWER_TOKEN)).jsonBody({ nodeVersion: '1.30.5-gke.1014000', etag: ETAG }),
+        b.headers(bearer(VIEWER_TOKEN)).jsonBody({ nodeVersion: '1.30.5-gke.1014000', etag: CURRENT_ETAG }),
       )
       .willRespondWith(403, (b) =>
         b.headers(JSON_RESPONSE).jsonBody({
