@@ -167,6 +167,15 @@ async function main() {
 
   await call('users.self', 'GET', '/api/users/self');
   await call('users.list', 'GET', '/api/users');
+  const pat = await call('auth.create_access_tokens', 'POST', '/api/auth/access_tokens', {
+    name: 'ci',
+    read_only: true,
+  });
+  await call('auth.list_access_tokens', 'GET', '/api/auth/access_tokens');
+  await call('auth.retrieve_access_tokens', 'GET', `/api/auth/access_tokens/${pat.id}`);
+  await call('auth.partial_update_access_tokens', 'PATCH', `/api/auth/access_tokens/${pat.id}`, {
+    name: 'ci2',
+  });
   await call('organizations.list', 'GET', '/api/organizations');
   await call('organizations.retrieve', 'GET', '/api/organizations/1');
   await call('organizations.partial_update', 'PATCH', '/api/organizations/1', { name: 'Acme Inc' });

@@ -6,6 +6,7 @@ import type { AnnotationState } from './domain/state';
 import { createEventsBridge } from './events-bridge';
 import type { AppDeps, Kernel, Quirks } from './http/deps';
 import { registerEventRoutes } from './http/events/routes';
+import { registerAccessTokenRoutes } from './http/routes/access-tokens';
 import { registerAuthAndUserRoutes } from './http/routes/auth-users';
 import { registerOrganizationRoutes } from './http/routes/organizations';
 import { registerResourceRoutes } from './http/routes/resources';
@@ -90,6 +91,7 @@ export function createAnnotationSim(options: AnnotationSimOptions = {}): Annotat
     }
   });
   registerAuthAndUserRoutes(kernel, deps);
+  registerAccessTokenRoutes(kernel, deps);
   registerOrganizationRoutes(kernel, deps);
   registerResourceRoutes(kernel, deps);
   registerWebhookRoutes(kernel, deps);

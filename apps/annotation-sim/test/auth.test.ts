@@ -87,6 +87,28 @@ describe('authentication', () => {
     expect(ro.status).toBe(403);
   });
 
+  it('issues a personal access token once, which then authenticates as Bearer until it expires', async () => {
+    h = createHarness();
+    const created = await h.post(
+      '/api/auth/access_tokens',
+      { name: 'ci', expiry_date: '2026-01-02T00:00:00Z' },
+      { as: 'admin' },
+    );
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      id: 1,
+      name: 'ci',
+      read_only: false,
+      expiry_date: '2026-01-02T00:00:00Z',
+      owner: { username: 'admin' },
+    });
+    const bearer = { headers: { authorization: `Bearer ${created.body.value}` } };
+    expect((await h.get('/api/auth/access_tokens/self', bearer)).body).not.toHaveProperty('value');
+    expect((await h.get('/api/users/self', bearer)).body.username).toBe('admin');
+    h.advance('1d');
+    expect((await h.get('/api/users/self', bearer)).status).toBe(401);
+  });
+
   it('accepts the session cookie and enforces CSRF on unsafe methods', async () => {
     h = createHarness();
     const login = await h.post('/api/auth/login', { username: 'admin', password: 'admin' });

@@ -175,6 +175,8 @@ export interface AccessTokenRec {
   name: string;
   read_only: boolean;
   expiry_date: string | null;
+  created_date?: string;
+  updated_date?: string;
 }
 
 export type ResourceKind =
