@@ -41,6 +41,21 @@ describe('export faults', () => {
     expect((await statusOf(rqId)).status).toBe('finished');
   });
 
+  it('keeps an export queued for `queued` alone, then runs it for the usual remaining time', async () => {
+    h = createHarness();
+    await h.addFault({
+      match: { operation: 'events.create_export' },
+      effect: { exportDelay: { queued: '10m' } },
+    });
+    const rqId = await startExport();
+    await h.advance('10m');
+    expect((await statusOf(rqId)).status).toBe('started');
+    await h.advance('1499ms');
+    expect((await statusOf(rqId)).status).toBe('started');
+    await h.advance('1ms');
+    expect((await statusOf(rqId)).status).toBe('finished');
+  });
+
   it('keeps an export running for N polls, then finishes on the next one, whatever the clock says', async () => {
     h = createHarness();
     await h.addFault({ match: { operation: 'events.create_export' }, effect: { exportDelay: { polls: 3 } } });

@@ -75,6 +75,11 @@ function planFor<S>(c: Ctx<S>, events: EventsState): JobPlan {
   if (delay?.duration !== undefined) plan.durationMs = parseDuration(delay.duration);
   if (delay?.queued !== undefined) plan.queuedMs = parseDuration(delay.queued);
   if (delay?.polls !== undefined) plan.polls = delay.polls;
+  // `queued` alone: the job waits that long, then runs as usual.
+  if (delay?.queued !== undefined && delay.duration === undefined) {
+    plan.durationMs =
+      plan.queuedMs + Math.max(0, events.settings.exportDurationMs - events.settings.exportQueuedMs);
+  }
   const fails = sim.takeEffect<ExportFailsEffect>('exportFails');
   if (fails) {
     plan.failWith = fails.message;
