@@ -181,7 +181,8 @@ export function createDeliveryEngine(
     const body = Buffer.from(bodyText, 'utf8');
     const refused = take('deliveryRefused') !== undefined;
     const timedOut = !refused && take('deliveryTimeout') !== undefined;
-    const drop = !refused && !timedOut && take('deliveryDrop') !== undefined;
+    // A synchronous ping cannot be lost in a queue: drop rules do not apply to it.
+    const drop = !ignoreActive && !refused && !timedOut && take('deliveryDrop') !== undefined;
     const duplicate = take('deliveryDuplicate') !== undefined;
     const corrupt = take('corruptSignature') !== undefined;
     const headers = headersFor(body, webhook.secret, corrupt);
