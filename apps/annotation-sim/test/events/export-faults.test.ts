@@ -120,6 +120,18 @@ describe('export faults', () => {
     expect((await statusOf(b)).status).toBe('finished');
   });
 
+  it('lets generic fault rules target one export by its rq_id as the resource', async () => {
+    h = createHarness();
+    const a = await startExport();
+    const b = await startExport();
+    await h.addFault({
+      match: { operation: 'requests.retrieve', resource: a },
+      effect: { http: { status: 503, body: { detail: 'busy' } } },
+    });
+    expect((await h.request(`/api/requests/${encodeURIComponent(a)}`)).status).toBe(503);
+    expect((await h.request(`/api/requests/${encodeURIComponent(b)}`)).status).toBe(200);
+  });
+
   it('rejects a malformed domain effect by name', async () => {
     h = createHarness();
     const res = await h.app.request('/_sim/faults', {

@@ -126,6 +126,9 @@ function csvResponse<S>(c: Ctx<S>, events: EventsState, job: ExportJob, filename
  */
 export function registerEventRoutes<S>(kernel: SimKernel<S>, deps: EventsDeps<S>): void {
   const { app, operation } = kernel;
+  // Fault rules can target one export by `resource` (its rq_id, e.g. `action=export&target=events&id=*&user_id=2`).
+  const rqIdParam = (c: Ctx<S>) => c.req.param('id');
+  const rqIdQuery = (c: Ctx<S>) => c.req.query('rq_id');
 
   app.post('/api/events', operation('events.create'), async (c) => {
     const sim = c.var.sim;
@@ -180,8 +183,7 @@ export function registerEventRoutes<S>(kernel: SimKernel<S>, deps: EventsDeps<S>
     const forced = forcedFilters(caller);
     if (!forced.ok) return renderExportError(c, forced.error);
     const q = params(c);
-    let queryId: string | undefined = sim.world.ids.uuid();
-    if (q.query_id !== undefined) queryId = normalizeUuid(q.query_id);
+    const queryId = q.query_id !== undefined ? normalizeUuid(q.query_id) : sim.world.ids.uuid();
     // uuid.UUID(query_id) raises ValueError: unhandled.
     if (queryId === undefined) return serverError(c);
     const location = q.location ?? 'local';
@@ -219,7 +221,7 @@ export function registerEventRoutes<S>(kernel: SimKernel<S>, deps: EventsDeps<S>
     return drf(c, 202, { rq_id: job.rqId });
   });
 
-  app.get('/api/events/download', operation('events.download'), async (c) => {
+  app.get('/api/events/download', operation('events.download', rqIdQuery), async (c) => {
     const sim = c.var.sim;
     const caller = await callerOf(deps, c);
     if (caller instanceof Response) return caller;
@@ -251,8 +253,7 @@ export function registerEventRoutes<S>(kernel: SimKernel<S>, deps: EventsDeps<S>
     if (action !== undefined && action !== 'download') {
       return drf(c, 400, ['Unexpected action specified for the request']);
     }
-    let queryId: string | undefined = sim.world.ids.uuid();
-    if (q.query_id !== undefined) queryId = normalizeUuid(q.query_id);
+    const queryId = q.query_id !== undefined ? normalizeUuid(q.query_id) : sim.world.ids.uuid();
     if (queryId === undefined) return serverError(c);
     const deprecation = { deprecation: DEPRECATION_HEADER };
     const world = sim.world;
@@ -293,7 +294,7 @@ export function registerEventRoutes<S>(kernel: SimKernel<S>, deps: EventsDeps<S>
     return drf(c, 202, { query_id: queryId }, deprecation);
   });
 
-  app.get('/api/requests/:id{.+}', operation('requests.retrieve'), async (c) => {
+  app.get('/api/requests/:id{.+}', operation('requests.retrieve', rqIdParam), async (c) => {
     const sim = c.var.sim;
     const caller = await callerOf(deps, c);
     if (caller instanceof Response) return caller;
@@ -307,7 +308,7 @@ export function registerEventRoutes<S>(kernel: SimKernel<S>, deps: EventsDeps<S>
     return drf(c, 200, renderRequest(events, job, now, baseUrlOf(deps, c)));
   });
 
-  app.post('/api/requests/:id/cancel', operation('requests.create_cancel'), async (c) => {
+  app.post('/api/requests/:id/cancel', operation('requests.create_cancel', rqIdParam), async (c) => {
     const sim = c.var.sim;
     const caller = await callerOf(deps, c);
     if (caller instanceof Response) return caller;
