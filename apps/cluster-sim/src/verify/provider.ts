@@ -115,7 +115,9 @@ export async function startClusterProvider(): Promise<ProviderSession> {
     return { ...c, path: `/v1beta1/projects/${c.projectId}/locations/${c.location}/clusters/${c.name}` };
   }
   async function poolEtag(cluster: string, nodePool: string): Promise<string> {
-    const pool = (await call('GET', `${findCluster(cluster).path}/nodePools/${nodePool}`)) as { etag?: string };
+    const pool = (await call('GET', `${findCluster(cluster).path}/nodePools/${nodePool}`)) as {
+      etag?: string;
+    };
     if (!pool.etag) throw new Error(`node pool ${nodePool} has no etag`);
     return pool.etag;
   }
@@ -131,7 +133,9 @@ export async function startClusterProvider(): Promise<ProviderSession> {
     const record = world().state.operations.get(op.name);
     if (!record) throw new Error(`operation ${op.name} is not in the world`);
     if (record.plan.mode === 'time' && record.status === 'PENDING') {
-      await call('POST', '/_sim/clock/advance', { by: Math.max(0, record.plan.runningAt - world().clock.now()) });
+      await call('POST', '/_sim/clock/advance', {
+        by: Math.max(0, record.plan.runningAt - world().clock.now()),
+      });
     }
     if (operationId !== op.name) {
       const snapshot = (await call('GET', '/_sim/state')) as {
@@ -147,14 +151,16 @@ export async function startClusterProvider(): Promise<ProviderSession> {
     return operationId;
   }
 
-  async function updateSettings(patch: (auth: {
-    principals: Record<string, unknown>;
-    rejectedTokens: Record<string, string>;
-  }) => void) {
+  async function updateSettings(
+    patch: (auth: { principals: Record<string, unknown>; rejectedTokens: Record<string, string> }) => void,
+  ) {
     const settings = (await call('GET', '/_sim/settings')) as {
       auth: { principals: Record<string, unknown>; rejectedTokens: Record<string, string> };
     };
-    const auth = { principals: { ...settings.auth.principals }, rejectedTokens: { ...settings.auth.rejectedTokens } };
+    const auth = {
+      principals: { ...settings.auth.principals },
+      rejectedTokens: { ...settings.auth.rejectedTokens },
+    };
     patch(auth);
     await call('PUT', '/_sim/settings', { auth });
   }
@@ -162,7 +168,15 @@ export async function startClusterProvider(): Promise<ProviderSession> {
   const s = clusterStates;
   const states: Record<string, StateHandler> = {
     async [s.cluster.template](params) {
-      const p = paramsOf(params, s.cluster.template, 'project', 'location', 'cluster', 'masterVersion', 'validNodeVersions');
+      const p = paramsOf(
+        params,
+        s.cluster.template,
+        'project',
+        'location',
+        'cluster',
+        'masterVersion',
+        'validNodeVersions',
+      );
       const masterVersion = str(p.masterVersion, 'masterVersion');
       const validNodeVersions = strings(p.validNodeVersions, 'validNodeVersions');
       await flush();
@@ -224,14 +238,25 @@ export async function startClusterProvider(): Promise<ProviderSession> {
     },
 
     async [s.operationFailed.template](params) {
-      const p = paramsOf(params, s.operationFailed.template, 'operationId', 'nodePool', 'cluster', 'errorCode', 'errorMessage');
+      const p = paramsOf(
+        params,
+        s.operationFailed.template,
+        'operationId',
+        'nodePool',
+        'cluster',
+        'errorCode',
+        'errorMessage',
+      );
       const code = int(p.errorCode, 'errorCode');
       const status = RPC_NAMES[code];
       if (!status || code === 0) throw new Error(`errorCode ${code} is not a google.rpc.Code error`);
       const cluster = str(p.cluster, 'cluster');
       const nodePool = str(p.nodePool, 'nodePool');
       const id = await startUpgrade(str(p.operationId, 'operationId'), cluster, nodePool);
-      await call('POST', `/_sim/operations/${id}/fail`, { status, message: str(p.errorMessage, 'errorMessage') });
+      await call('POST', `/_sim/operations/${id}/fail`, {
+        status,
+        message: str(p.errorMessage, 'errorMessage'),
+      });
       return { etag: await poolEtag(cluster, nodePool) };
     },
 
@@ -289,4 +314,6 @@ export async function startClusterProvider(): Promise<ProviderSession> {
 }
 
 /** The providers cluster-sim verifies: the GKE API itself. */
-export const clusterSimProviders: ProviderDefinition[] = [{ name: 'cluster-sim', start: startClusterProvider }];
+export const clusterSimProviders: ProviderDefinition[] = [
+  { name: 'cluster-sim', start: startClusterProvider },
+];
