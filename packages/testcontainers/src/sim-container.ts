@@ -57,8 +57,6 @@ export interface SimEndpoint {
 export abstract class SimContainer<TStarted extends StartedSimContainer> extends GenericContainer {
   private hostNetwork: boolean | undefined;
   private readonly scenarioPaths: string[] = [];
-  private readonly simEnv: Record<string, string> = {};
-  private adminToken: string | undefined;
 
   protected constructor(
     image: string,
@@ -98,34 +96,30 @@ export abstract class SimContainer<TStarted extends StartedSimContainer> extends
       this.withCopyFilesToContainer([{ source, target, mode: 0o644 }]);
     }
     this.scenarioPaths.push(target);
-    this.simEnv.SIM_SCENARIO = this.scenarioPaths.join(',');
-    return this;
+    return this.withEnvironment({ SIM_SCENARIO: this.scenarioPaths.join(',') });
   }
 
   /** Seed for generated ids and probabilistic fault decisions (`SIM_SEED`). */
   withSeed(seed: string | number): this {
-    this.simEnv.SIM_SEED = String(seed);
-    return this;
+    return this.withEnvironment({ SIM_SEED: String(seed) });
   }
 
   /** World clock: `manual` moves only through the control plane; `real` runs at `speed` (default 1). */
   withClock(mode: SimClockMode, speed?: number): this {
     if (mode !== 'real' && mode !== 'manual')
       throw new Error(`withClock: expected real or manual, got "${mode}"`);
-    this.simEnv.SIM_CLOCK = mode;
+    this.withEnvironment({ SIM_CLOCK: mode });
     if (speed !== undefined) {
       if (!Number.isFinite(speed) || speed <= 0)
         throw new Error(`withClock: speed must be > 0, got ${speed}`);
-      this.simEnv.SIM_SPEED = String(speed);
+      this.withEnvironment({ SIM_SPEED: String(speed) });
     }
     return this;
   }
 
   /** Protects the control plane (`/_sim`, health excepted); `client()` sends the token. */
   withAdminToken(token: string): this {
-    this.adminToken = token;
-    this.simEnv.SIM_ADMIN_TOKEN = token;
-    return this;
+    return this.withEnvironment({ SIM_ADMIN_TOKEN: token });
   }
 
   /**
@@ -154,7 +148,6 @@ export abstract class SimContainer<TStarted extends StartedSimContainer> extends
       output.follow(stream);
       userConsumer?.(stream);
     });
-    this.withEnvironment(this.simEnv);
     try {
       const { started, endpoint } = this.usesHostNetwork()
         ? await this.startOnHostNetwork(output)
@@ -178,6 +171,7 @@ export abstract class SimContainer<TStarted extends StartedSimContainer> extends
     try {
       started = await super.start();
     } catch (err) {
+      await output.settled();
       throw withOutput(err, output);
     }
     const port = started.getMappedPort(this.containerPort);
@@ -185,7 +179,7 @@ export abstract class SimContainer<TStarted extends StartedSimContainer> extends
       baseUrl: `http://${urlHost(started.getHost())}:${port}`,
       port,
       hostNetwork: false,
-      ...(this.adminToken !== undefined && { adminToken: this.adminToken }),
+      ...adminToken(this.environment),
     };
     return { started, endpoint };
   }
@@ -201,6 +195,7 @@ export abstract class SimContainer<TStarted extends StartedSimContainer> extends
       try {
         started = await super.start();
       } catch (err) {
+        await output.settled();
         if (attempt < HOST_PORT_ATTEMPTS && /EADDRINUSE|address already in use/i.test(output.text()))
           continue;
         throw withOutput(err, output);
@@ -210,7 +205,7 @@ export abstract class SimContainer<TStarted extends StartedSimContainer> extends
         baseUrl: `http://${host === 'localhost' ? '127.0.0.1' : urlHost(host)}:${port}`,
         port,
         hostNetwork: true,
-        ...(this.adminToken !== undefined && { adminToken: this.adminToken }),
+        ...adminToken(this.environment),
       };
       return { started, endpoint };
     }
@@ -273,6 +268,12 @@ function looksLikeScenarioText(value: string): boolean {
   return text.includes('\n') || text.startsWith('{') || /^[\w-]+:\s/.test(text);
 }
 
+/** The token the simulator will require: from withAdminToken() or a SIM_ADMIN_TOKEN set directly. */
+function adminToken(environment: Record<string, string>): { adminToken?: string } {
+  const token = environment.SIM_ADMIN_TOKEN;
+  return token ? { adminToken: token } : {};
+}
+
 function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
@@ -314,8 +315,21 @@ export async function waitForHealth(baseUrl: string, timeoutMs: number): Promise
 /** The last lines a container wrote, for error messages. */
 class OutputTail {
   private lines: string[] = [];
+  private ended: Promise<void> = Promise.resolve();
+
+  /** Resolves when the followed stream has ended (the container is gone), or after at most `ms`. */
+  async settled(ms = 500): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.ended, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
+  }
 
   follow(stream: Readable): void {
+    this.ended = new Promise((r) => {
+      stream.once('end', r);
+      stream.once('close', r);
+      stream.once('error', r);
+    });
     let partial = '';
     stream.on('data', (chunk: Buffer | string) => {
       const parts = (partial + chunk.toString()).split('\n');

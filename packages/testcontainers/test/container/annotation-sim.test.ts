@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnnotationSimContainer, type StartedAnnotationSimContainer } from '../../src/index';
-import { docker, network, readLogsUntil, skipReason } from './support/engine';
+import type { StartedAnnotationSimContainer } from '../../src/index';
+import { annotationSim, docker, network, readLogsUntil, skipReason } from './support/engine';
 
 const TOKEN = 'tc-annotation-token';
 
@@ -9,7 +9,7 @@ describe.skipIf(skipReason)('AnnotationSimContainer', () => {
 
   beforeAll(async () => {
     const t0 = performance.now();
-    sim = await new AnnotationSimContainer()
+    sim = await annotationSim()
       // A scenario given as an object (sent into the container as JSON).
       .withScenario({
         name: 'projects-down-once',
@@ -75,7 +75,7 @@ describe.skipIf(skipReason)('AnnotationSimContainer', () => {
     });
     await response.arrayBuffer();
     const [entry] = await sim.client({ namespace }).journal.list();
-    const again = await new AnnotationSimContainer().withSeed(4242).start();
+    const again = await annotationSim().withSeed(4242).start();
     try {
       const r = await fetch(`${again.getBaseUrl()}/api/projects`, {
         headers: { 'x-sim-namespace': namespace },
@@ -101,7 +101,9 @@ describe.skipIf(skipReason)('AnnotationSimContainer', () => {
 
 describe.skipIf(skipReason)('AnnotationSimContainer lifecycle', () => {
   it('stops on SIGTERM: the simulator exits 0 at once', async () => {
-    const sim = await new AnnotationSimContainer().withHostNetwork(network === 'host').start();
+    const sim = await annotationSim()
+      .withHostNetwork(network === 'host')
+      .start();
     const id = sim.getId();
     const t0 = performance.now();
     await sim.stop({ remove: false });
@@ -115,9 +117,7 @@ describe.skipIf(skipReason)('AnnotationSimContainer lifecycle', () => {
   });
 
   it('fails start() with the container output when the simulator cannot start', async () => {
-    const bad = new AnnotationSimContainer()
-      .withEnvironment({ SIM_CLOCK: 'sideways' })
-      .withStartupTimeout(10_000);
+    const bad = annotationSim().withEnvironment({ SIM_CLOCK: 'sideways' }).withStartupTimeout(10_000);
     await expect(bad.start()).rejects.toThrow(/invalid --clock "sideways"/);
   });
 });

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClusterSimContainer, type StartedClusterSimContainer } from '../../src/index';
-import { docker, network, readLogsUntil, skipReason } from './support/engine';
+import type { StartedClusterSimContainer } from '../../src/index';
+import { clusterSim, docker, network, readLogsUntil, skipReason } from './support/engine';
 
 const TOKEN = 'tc-admin-token';
 
@@ -38,7 +38,7 @@ describe.skipIf(skipReason)('ClusterSimContainer', () => {
     const file = join(dir, 'abort-first-update.yaml');
     writeFileSync(file, FILE_SCENARIO);
     const t0 = performance.now();
-    sim = await new ClusterSimContainer()
+    sim = await clusterSim()
       .withScenario(file)
       .withScenario(TEXT_SCENARIO)
       .withSeed('tc-seed')
@@ -110,8 +110,8 @@ describe.skipIf(skipReason)('ClusterSimContainer', () => {
 
   it('derives ids from the seed: same seed, same request ids; another seed, others', async () => {
     const [same, other] = await Promise.all([
-      new ClusterSimContainer().withSeed('tc-seed').start(),
-      new ClusterSimContainer().withSeed('another-seed').start(),
+      clusterSim().withSeed('tc-seed').start(),
+      clusterSim().withSeed('another-seed').start(),
     ]);
     try {
       const firstRequestId = async (s: StartedClusterSimContainer, namespace: string) => {
@@ -134,7 +134,7 @@ describe.skipIf(skipReason)('ClusterSimContainer', () => {
 
 describe.skipIf(skipReason)('ClusterSimContainer lifecycle', () => {
   it('stops on SIGTERM: the simulator exits 0 at once', async () => {
-    const sim = await new ClusterSimContainer().withClock('real', 10).start();
+    const sim = await clusterSim().withClock('real', 10).start();
     expect((await sim.client().clock.get()).speed).toBe(10);
     const id = sim.getId();
     const t0 = performance.now();
@@ -150,27 +150,5 @@ describe.skipIf(skipReason)('ClusterSimContainer lifecycle', () => {
     } finally {
       await docker('rm', '-f', id);
     }
-  });
-
-  it('withHostNetwork() and SIMS_TESTCONTAINERS_NETWORK select host networking', () => {
-    const saved = process.env.SIMS_TESTCONTAINERS_NETWORK;
-    try {
-      process.env.SIMS_TESTCONTAINERS_NETWORK = 'host';
-      expect(new ClusterSimContainer().usesHostNetwork()).toBe(true);
-      expect(new ClusterSimContainer().withHostNetwork(false).usesHostNetwork()).toBe(false);
-      delete process.env.SIMS_TESTCONTAINERS_NETWORK;
-      expect(new ClusterSimContainer().usesHostNetwork()).toBe(false);
-      expect(new ClusterSimContainer().withHostNetwork().usesHostNetwork()).toBe(true);
-      expect(new ClusterSimContainer().withNetworkMode('host').usesHostNetwork()).toBe(true);
-    } finally {
-      if (saved === undefined) delete process.env.SIMS_TESTCONTAINERS_NETWORK;
-      else process.env.SIMS_TESTCONTAINERS_NETWORK = saved;
-    }
-  });
-
-  it('rejects a scenario that is neither a file nor scenario text', () => {
-    expect(() => new ClusterSimContainer().withScenario('no/such/file.yaml')).toThrow(
-      /neither an existing file/,
-    );
   });
 });

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
+import { AnnotationSimContainer, ClusterSimContainer } from '../../../src/index';
 
 /** Set by the global setup when no Docker engine answers: every container test is skipped, loudly. */
 export const skipReason = inject('containerSkipReason');
@@ -9,6 +10,18 @@ export const skipReason = inject('containerSkipReason');
 export const network = inject('containerNetwork');
 
 if (skipReason) console.error(skipReason);
+
+const runLabels = inject('containerRunLabels');
+
+/** A ClusterSimContainer labelled as this run's, so that the global teardown removes it if a test leaks it. */
+export function clusterSim(): ClusterSimContainer {
+  return new ClusterSimContainer().withLabels(runLabels);
+}
+
+/** An AnnotationSimContainer labelled as this run's. */
+export function annotationSim(): AnnotationSimContainer {
+  return new AnnotationSimContainer().withLabels(runLabels);
+}
 
 const run = promisify(execFile);
 

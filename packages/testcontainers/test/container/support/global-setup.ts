@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
@@ -6,8 +7,10 @@ import type { TestProject } from 'vitest/node';
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../../../../', import.meta.url));
 
-/** Only the containers this suite starts: testcontainers' label plus the one the module adds. */
-const OUR_CONTAINERS = ['--filter', 'label=org.testcontainers=true', '--filter', 'label=org.sims.simulator'];
+/** Simulator containers started by testcontainers: its label plus the one the module adds. */
+const SIM_CONTAINERS = ['--filter', 'label=org.testcontainers=true', '--filter', 'label=org.sims.simulator'];
+/** This run's containers carry `org.sims.test-run=<id>` (support/engine.ts adds it). */
+const RUN_ID = randomUUID();
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,6 +18,8 @@ declare module 'vitest' {
     containerSkipReason: string | undefined;
     /** How the containers are networked in this run. */
     containerNetwork: 'host' | 'bridge';
+    /** Labels every container of this run gets, so that the teardown removes exactly those. */
+    containerRunLabels: Record<string, string>;
   }
 }
 
@@ -31,10 +36,10 @@ async function engineAnswers(): Promise<string | undefined> {
   }
 }
 
-async function removeOurContainers(when: string): Promise<void> {
-  const ids = (await docker(['ps', '-aq', ...OUR_CONTAINERS])).split(/\s+/).filter(Boolean);
+async function removeContainers(filters: string[], when: string): Promise<void> {
+  const ids = (await docker(['ps', '-aq', ...filters])).split(/\s+/).filter(Boolean);
   if (ids.length === 0) return;
-  console.log(`container tests: removing ${ids.length} leftover simulator container(s) ${when}`);
+  console.log(`container tests: removing ${ids.length} simulator container(s) ${when}`);
   await docker(['rm', '-f', ...ids]);
 }
 
@@ -102,9 +107,15 @@ export default async function setup(project: TestProject) {
       `${Math.round(performance.now() - t0)} ms, network ${network}`,
   );
   project.provide('containerSkipReason', undefined);
-  await removeOurContainers('before the suite');
+  project.provide('containerRunLabels', { 'org.sims.test-run': RUN_ID });
+  // Leftovers of earlier runs (no reaper here): all simulator containers. Do not run two container suites
+  // against one engine at the same time.
+  await removeContainers(SIM_CONTAINERS, 'left over from earlier runs');
 
   return async () => {
-    await removeOurContainers('after the suite');
+    await removeContainers(
+      [...SIM_CONTAINERS, '--filter', `label=org.sims.test-run=${RUN_ID}`],
+      'after the suite',
+    );
   };
 }
