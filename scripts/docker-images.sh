@@ -29,7 +29,7 @@ for arg in "$@"; do
   --measure) MEASURE=1 ;;
   cluster-sim | annotation-sim) APPS+=("$arg") ;;
   -h | --help)
-    sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)
