@@ -61,3 +61,22 @@ describe('Python-compatible JSON', () => {
     );
   });
 });
+
+describe('DRF date-times', () => {
+  it('accepts what Django parses and rejects the rest', async () => {
+    const { parseIsoDateTime, formatDrfDateTime } = await import('../../src/domain/events/time');
+    const iso = (v: string) => {
+      const us = parseIsoDateTime(v);
+      return us === undefined ? undefined : formatDrfDateTime(us);
+    };
+    expect(iso('2026-08-12T10:00:00Z')).toBe('2026-08-12T10:00:00Z');
+    expect(iso('2026-08-12 10:00:00.5+02:00')).toBe('2026-08-12T08:00:00.500000Z');
+    expect(iso('2026-08-12T10:00:00.1234567')).toBe('2026-08-12T10:00:00.123456Z');
+    expect(iso('2026-8-2T9:05 Z')).toBe('2026-08-02T09:05:00Z');
+    expect(iso('2026-08-12')).toBe('2026-08-12T00:00:00Z');
+    expect(iso(' 2026-08-12T10:00:00Z')).toBeUndefined();
+    expect(iso('2026-02-30T10:00:00Z')).toBeUndefined();
+    expect(iso('2026-08-12T24:00:00Z')).toBeUndefined();
+    expect(iso('yesterday')).toBeUndefined();
+  });
+});

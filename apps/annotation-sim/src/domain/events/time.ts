@@ -37,15 +37,17 @@ export function formatFileTimestamp(us: number): string {
   return `${pad(d.getUTCFullYear(), 4)}_${pad(d.getUTCMonth() + 1)}_${pad(d.getUTCDate())}_${pad(d.getUTCHours())}_${pad(d.getUTCMinutes())}_${pad(d.getUTCSeconds())}`;
 }
 
+// Python's `fromisoformat` or, failing that, Django's `datetime_re` (1-2 digit fields, spaces before
+// the offset); no surrounding whitespace.
 const ISO_RE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2})(?::(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?)?(Z|z|[+-]\d{2}(?::?\d{2}(?::?\d{2})?)?)?$/;
+  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2})(?::(\d{1,2})(?::(\d{1,2})(?:[.,](\d+))?)?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2}(?::?\d{2})?)?)?$/;
 
 /**
- * Parses an ISO-8601 date-time the way Django's `parse_datetime` (Python's `fromisoformat`) accepts it;
+ * Parses an ISO-8601 date-time the way DRF's `DateTimeField` accepts it (Django's `parse_datetime`);
  * a value without an offset is UTC (CVAT's `TIME_ZONE`). Returns epoch µs, or undefined when invalid.
  */
 export function parseIsoDateTime(value: string): number | undefined {
-  const m = ISO_RE.exec(value.trim());
+  const m = ISO_RE.exec(value);
   if (!m) return undefined;
   const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', tz = 'Z'] = m;
   const year = Number(y);
