@@ -13,11 +13,13 @@ import { registerDeliveryControlRoutes } from './control/deliveries';
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryOptions } from './delivery/engine';
 import { createHttpSender, type WebhookSender } from './delivery/sender';
 import type { ChangeListener } from './domain/changes';
+import { eventsDomainEffects } from './domain/events/faults';
 import { createEventPayload, senderOf } from './domain/payloads';
 import { addUser, applySeed, SeedError, seedSchema } from './domain/seed';
 import { basicUser } from './domain/serializers';
 import { type AnnotationState, createAnnotationState, exportData, importData } from './domain/state';
 import { routeChange } from './domain/webhooks';
+import { eventsControlOpenApiPaths } from './http/events/control-openapi';
 import { cvatJson, DJANGO_500_PAGE } from './http/respond';
 
 export const SIMULATOR_NAME = 'annotation-sim';
@@ -72,6 +74,28 @@ const DEFAULT_DETAIL: Record<number, string> = {
 
 const flag = z.union([z.literal(true), z.object({}).strict()]);
 const duration = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?(ms|s|m|h|d)$/)]);
+
+const ok = { '200': { description: 'OK' } };
+/** `/_sim/openapi.json` entries of the delivery control routes. */
+const DELIVERY_CONTROL_OPENAPI: Record<string, unknown> = {
+  '/_sim/deliveries': {
+    get: {
+      summary: 'The outbound delivery journal (raw bodies and headers as sent); ?webhook=&event=',
+      responses: ok,
+    },
+    delete: { summary: 'Empty the outbound journal', responses: { '204': { description: 'emptied' } } },
+  },
+  '/_sim/deliveries/stats': {
+    get: { summary: 'Queued, in-flight and scheduled-retry counts', responses: ok },
+  },
+  '/_sim/deliveries/wait': {
+    post: {
+      summary: 'Long-poll until a delivery matching {webhook?, event?} is journaled (timeoutMs, wall time)',
+      responses: { ...ok, '408': { description: 'no match in time' } },
+    },
+  },
+  '/_sim/deliveries/idle': { post: { summary: 'Return when nothing is queued or in flight', responses: ok } },
+};
 
 /** Django's 404 page for a URL no route serves (DEBUG off). */
 const DJANGO_404_PAGE =
@@ -200,7 +224,10 @@ export function createAnnotationDefinition(
       deliveryDrop: flag,
       deliveryDuplicate: flag,
       corruptSignature: flag,
+      // The events API's vocabulary (exportDelay, exportFails, analyticsStoreDown).
+      ...eventsDomainEffects,
     },
+    controlOpenApiPaths: { ...DELIVERY_CONTROL_OPENAPI, ...eventsControlOpenApiPaths },
     controlRoutes(control: Hono<SimEnv<AnnotationState>>) {
       registerDeliveryControlRoutes(
         control,

@@ -69,6 +69,20 @@ describe('simulator plumbing', () => {
     expect(denied.body).toEqual({ detail: 'You do not have permission to perform this action.' });
   });
 
+  it('accepts the delivery and events fault vocabularies and lists the control routes in openapi.json', async () => {
+    h = createHarness();
+    for (const effect of [{ corruptSignature: true }, { deliveryDelay: '2s' }]) {
+      const res = await h.post('/_sim/faults', { match: { operation: 'webhooks.deliver' }, effect });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    const unknown = await h.post('/_sim/faults', { effect: { deliveryExplode: true } });
+    expect(unknown.status).toBe(400);
+    const doc = await h.get('/_sim/openapi.json');
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining(['/_sim/deliveries', '/_sim/deliveries/wait', '/_sim/events']),
+    );
+  });
+
   it('answers 405 for a known path with another method and Django 404 for unknown paths, with X-Request-Id', async () => {
     h = createHarness();
     const m = await h.request('DELETE', '/api/webhooks', { as: 'admin' });

@@ -2,7 +2,15 @@ import type { ResourceKind } from './model';
 
 /** Who made a change: a user through the API, or a background worker acting for a user. */
 export type Actor =
-  | { kind: 'user'; id: number; username: string; email: string; requestId?: string }
+  | {
+      kind: 'user';
+      id: number;
+      username: string;
+      email: string;
+      requestId?: string;
+      accessTokenId?: number | null;
+      userAgent?: string | null;
+    }
   | { kind: 'worker'; id: number; username: string; email: string };
 
 export type ChangeAction = 'create' | 'update' | 'delete';
@@ -35,6 +43,12 @@ export interface ResourceChange {
   jobId: number | null;
   /** Clock time of the change, ISO-8601. */
   time: string;
+  /** `X-Request-Id` of the request that caused the change. */
+  requestId?: string | null;
+  /** The personal access token the request used, if any (server events record it). */
+  accessTokenId?: number | null;
+  /** The request's User-Agent (server events record it in `payload.request`). */
+  userAgent?: string | null;
 }
 
 export type ChangeListener = (change: ResourceChange, state: import('./state').AnnotationState) => void;

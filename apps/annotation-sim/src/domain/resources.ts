@@ -163,6 +163,11 @@ function emit(
     jobId: scope.jobId,
     time: new Date(ctx.now).toISOString(),
   };
+  if (ctx.actor?.kind === 'user') {
+    if (ctx.actor.requestId) change.requestId = ctx.actor.requestId;
+    if (ctx.actor.accessTokenId != null) change.accessTokenId = ctx.actor.accessTokenId;
+    if (ctx.actor.userAgent) change.userAgent = ctx.actor.userAgent;
+  }
   if (extra.before) change.before = extra.before;
   if (action === 'update' && extra.beforeRec) {
     const d = diffRecords(extra.beforeRec, rec);

@@ -87,8 +87,17 @@ export class ApiRequest {
   }
 
   actor(): Actor {
-    const u = this.user();
-    return { kind: 'user', id: u.id, username: u.username, email: u.email, requestId: this.sim.requestId };
+    const auth = this.auth();
+    const u = auth.user;
+    return {
+      kind: 'user',
+      id: u.id,
+      username: u.username,
+      email: u.email,
+      requestId: this.sim.requestId,
+      accessTokenId: auth.accessTokenId ?? null,
+      userAgent: this.c.req.header('user-agent') ?? null,
+    };
   }
 
   mutation(actor: Actor | null = this.actor()): MutationContext {
