@@ -295,6 +295,8 @@ describe('POST /api/events/export and GET /api/requests/{rq_id}', () => {
     expect((await status(rq_id)).status).toBe(404);
     const res = await download(rq_id);
     expect(await res.text()).toBe('Unknown export request id');
+    await startExport();
+    expect(h.events().jobs.has(rq_id)).toBe(false);
   });
 
   it('cancels a queued export (200, then gone) and refuses a started one', async () => {

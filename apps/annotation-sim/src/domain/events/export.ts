@@ -222,6 +222,8 @@ export interface NewJob {
 /** Enqueues a job and arms its outcome timer. An expired or finished job with the same id is replaced. */
 export function startExportJob(state: EventsState, clock: Clock, input: NewJob, plan: JobPlan): ExportJob {
   const now = clock.now();
+  // Expired jobs are gone from RQ: drop them here so a long-running world does not keep them.
+  for (const [id, j] of state.jobs) if (isExpired(state, j, now)) state.jobs.delete(id);
   const rqId = formatRqId(input.queryId, input.caller.id);
   const old = state.jobs.get(rqId);
   if (old?.timer !== undefined) clock.cancel(old.timer);
