@@ -46,6 +46,8 @@ describe('simulator plumbing', () => {
     await h.post('/api/projects', { name: 'a' }, { as: 'admin' });
     const other = await h.get('/_ns/other/api/projects', { as: 'admin' });
     expect(other.body.count).toBe(0);
+    const created = await h.post('/_ns/other/api/projects', { name: 'b' }, { as: 'admin' });
+    expect(created.body.url).toBe('http://localhost/_ns/other/api/projects/1');
   });
 
   it('renders injected faults on API operations in the DRF shape', async () => {

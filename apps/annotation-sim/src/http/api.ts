@@ -140,7 +140,9 @@ export function api(deps: RouteDeps, fn: (r: ApiRequest) => Response | Promise<R
   return async (c) => {
     const r = new ApiRequest(c, deps);
     const url = new URL(c.req.url);
-    r.state.baseUrl = `${url.protocol}//${c.req.header('host') ?? url.host}`;
+    // Absolute `url` fields keep a `/_ns/<name>` path prefix so links lead back into the same namespace.
+    const prefix = /^\/_ns\/[^/]+/.exec(url.pathname)?.[0] ?? '';
+    r.state.baseUrl = `${url.protocol}//${c.req.header('host') ?? url.host}${prefix}`;
     try {
       if (deps.strictAccept && !acceptable(c.req.header('accept'))) {
         return new Response(JSON.stringify({ detail: 'Could not satisfy the request Accept header.' }), {
