@@ -6,6 +6,7 @@ import type { AnnotationState } from './domain/state';
 import { createEventsBridge } from './events-bridge';
 import type { AppDeps, Kernel, Quirks } from './http/deps';
 import { registerEventRoutes } from './http/events/routes';
+import { buildOpenApi } from './http/openapi';
 import { registerAccessTokenRoutes } from './http/routes/access-tokens';
 import { registerAuthAndUserRoutes } from './http/routes/auth-users';
 import { registerOrganizationRoutes } from './http/routes/organizations';
@@ -97,6 +98,12 @@ export function createAnnotationSim(options: AnnotationSimOptions = {}): Annotat
   registerWebhookRoutes(kernel, deps);
   // EVENTS API (issue 5): routes in src/http/events/routes.ts, wired through src/events-bridge.ts.
   registerEventRoutes(kernel, bridge.deps(deps));
+  const served = kernel.app.routes.map((r) => ({ method: r.method, path: r.path }));
+  let openApi: Record<string, unknown> | undefined;
+  kernel.app.get('/openapi.json', (c) => {
+    openApi ??= buildOpenApi(served);
+    return c.json(openApi);
+  });
   for (const route of kernel.app.routes) {
     if (route.method === 'ALL' || !route.path.startsWith('/')) continue;
     if (route.path.includes('*')) continue;

@@ -85,6 +85,16 @@ describe('simulator plumbing', () => {
     );
   });
 
+  it('serves its OpenAPI document at /openapi.json with CVAT operationIds', async () => {
+    h = createHarness();
+    const doc = await h.get('/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.paths['/api/webhooks/{id}'].patch.operationId).toBe('webhooks_partial_update');
+    expect(doc.body.paths['/api/webhooks/{id}/ping'].post.operationId).toBe('webhooks_create_ping');
+    expect(doc.body.paths['/api/tasks'].get.operationId).toBe('tasks_list');
+    expect(doc.body.components.schemas.WebhookRead.properties.events).toBeTruthy();
+  });
+
   it('answers 405 for a known path with another method and Django 404 for unknown paths, with X-Request-Id', async () => {
     h = createHarness();
     const m = await h.request('DELETE', '/api/webhooks', { as: 'admin' });

@@ -1,0 +1,164 @@
+import {
+  CommentRead,
+  DetailError,
+  InvitationRead,
+  IssueRead,
+  JobRead,
+  MembershipRead,
+  OrganizationRead,
+  ProjectRead,
+  TaskRead,
+  Token,
+  User,
+  WebhookDeliveryRead,
+  WebhookEvents,
+  WebhookRead,
+  WebhookWriteRequest,
+} from '@sims/annotation-schema';
+import { z } from 'zod';
+import { SIMULATOR_VERSION } from '../simulator';
+
+/** CVAT operationIds that do not follow `<resource>_<list|create|retrieve|update|partial_update|destroy>`. */
+const SPECIAL: Record<string, string> = {
+  'get /api/webhooks/events': 'webhooks_retrieve_events',
+  'post /api/webhooks/{id}/ping': 'webhooks_create_ping',
+  'post /webhooks/{id}/ping': 'webhooks_create_ping',
+  'get /api/webhooks/{id}/deliveries': 'webhooks_list_deliveries',
+  'get /api/webhooks/{id}/deliveries/{delivery_id}': 'webhooks_retrieve_deliveries',
+  'post /api/webhooks/{id}/deliveries/{delivery_id}/redelivery': 'webhooks_create_deliveries_redelivery',
+  'post /api/auth/login': 'auth_create_login',
+  'post /api/auth/logout': 'auth_create_logout',
+  'post /api/auth/signing': 'auth_create_signing',
+  'get /api/users/self': 'users_retrieve_self',
+  'post /api/tasks/{id}/data/': 'tasks_create_data',
+  'post /api/invitations/{key}/accept': 'invitations_accept',
+  'post /api/invitations/{key}/decline': 'invitations_decline',
+  'get /api/auth/access_tokens/self': 'auth_retrieve_access_tokens_self',
+};
+
+const READ: Record<string, string> = {
+  webhooks: 'WebhookRead',
+  projects: 'ProjectRead',
+  tasks: 'TaskRead',
+  jobs: 'JobRead',
+  issues: 'IssueRead',
+  comments: 'CommentRead',
+  organizations: 'OrganizationRead',
+  memberships: 'MembershipRead',
+  invitations: 'InvitationRead',
+  users: 'User',
+};
+
+function operationId(method: string, path: string): string {
+  const special = SPECIAL[`${method} ${path}`];
+  if (special) return special;
+  const parts = path.split('/').filter(Boolean).slice(1);
+  const family = parts.filter((p) => !p.startsWith('{')).join('_');
+  const detail = path.endsWith('}');
+  const action =
+    {
+      get: detail ? 'retrieve' : 'list',
+      post: 'create',
+      put: 'update',
+      patch: 'partial_update',
+      delete: 'destroy',
+    }[method] ?? method;
+  return `${family}_${action}`;
+}
+
+/**
+ * The emulated API's OpenAPI document at `/openapi.json`: every served path with CVAT's operationId
+ * and the wire shapes from `@sims/annotation-schema` as components.
+ */
+export function buildOpenApi(routes: { method: string; path: string }[]): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    if (!(r.path.startsWith('/api/') || r.path.startsWith('/webhooks/')) || r.method === 'ALL') continue;
+    const path = r.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+    const method = r.method.toLowerCase();
+    const family = path.split('/')[2] ?? '';
+    const read = READ[family];
+    const detail = path.endsWith('}');
+    const schemaRef = read ? { $ref: `#/components/schemas/${read}` } : undefined;
+    const ok =
+      method === 'delete' ? '204' : method === 'post' && !SPECIAL[`${method} ${path}`] ? '201' : '200';
+    const content =
+      schemaRef && ok !== '204' && !SPECIAL[`${method} ${path}`]
+        ? {
+            'application/vnd.cvat+json': {
+              schema:
+                method === 'get' && !detail
+                  ? {
+                      type: 'object',
+                      properties: {
+                        count: { type: 'integer' },
+                        next: { type: 'string', nullable: true },
+                        previous: { type: 'string', nullable: true },
+                        results: { type: 'array', items: schemaRef },
+                      },
+                    }
+                  : schemaRef,
+            },
+          }
+        : undefined;
+    const params = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
+    paths[path] ??= {};
+    (paths[path] as Record<string, unknown>)[method] = {
+      operationId: operationId(method, path),
+      parameters: params,
+      responses: {
+        [ok]: { description: 'OK', ...(content ? { content } : {}) },
+        '401': {
+          description: 'Authentication credentials were not provided.',
+          content: { 'application/vnd.cvat+json': { schema: { $ref: '#/components/schemas/DetailError' } } },
+        },
+      },
+    };
+  }
+  const schemas: Record<string, unknown> = {};
+  const components = {
+    WebhookRead,
+    WebhookWriteRequest,
+    WebhookDeliveryRead,
+    WebhookEvents,
+    ProjectRead,
+    TaskRead,
+    JobRead,
+    IssueRead,
+    CommentRead,
+    OrganizationRead,
+    MembershipRead,
+    InvitationRead,
+    User,
+    Token,
+    DetailError,
+  };
+  for (const [name, schema] of Object.entries(components))
+    schemas[name] = z.toJSONSchema(schema as z.ZodType, { target: 'openapi-3.0', unrepresentable: 'any' });
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'annotation-sim: CVAT v2.73.0 (simulated)',
+      version: SIMULATOR_VERSION,
+      description:
+        'The emulated CVAT surface. Auth: Token, Bearer (personal access token), session + CSRF, Basic. The control plane is documented at /_sim/openapi.json.',
+    },
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        tokenAuth: { type: 'apiKey', in: 'header', name: 'Authorization', 'x-token-prefix': 'Token' },
+        accessTokenAuth: { type: 'http', scheme: 'bearer' },
+        sessionAuth: { type: 'apiKey', in: 'cookie', name: 'sessionid' },
+        csrfAuth: { type: 'apiKey', in: 'cookie', name: 'csrftoken' },
+        csrfHeaderAuth: { type: 'apiKey', in: 'header', name: 'X-CSRFToken' },
+        basicAuth: { type: 'http', scheme: 'basic' },
+      },
+    },
+  };
+}
