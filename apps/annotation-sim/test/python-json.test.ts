@@ -23,6 +23,9 @@ describe('pythonJsonDumps', () => {
     expect(pythonJsonDumps({ position: [1, 2.5, 0, 1e-7, 1e16], frame: 3 })).toBe(
       '{"position": [1.0, 2.5, 0.0, 1e-07, 1e+16], "frame": 3}',
     );
+    expect(pythonJsonDumps({ changes: { position: { from: [1, 2], to: [3, 4.5] } } })).toBe(
+      '{"changes": {"position": {"from": [1.0, 2.0], "to": [3.0, 4.5]}}}',
+    );
     expect(pythonFloatRepr(0.1)).toBe('0.1');
     expect(pythonFloatRepr(123456789.125)).toBe('123456789.125');
   });

@@ -23,7 +23,7 @@ function dump(v: unknown, asFloat: boolean, floatKeys: ReadonlySet<string>): str
     const parts: string[] = [];
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
       if (x === undefined) continue;
-      parts.push(`${pythonString(k)}: ${dump(x, floatKeys.has(k), floatKeys)}`);
+      parts.push(`${pythonString(k)}: ${dump(x, asFloat || floatKeys.has(k), floatKeys)}`);
     }
     return `{${parts.join(', ')}}`;
   }
