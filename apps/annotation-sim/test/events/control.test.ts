@@ -102,6 +102,18 @@ describe('events control plane', () => {
     });
   });
 
+  it('caps the store at maxEvents and counts the rows dropped beyond it', async () => {
+    h = createHarness();
+    await h.app.request('/_sim/events/settings', { method: 'PATCH', body: JSON.stringify({ maxEvents: 2 }) });
+    const rows = [1, 2, 3].map((i) => ({ scope: 'load:job', obj_id: i }));
+    const res = await h.app.request('/_sim/events/records', {
+      method: 'POST',
+      body: JSON.stringify({ events: rows }),
+    });
+    expect(await res.json()).toEqual({ stored: 2 });
+    expect(await (await h.app.request('/_sim/events')).json()).toMatchObject({ stored: 2, dropped: 1 });
+  });
+
   it('rejects bad control input with the control-plane envelope', async () => {
     h = createHarness();
     const res = await h.app.request('/_sim/events/settings', {

@@ -16,6 +16,8 @@ export interface EventsSettings {
   storeConnected: boolean;
   /** How long finished and failed exports stay (CVAT_EXPORT_CACHE_TTL, default 24 h). */
   resultTtlMs: number;
+  /** Rows the store keeps at most (default 2,000,000, about 350 MB); later rows are dropped and counted. */
+  maxEvents: number;
 }
 
 export const DEFAULT_EVENTS_SETTINGS: EventsSettings = {
@@ -23,6 +25,7 @@ export const DEFAULT_EVENTS_SETTINGS: EventsSettings = {
   exportQueuedMs: 500,
   storeConnected: true,
   resultTtlMs: 86_400_000,
+  maxEvents: 2_000_000,
 };
 
 /** The events API's part of a world: the event log, the export jobs and the settings. */
@@ -57,8 +60,11 @@ export function recordEvents(state: EventsState, records: readonly EventRecord[]
     state.dropped += records.length;
     return 0;
   }
-  for (const r of records) state.store.append(r);
-  return records.length;
+  const room = Math.max(0, state.settings.maxEvents - state.store.length);
+  const kept = Math.min(room, records.length);
+  for (let i = 0; i < kept; i++) state.store.append(records[i] as EventRecord);
+  state.dropped += records.length - kept;
+  return kept;
 }
 
 const durationInput = z
@@ -72,6 +78,7 @@ export const eventsSettingsInputSchema = z
     exportQueued: durationInput.optional(),
     storeConnected: z.boolean().optional(),
     resultTtl: durationInput.optional(),
+    maxEvents: z.int().min(0).optional(),
   })
   .strict();
 
@@ -82,6 +89,7 @@ export function applyEventsSettings(state: EventsState, input: unknown): EventsS
   if (s.exportQueued !== undefined) state.settings.exportQueuedMs = s.exportQueued;
   if (s.storeConnected !== undefined) state.settings.storeConnected = s.storeConnected;
   if (s.resultTtl !== undefined) state.settings.resultTtlMs = s.resultTtl;
+  if (s.maxEvents !== undefined) state.settings.maxEvents = s.maxEvents;
   return state.settings;
 }
 
@@ -93,6 +101,7 @@ export function describeEventsSettings(state: EventsState) {
     exportQueued: s.exportQueuedMs,
     storeConnected: s.storeConnected,
     resultTtl: s.resultTtlMs,
+    maxEvents: s.maxEvents,
   };
 }
 
@@ -154,6 +163,7 @@ const snapshotSchema = z
         exportQueuedMs: z.number(),
         storeConnected: z.boolean(),
         resultTtlMs: z.number(),
+        maxEvents: z.number().default(DEFAULT_EVENTS_SETTINGS.maxEvents),
       })
       .strict(),
     dropped: z.number().default(0),

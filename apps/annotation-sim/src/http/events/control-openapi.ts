@@ -41,8 +41,8 @@ export const eventsControlOpenApiPaths: Record<string, unknown> = {
   '/_sim/events/settings': {
     patch: op(
       'Per-world settings of the events API',
-      '{ exportDuration, exportQueued, storeConnected, resultTtl }',
-      '{ exportDuration?: "2s", exportQueued?: "500ms", storeConnected?: boolean, resultTtl?: "24h" }',
+      '{ exportDuration, exportQueued, storeConnected, resultTtl, maxEvents }',
+      '{ exportDuration?: "2s", exportQueued?: "500ms", storeConnected?: boolean, resultTtl?: "24h", maxEvents?: 2000000 }',
     ),
   },
   '/_sim/events/records': {
