@@ -163,6 +163,31 @@ describe('events API inside the annotation simulator', () => {
     await expect.poll(statusOf, { timeout: 5_000, interval: 5 }).toBe('finished');
   });
 
+  it('accepts the events fault vocabulary in its fault rules and lists the control routes', async () => {
+    sim = createAnnotationSim({ clock: { mode: 'manual', start: '2026-08-12T10:00:00Z' } });
+    const rule = await sim.app.request('/_sim/faults', {
+      method: 'POST',
+      body: JSON.stringify({
+        match: { operation: 'events.create_export' },
+        effect: { exportDelay: { polls: 1 } },
+      }),
+    });
+    expect(rule.status, await rule.clone().text()).toBe(201);
+    const { rq_id } = (await (await call('/api/events/export', { method: 'POST' })).json()) as {
+      rq_id: string;
+    };
+    const statusOf = async () =>
+      ((await (await call(`/api/requests/${encodeURIComponent(rq_id)}`)).json()) as { status: string })
+        .status;
+    expect([await statusOf(), await statusOf()]).toEqual(['started', 'finished']);
+    const openapi = (await (await sim.app.request('/_sim/openapi.json')).json()) as {
+      paths: Record<string, unknown>;
+    };
+    expect(Object.keys(openapi.paths)).toEqual(
+      expect.arrayContaining(['/_sim/events', '/_sim/events/exports']),
+    );
+  });
+
   it('answers 401 without credentials', async () => {
     sim = createAnnotationSim({ clock: { mode: 'manual' } });
     const res = await sim.app.request('/api/events/export', { method: 'POST' });
