@@ -254,6 +254,11 @@ export function startExportJob(state: EventsState, clock: Clock, input: NewJob, 
 /** (Re-)arms the outcome timer of a pending job (after a snapshot import, timers are gone). */
 export function armJob(state: EventsState, clock: Clock, job: ExportJob): void {
   if (job.outcome || job.finishAt === null) return;
+  // Imported after its time (the clock of the snapshot moved on): settle it at its own time now.
+  if (job.finishAt <= clock.now()) {
+    completeJob(state, job, job.finishAt);
+    return;
+  }
   job.timer = clock.at(job.finishAt, () => {
     job.timer = undefined;
     if (state.jobs.get(job.rqId) === job) completeJob(state, job, job.finishAt as number);
