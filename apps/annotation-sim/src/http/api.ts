@@ -134,9 +134,14 @@ function pythonJsonError(raw: string, message: string): string {
 
 /**
  * Wraps a route handler: builds the ApiRequest, records the base URL for absolute `url` fields,
- * checks the Accept header, and renders any ApiFailure through the one error renderer.
+ * checks the Accept header, authenticates (unless `anonymous`), and renders any ApiFailure through
+ * the one error renderer.
  */
-export function api(deps: RouteDeps, fn: (r: ApiRequest) => Response | Promise<Response>): Handler {
+export function api(
+  deps: RouteDeps,
+  fn: (r: ApiRequest) => Response | Promise<Response>,
+  options: { anonymous?: boolean } = {},
+): Handler {
   return async (c) => {
     const r = new ApiRequest(c, deps);
     const url = new URL(c.req.url);
@@ -150,6 +155,8 @@ export function api(deps: RouteDeps, fn: (r: ApiRequest) => Response | Promise<R
           headers: { 'Content-Type': 'application/json', 'X-Request-Id': r.sim.requestId },
         });
       }
+      // DRF authenticates and checks IsAuthenticated before the view looks anything up: 401 before 404.
+      if (!options.anonymous) r.auth();
       return await fn(r);
     } catch (err) {
       if (err instanceof ApiFailure) return renderApiError(c, err.error);

@@ -17,65 +17,73 @@ export function registerAuthAndUserRoutes(kernel: Kernel, deps: AppDeps): void {
   app.post(
     '/api/auth/login',
     operation('auth.create_login'),
-    api(deps, (r) => {
-      const v = validateFields(r.body(), {
-        username: { kind: 'string', allowBlank: true },
-        email: { kind: 'string', allowBlank: true },
-        password: { kind: 'string', required: true },
-      });
-      if (!v.ok) throw new ApiFailure({ code: 'INVALID', errors: v.errors });
-      const { username, email, password } = v.value as {
-        username?: string;
-        email?: string;
-        password: string;
-      };
-      const user = [...r.state.users.values()].find((u) =>
-        username ? u.username === username : email ? u.email === email : false,
-      );
-      if (!username && !email)
-        throw new ApiFailure({
-          code: 'INVALID',
-          errors: { non_field_errors: ['Must include either "username" or "email" and "password".'] },
+    api(
+      deps,
+      (r) => {
+        const v = validateFields(r.body(), {
+          username: { kind: 'string', allowBlank: true },
+          email: { kind: 'string', allowBlank: true },
+          password: { kind: 'string', required: true },
         });
-      if (!user || user.password !== password || !user.is_active) {
-        throw new ApiFailure({
-          code: 'INVALID',
-          errors: { non_field_errors: ['Unable to log in with provided credentials.'] },
-        });
-      }
-      // DRF's Token.objects.get_or_create: one key per user, stable across logins.
-      let key = [...r.state.tokens.entries()].find(([, id]) => id === user.id)?.[0];
-      if (!key) {
-        key = r.world.ids.hex(40);
-        r.state.tokens.set(key, user.id);
-      }
-      const session = r.world.ids.hex(32);
-      const csrf = r.world.ids.hex(32);
-      r.state.sessions.set(session, { key: session, user_id: user.id, csrf });
-      user.last_login = formatDrfDate(r.now);
-      const res = cvatJson(r.c, { key });
-      res.headers.append('Set-Cookie', `csrftoken=${csrf}; Max-Age=31449600; Path=/; SameSite=Lax`);
-      res.headers.append(
-        'Set-Cookie',
-        `sessionid=${session}; HttpOnly; Max-Age=1209600; Path=/; SameSite=Lax`,
-      );
-      return res;
-    }),
+        if (!v.ok) throw new ApiFailure({ code: 'INVALID', errors: v.errors });
+        const { username, email, password } = v.value as {
+          username?: string;
+          email?: string;
+          password: string;
+        };
+        const user = [...r.state.users.values()].find((u) =>
+          username ? u.username === username : email ? u.email === email : false,
+        );
+        if (!username && !email)
+          throw new ApiFailure({
+            code: 'INVALID',
+            errors: { non_field_errors: ['Must include either "username" or "email" and "password".'] },
+          });
+        if (!user || user.password !== password || !user.is_active) {
+          throw new ApiFailure({
+            code: 'INVALID',
+            errors: { non_field_errors: ['Unable to log in with provided credentials.'] },
+          });
+        }
+        // DRF's Token.objects.get_or_create: one key per user, stable across logins.
+        let key = [...r.state.tokens.entries()].find(([, id]) => id === user.id)?.[0];
+        if (!key) {
+          key = r.world.ids.hex(40);
+          r.state.tokens.set(key, user.id);
+        }
+        const session = r.world.ids.hex(32);
+        const csrf = r.world.ids.hex(32);
+        r.state.sessions.set(session, { key: session, user_id: user.id, csrf });
+        user.last_login = formatDrfDate(r.now);
+        const res = cvatJson(r.c, { key });
+        res.headers.append('Set-Cookie', `csrftoken=${csrf}; Max-Age=31449600; Path=/; SameSite=Lax`);
+        res.headers.append(
+          'Set-Cookie',
+          `sessionid=${session}; HttpOnly; Max-Age=1209600; Path=/; SameSite=Lax`,
+        );
+        return res;
+      },
+      { anonymous: true },
+    ),
   );
 
   app.post(
     '/api/auth/logout',
     operation('auth.create_logout'),
-    api(deps, (r) => {
-      const auth = r.optionalAuth();
-      if (auth) {
-        for (const [k, id] of r.state.tokens) if (id === auth.user.id) r.state.tokens.delete(k);
-        for (const [k, s] of r.state.sessions) if (s.user_id === auth.user.id) r.state.sessions.delete(k);
-      }
-      const res = cvatJson(r.c, { detail: 'Successfully logged out.' });
-      setCookie(r.c, 'sessionid', '', { maxAge: 0, path: '/' });
-      return res;
-    }),
+    api(
+      deps,
+      (r) => {
+        const auth = r.optionalAuth();
+        if (auth) {
+          for (const [k, id] of r.state.tokens) if (id === auth.user.id) r.state.tokens.delete(k);
+          for (const [k, s] of r.state.sessions) if (s.user_id === auth.user.id) r.state.sessions.delete(k);
+        }
+        const res = cvatJson(r.c, { detail: 'Successfully logged out.' });
+        setCookie(r.c, 'sessionid', '', { maxAge: 0, path: '/' });
+        return res;
+      },
+      { anonymous: true },
+    ),
   );
 
   if (deps.auth.signedUrls) {

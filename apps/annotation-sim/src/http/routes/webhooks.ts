@@ -36,14 +36,18 @@ export function registerWebhookRoutes(kernel: Kernel, deps: AppDeps): void {
   app.get(
     '/api/webhooks/events',
     operation('webhooks.retrieve_events'),
-    api(deps, (r) => {
-      // permission_classes=[]: anonymous callers are fine, but bad credentials are still 401.
-      r.optionalAuth();
-      const body = webhookEventsFor(r.query('type') ?? 'all');
-      if (!body)
-        throw new ApiFailure({ code: 'INVALID_STRING', message: 'Incorrect value of type parameter' });
-      return cvatJson(r.c, body);
-    }),
+    api(
+      deps,
+      (r) => {
+        // permission_classes=[]: anonymous callers are fine, but bad credentials are still 401.
+        r.optionalAuth();
+        const body = webhookEventsFor(r.query('type') ?? 'all');
+        if (!body)
+          throw new ApiFailure({ code: 'INVALID_STRING', message: 'Incorrect value of type parameter' });
+        return cvatJson(r.c, body);
+      },
+      { anonymous: true },
+    ),
   );
 
   app.get(
