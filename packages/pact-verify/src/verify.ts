@@ -229,7 +229,8 @@ async function verifyOne(
   };
   const runState = (name: string) => async (params: unknown) => {
     await freshWorld();
-    if (broken) return undefined;
+    // Pact asks for the empty state name for an interaction without states: the empty world is it.
+    if (broken || name === '') return undefined;
     const handler = session.states[name];
     try {
       if (!handler) {
