@@ -75,4 +75,77 @@ describe('annotation scenarios', () => {
     expect(entries.some((e) => e.attempt > 1)).toBe(true);
     expect(entries.length).toBe(updates + refused.length);
   });
+
+  async function exportEvents() {
+    const res = await send(`${sim.url}/api/events/export`, 'POST', undefined, admin);
+    expect(res.status).toBe(202);
+    return res.body.rq_id as string;
+  }
+  const status = async (rqId: string) =>
+    (await send(`${sim.url}/api/requests/${encodeURIComponent(rqId)}`, 'GET', undefined, admin)).body;
+
+  it('delayed-export: an export stays unfinished for 30 s of world-clock time, then finishes', async () => {
+    await load('delayed-export.yaml');
+    const rqId = await exportEvents();
+    await client.clock.advance('29s');
+    expect((await status(rqId)).status).toMatch(/^(queued|started)$/);
+    await client.clock.advance('1s');
+    const done = await status(rqId);
+    expect(done.status).toBe('finished');
+    const csv = await fetch(done.result_url.replace(/^https?:\/\/[^/]+/, sim.url), { headers: admin });
+    expect(csv.status).toBe(200);
+    expect((await csv.text()).split('\n')[0]).toMatch(/^scope,obj_name,obj_id/);
+  });
+
+  it('failed-export: the next export ends failed with the scenario message and cannot be downloaded', async () => {
+    await load('failed-export.yaml');
+    const rqId = await exportEvents();
+    await client.clock.advance('1m');
+    const failed = await status(rqId);
+    expect(failed).toMatchObject({ status: 'failed', message: 'Export failed: ClickHouse query timed out' });
+    const download = await send(
+      `${sim.url}/api/events/download?rq_id=${encodeURIComponent(rqId)}`,
+      'GET',
+      undefined,
+      admin,
+    );
+    expect(download.status).toBe(400);
+    // Only the next export fails.
+    const second = await exportEvents();
+    await client.clock.advance('1m');
+    expect((await status(second)).status).toBe('finished');
+  });
+
+  it('analytics-store-down: client events still get 201 but are dropped, and exports fail', async () => {
+    await load('analytics-store-down.yaml');
+    const now = '2026-01-01T00:00:00.000Z';
+    const posted = await send(
+      `${sim.url}/api/events`,
+      'POST',
+      { events: [{ scope: 'click:element', timestamp: now }], timestamp: now },
+      { ...admin, accept: 'application/vnd.cvat+json' },
+    );
+    expect(posted.status).toBe(201);
+    const rqId = await exportEvents();
+    await client.clock.advance('1m');
+    const failed = await status(rqId);
+    expect(failed.status).toBe('failed');
+    expect(failed.message).toMatch(/ClickHouse|connect/i);
+    // Recovery: without the fault the same client event is kept and exported.
+    await client.faults.clear();
+    await send(
+      `${sim.url}/api/events`,
+      'POST',
+      { events: [{ scope: 'click:element', timestamp: now }], timestamp: now },
+      admin,
+    );
+    const ok = await exportEvents();
+    await client.clock.advance('1m');
+    const done = await status(ok);
+    expect(done.status).toBe('finished');
+    const csv = await (
+      await fetch(done.result_url.replace(/^https?:\/\/[^/]+/, sim.url), { headers: admin })
+    ).text();
+    expect(csv.match(/^click:element,/gm)).toHaveLength(1);
+  });
 });
