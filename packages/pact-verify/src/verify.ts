@@ -144,7 +144,13 @@ export async function verifyPacts(options: VerifyOptions): Promise<VerifyResult>
       byProvider.set(provider, [...(byProvider.get(provider) ?? []), file]);
     }
     for (const [provider, files] of byProvider) {
-      runs.push({ definition: options.providers.find((p) => p.name === provider), provider, files });
+      const definition = options.providers.find((p) => p.name === provider);
+      // A folder may hold pacts of other providers (contracts/pacts holds both simulators'): skip them.
+      if (definition) runs.push({ definition, provider, files });
+      else
+        log(
+          `pact-verify: skipping ${files.join(', ')}: provider "${provider}" is not this simulator (${known.join(', ')})`,
+        );
     }
   } else if (options.broker) {
     for (const definition of options.providers) {
@@ -153,9 +159,11 @@ export async function verifyPacts(options: VerifyOptions): Promise<VerifyResult>
     }
   }
   if (runs.length === 0) {
-    const error = options.only
-      ? `no pacts for provider "${options.only}" (this simulator provides ${known.join(', ')})`
-      : 'no pacts given: pass pact files or folders, or a broker URL';
+    const error =
+      options.pacts && options.pacts.length > 0
+        ? `none of the pacts is for ${options.only ? `provider "${options.only}"` : 'this simulator'} (it provides ${known.join(', ')})`
+        : 'no pacts given: pass pact files or folders, or a broker URL';
+    log(`pact-verify: ${error}`);
     return {
       ok: false,
       results: [
@@ -166,17 +174,7 @@ export async function verifyPacts(options: VerifyOptions): Promise<VerifyResult>
 
   const results: ProviderResult[] = [];
   for (const run of runs) {
-    if (!run.definition) {
-      results.push({
-        provider: run.provider,
-        pactFiles: run.files,
-        ok: false,
-        mismatches: [],
-        stateFailures: [],
-        error: `pacts for provider "${run.provider}" (${run.files.join(', ')}), but this simulator provides ${known.join(', ')}`,
-      });
-      continue;
-    }
+    if (!run.definition) continue;
     log(
       `pact-verify: verifying ${run.provider} against a fresh simulator (${run.files.length > 0 ? run.files.join(', ') : `broker ${options.broker?.url}`})`,
     );
