@@ -68,7 +68,6 @@ export function createAnnotationSim(options: AnnotationSimOptions = {}): Annotat
     listeners: [...bridge.listeners, ...(options.listeners ?? [])],
   });
   const kernel = createSimKernel(def, options);
-  def.bindNamespaces(kernel.namespaces);
   const deps: AppDeps = {
     auth: {
       signedUrls: options.signedUrls ?? false,

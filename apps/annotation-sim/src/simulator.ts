@@ -1,6 +1,6 @@
 import {
+  type ControlTools,
   type FaultErrorEffect,
-  resolveNamespace,
   type SimEnv,
   SimInputError,
   type SimulatorDefinition,
@@ -109,10 +109,7 @@ export function createAnnotationDefinition(
   options: DefinitionOptions = {},
 ): SimulatorDefinition<AnnotationState> & {
   knownRoutes: { method: string; re: RegExp }[];
-  bindNamespaces(ns: { get(name: string): World<AnnotationState> }): void;
 } {
-  // Set by the app once the kernel exists, so control routes can find a request's world.
-  const namespacesRef: { current?: { get(name: string): World<AnnotationState> } } = {};
   const sender = options.sender ?? createHttpSender();
   const extensions = options.extensions ?? [];
   const listeners = options.listeners ?? [];
@@ -150,9 +147,6 @@ export function createAnnotationDefinition(
     name: SIMULATOR_NAME,
     version: SIMULATOR_VERSION,
     knownRoutes,
-    bindNamespaces(ns: { get(name: string): World<AnnotationState> }) {
-      namespacesRef.current = ns;
-    },
     createState,
     disposeState(state: AnnotationState) {
       deliveryOf(state)?.dispose();
@@ -228,12 +222,8 @@ export function createAnnotationDefinition(
       ...eventsDomainEffects,
     },
     controlOpenApiPaths: { ...DELIVERY_CONTROL_OPENAPI, ...eventsControlOpenApiPaths },
-    controlRoutes(control: Hono<SimEnv<AnnotationState>>) {
-      registerDeliveryControlRoutes(
-        control,
-        deliveryOf,
-        (c: Context) => namespacesRef.current?.get(resolveNamespace(c.req.raw)) as World<AnnotationState>,
-      );
+    controlRoutes(control: Hono<SimEnv<AnnotationState>>, tools: ControlTools<AnnotationState>) {
+      registerDeliveryControlRoutes(control, deliveryOf, tools.world);
     },
     renderNotFound(c: Context) {
       const path = c.req.path.replace(/^\/_ns\/[^/]+/, '');
@@ -255,6 +245,6 @@ export function createAnnotationDefinition(
       });
     },
     sensitiveHeaders: ['x-csrftoken'],
-  } satisfies SimulatorDefinition<AnnotationState> & { knownRoutes: unknown; bindNamespaces: unknown };
+  } satisfies SimulatorDefinition<AnnotationState> & { knownRoutes: unknown };
   return def;
 }

@@ -34,7 +34,7 @@ export type { Random } from './random';
 export { createRandom } from './random';
 export type { Scenario, ScenarioResult } from './scenario';
 export { applyScenario, loadScenario, parseScenario, scenarioSchema } from './scenario';
-export type { FaultErrorEffect, SimulatorDefinition } from './simulator';
+export type { ControlTools, FaultErrorEffect, SimulatorDefinition } from './simulator';
 export { describeIssues, parseInput } from './validation';
 export type { Namespaces, World, WorldCore, WorldOptions } from './world';
 export { createNamespaces, createWorld, DEFAULT_NAMESPACE, isValidNamespace } from './world';

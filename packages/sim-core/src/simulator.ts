@@ -1,7 +1,14 @@
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import type { RequestSim, SimEnv } from './http/kernel';
-import type { World, WorldCore } from './world';
+import type { Namespaces, World, WorldCore } from './world';
+
+/** What `controlRoutes` gets besides the control app. */
+export interface ControlTools<S> {
+  /** The world of the namespace this control request selects. */
+  world(c: Context): World<S>;
+  namespaces: Namespaces<S>;
+}
 
 /** An `error` fault effect as given in a rule; the simulator renders it in its API's envelope. */
 export interface FaultErrorEffect {
@@ -34,8 +41,11 @@ export interface SimulatorDefinition<S> {
   errorEffect?: z.ZodType;
   /** Domain effects (`operationFails`, `exportDelay`, …) with their value schemas. */
   domainEffects?: Record<string, z.ZodType>;
-  /** Simulator-specific control routes, mounted under `/_sim`. */
-  controlRoutes?(control: Hono<SimEnv<S>>): void;
+  /**
+   * Simulator-specific control routes, mounted under `/_sim`. `tools.world(c)` is the world of the
+   * namespace the control request selects (header or `/_ns/<name>/` prefix).
+   */
+  controlRoutes?(control: Hono<SimEnv<S>>, tools: ControlTools<S>): void;
   /** Describes the simulator-specific control routes for `/_sim/openapi.json`. */
   controlOpenApiPaths?: Record<string, unknown>;
   /** The emulated API's answer to a path it does not serve. */

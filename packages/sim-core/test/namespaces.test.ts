@@ -113,6 +113,17 @@ describe('namespaces', () => {
     expect((await call(app, 'GET', '/_ns/gone/_sim/faults')).body.faults).toEqual([]);
   });
 
+  it('reach simulator-specific control routes too', async () => {
+    const { app } = sim();
+    await call(app, 'POST', '/_ns/n1/widgets', { name: 'w' });
+    await call(app, 'POST', '/_ns/n1/widgets/w/paint', { color: 'red' });
+    expect((await call(app, 'POST', '/_sim/widgets/w/finish-paint')).status).toBe(404);
+    const done = await call(app, 'POST', '/_sim/widgets/w/finish-paint', undefined, {
+      'x-sim-namespace': 'n1',
+    });
+    expect(done.body).toMatchObject({ name: 'w', painting: false });
+  });
+
   it('have clocks of their own', async () => {
     const { app } = sim();
     await call(app, 'POST', '/_ns/a/_sim/clock/advance', { by: '1h' });

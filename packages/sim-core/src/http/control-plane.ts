@@ -281,6 +281,6 @@ export function createControlPlane<S>(
     return c.json(applyScenario(def, world(c), scenario, { text, source }), 201);
   });
 
-  def.controlRoutes?.(control);
+  def.controlRoutes?.(control, { world, namespaces });
   return control;
 }

@@ -35,6 +35,15 @@ export const toyDefinition: SimulatorDefinition<ToyState> = {
   renderFaultError: (c, error) => c.json({ fault: error.status, message: error.message ?? 'injected' }, 503),
   domainEffects: { slowPaint: z.object({ by: z.string() }).strict() },
   renderNotFound: (c) => c.json({ toyError: 'no such route' }, 404),
+  controlRoutes(control, tools) {
+    // A simulator-specific control route: paint a widget instantly in the selected namespace.
+    control.post('/widgets/:name/finish-paint', (c) => {
+      const w = tools.world(c).state.widgets.get(c.req.param('name'));
+      if (!w) return c.json({ error: { status: 404, message: 'no such widget' } }, 404);
+      w.painting = false;
+      return c.json(w);
+    });
+  },
 };
 
 export function createToySim(options: KernelOptions = {}) {
