@@ -3,7 +3,9 @@ import type { LogLevel } from '@pact-foundation/pact';
 import type { ProviderDefinition } from './provider';
 import { type BrokerOptions, type ConsumerVersionSelector, verifyPacts } from './verify';
 
-export const VERIFY_USAGE = `usage: <simulator>-verify [options] <pact files or folders>...
+/** The usage text; `command` is how the simulator's verify command is invoked. */
+export function verifyUsage(command = 'pnpm --filter @sims/<simulator> verify'): string {
+  return `usage: ${command} [options] <pact files or folders>...
 
 Verifies pacts against a fresh in-process simulator, setting up the provider states of
 contracts/STATES.md. Prints pact's report; exits 1 when any interaction fails, 2 on bad usage.
@@ -28,6 +30,7 @@ broker (instead of, or besides, files; every value also from the environment var
   --enable-pending                  pending pacts do not fail the build
   --include-wip-pacts-since <date>  e.g. 2026-01-01
   --build-url <url>                 link to the CI build in the published result`;
+}
 
 export interface CliIo {
   out(line: string): void;
@@ -138,22 +141,26 @@ export function parseVerifyArgs(
 export async function runVerifyCli(
   providers: ProviderDefinition[],
   argv: string[],
-  io: CliIo = {
+  options: Partial<CliIo> & { command?: string } = {},
+): Promise<number> {
+  const io: CliIo & { command?: string } = {
     out: (l) => console.log(l),
     err: (l) => console.error(l),
     env: process.env,
     cwd: process.env.INIT_CWD ?? process.cwd(),
-  },
-): Promise<number> {
+    ...options,
+  };
   let args: ParsedVerifyArgs;
   try {
     args = parseVerifyArgs(argv, io.env);
   } catch (err) {
-    io.err(`verify: ${(err as Error).message}\n\n${VERIFY_USAGE}`);
+    io.err(`verify: ${(err as Error).message}\n\n${verifyUsage(io.command)}`);
     return 2;
   }
   if (args.help) {
-    io.out(`${VERIFY_USAGE}\n\nthis simulator provides: ${providers.map((p) => p.name).join(', ')}`);
+    io.out(
+      `${verifyUsage(io.command)}\n\nthis simulator provides: ${providers.map((p) => p.name).join(', ')}`,
+    );
     return 0;
   }
   try {

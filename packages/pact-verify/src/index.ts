@@ -1,5 +1,5 @@
 export type { CliIo } from './cli';
-export { parseVerifyArgs, runVerifyCli, VERIFY_USAGE } from './cli';
+export { parseVerifyArgs, runVerifyCli, verifyUsage } from './cli';
 export type {
   MessageRequest,
   ProducedMessage,

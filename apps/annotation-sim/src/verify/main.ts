@@ -8,5 +8,7 @@
 import { runVerifyCli } from '@sims/pact-verify';
 import { annotationSimProviders } from './provider';
 
-const code = await runVerifyCli(annotationSimProviders, process.argv.slice(2));
+const code = await runVerifyCli(annotationSimProviders, process.argv.slice(2), {
+  command: 'pnpm --filter @sims/annotation-sim verify',
+});
 process.exit(code);

@@ -6,5 +6,7 @@
 import { runVerifyCli } from '@sims/pact-verify';
 import { clusterSimProviders } from './provider';
 
-const code = await runVerifyCli(clusterSimProviders, process.argv.slice(2));
+const code = await runVerifyCli(clusterSimProviders, process.argv.slice(2), {
+  command: 'pnpm --filter @sims/cluster-sim verify',
+});
 process.exit(code);
