@@ -3,7 +3,7 @@
  * its world before each interaction, and a handler per provider-state template.
  */
 
-/** Provider-state params as Pact sends them (JSON). Handlers narrow them with `paramsOf`. */
+/** Provider-state params once narrowed (pact sends JSON; handlers take `unknown` and narrow with `paramsOf`). */
 export type StateParams = Record<string, unknown>;
 
 /**
@@ -11,7 +11,7 @@ export type StateParams = Record<string, unknown>;
  * (`fromProviderState('${etag}', …)` on the consumer side). A handler that cannot set its state up
  * throws: the interaction then fails with the error as its mismatch.
  */
-export type StateHandler = (params: StateParams) => Promise<Record<string, unknown> | undefined>;
+export type StateHandler = (params: unknown) => Promise<Record<string, unknown> | undefined>;
 
 /** A message as the provider would deliver it: the body bytes (or JSON) and the metadata (headers). */
 export interface ProducedMessage {

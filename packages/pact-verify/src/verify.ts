@@ -238,8 +238,7 @@ async function verifyOne(
             .join(', ')})`,
         );
       }
-      const p = (params ?? {}) as StateParams;
-      return (await handler(p)) ?? undefined;
+      return (await handler(params ?? {})) ?? undefined;
     } catch (err) {
       broken = `provider state "${name}" ${JSON.stringify(params ?? {})} could not be set up: ${(err as Error).message}`;
       stateFailures.push(broken);
