@@ -92,7 +92,8 @@ export function createClusterDefinition(deps: {
       const parsed = parseInput(seedSchema, input ?? {}, 'seed');
       const result = applySeed(world.state, parsed, { now: world.clock.now(), ids: world.ids });
       if (!result.ok) throw new SimInputError(`seed.${result.error}`);
-      return result.value;
+      for (const op of result.value.started) scheduler.schedule(world, op);
+      return result.value.result;
     },
     renderFaultError(c, error) {
       const status =

@@ -15,6 +15,7 @@ import {
   omitDefaults,
   refreshCluster,
   renderNodePool,
+  writePool,
 } from './node-pools';
 import { checkConcurrency, createOperation, type StartOperation } from './operations';
 import type {
@@ -24,6 +25,7 @@ import type {
   NodePoolShape,
   OperationFailure,
   OperationRecord,
+  PoolRecord,
 } from './state';
 import { clusterKey } from './state';
 import { resolveMasterVersion, resolveNodeVersion } from './versions';
@@ -134,7 +136,7 @@ export function updateNodePool(
     ctx.now,
     ctx.ids,
   );
-  poolRecord.pool = { ...poolRecord.pool, status: 'RECONCILING' };
+  writePool(poolRecord, { ...poolRecord.pool, status: 'RECONCILING' });
   refreshCluster(state, record);
   return ok(op);
 }
@@ -154,6 +156,21 @@ export function buildPool(
     version,
     hash,
   });
+}
+
+/**
+ * A pool record from a NodePool input with GKE's defaults. An `etag` in the input is pinned: it is
+ * what clients read until the pool's next write (provider states name exact etags).
+ */
+export function seededPool(
+  record: ClusterRecord,
+  input: NodePoolShape & { name: string },
+  masterVersion: string,
+  ctx: DomainContext,
+): PoolRecord {
+  const { etag, ...rest } = input;
+  const pool = buildPool(record, rest, rest.version ?? masterVersion, ctx.ids.hex(8));
+  return { pool, generation: 0, ...(etag ? { pinnedEtag: etag } : {}) };
 }
 
 /** nodePools.create: ALREADY_EXISTS for a taken name; the pool is PROVISIONING until DONE. */
@@ -221,7 +238,7 @@ export function deleteNodePool(
   if (!found.ok) return found;
   const busy = admit(state, record, { type: 'DELETE_NODE_POOL', nodePool: poolName }, ctx);
   if (!busy.ok) return busy;
-  found.value.pool = { ...found.value.pool, status: 'STOPPING' };
+  writePool(found.value, { ...found.value.pool, status: 'STOPPING' });
   const op = createOperation(
     state,
     {
@@ -282,10 +299,7 @@ export function buildCluster(
       : [{ name: 'default-pool', initialNodeCount: input.initialNodeCount ?? 3, config: input.nodeConfig }];
   for (const p of pools) {
     const name = p.name ?? 'default-pool';
-    record.pools.set(name, {
-      pool: buildPool(record, { ...p, name }, p.version ?? masterVersion, ctx.ids.hex(8)),
-      generation: 0,
-    });
+    record.pools.set(name, seededPool(record, { ...p, name }, masterVersion, ctx));
   }
   delete record.cluster.initialNodeCount;
   refreshCluster(state, record);
@@ -320,7 +334,7 @@ export function createCluster(
   if (!built.ok) return built;
   const record = built.value;
   record.cluster.status = 'PROVISIONING';
-  for (const p of record.pools.values()) p.pool = { ...p.pool, status: 'PROVISIONING' };
+  for (const p of record.pools.values()) writePool(p, { ...p.pool, status: 'PROVISIONING' });
   state.clusters.set(clusterKey(projectId, location, input.name), record);
   const op = createOperation(
     state,

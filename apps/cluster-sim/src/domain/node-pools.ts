@@ -114,9 +114,20 @@ export function applyNodePoolUpdate(
   return next;
 }
 
-/** The etag of a pool: a checksum of everything stored about it. */
+/** The etag of a pool: a checksum of everything stored about it (or the etag a seed pinned). */
 export function nodePoolEtag(record: PoolRecord): string {
-  return computeEtag(record.pool, record.generation);
+  return record.pinnedEtag ?? computeEtag(record.pool, record.generation);
+}
+
+/**
+ * Every write to a stored pool goes through here: a pinned etag is dropped and, for writes that may
+ * leave the content as it was (a same-version recreate, a concurrent writer), the generation moves so
+ * the etag changes anyway.
+ */
+export function writePool(record: PoolRecord, pool: NodePoolShape, options: { bump?: boolean } = {}): void {
+  record.pool = pool;
+  delete record.pinnedEtag;
+  if (options.bump) record.generation++;
 }
 
 /** Nodes an operation on the pool works through: per-zone count times zones. */
@@ -176,6 +187,7 @@ export function refreshCluster(state: ClusterState, record: ClusterRecord): void
   else delete record.cluster.currentNodeVersion;
   const defaultPool = record.pools.get('default-pool');
   if (defaultPool?.pool.config) record.cluster.nodeConfig = defaultPool.pool.config;
+  else delete record.cluster.nodeConfig;
   record.cluster.currentNodeCount = [...record.pools.values()].reduce((sum, p) => sum + nodeCount(p.pool), 0);
   const status = record.cluster.status;
   if (status === 'RUNNING' || status === 'RECONCILING') {

@@ -2,7 +2,7 @@ import type { RpcCode } from '@sims/cluster-schema';
 import type { z } from 'zod';
 import { fail, ok, type Result } from './errors';
 import { type ApiVersion, operationSelfLink, targetLink } from './names';
-import { refreshCluster } from './node-pools';
+import { refreshCluster, writePool } from './node-pools';
 import type {
   ClusterRecord,
   ClusterState,
@@ -289,13 +289,10 @@ function completeChange(state: ClusterState, op: OperationRecord): void {
   switch (change.kind) {
     case 'updatePool':
       // Every completed mutation changes the etag, also one that leaves the content as it was (same version).
-      if (poolRecord) {
-        poolRecord.pool = { ...change.desired, status: 'RUNNING' };
-        poolRecord.generation++;
-      }
+      if (poolRecord) writePool(poolRecord, { ...change.desired, status: 'RUNNING' }, { bump: true });
       break;
     case 'createPool':
-      if (poolRecord) poolRecord.pool = { ...poolRecord.pool, status: 'RUNNING' };
+      if (poolRecord) writePool(poolRecord, { ...poolRecord.pool, status: 'RUNNING' });
       break;
     case 'deletePool':
       if (op.nodePool !== undefined) {
@@ -306,7 +303,7 @@ function completeChange(state: ClusterState, op: OperationRecord): void {
       break;
     case 'createCluster':
       record.cluster.status = 'RUNNING';
-      for (const p of record.pools.values()) p.pool = { ...p.pool, status: 'RUNNING' };
+      for (const p of record.pools.values()) writePool(p, { ...p.pool, status: 'RUNNING' });
       break;
     case 'deleteCluster':
       state.clusters.delete(clusterKey(op.projectId, op.location, op.cluster));
@@ -324,8 +321,7 @@ function failChange(state: ClusterState, op: OperationRecord, cancelled: boolean
   if (poolRecord) {
     // A cancelled update leaves the pool as it was (chosen: the real partial state is unknown).
     const status = cancelled && op.change.kind === 'updatePool' ? 'RUNNING' : state.settings.failedPoolStatus;
-    poolRecord.pool = { ...poolRecord.pool, status };
-    poolRecord.generation++;
+    writePool(poolRecord, { ...poolRecord.pool, status }, { bump: true });
   }
   if (op.change.kind === 'createCluster' || op.change.kind === 'deleteCluster')
     record.cluster.status = 'ERROR';

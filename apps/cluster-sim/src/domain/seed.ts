@@ -1,13 +1,27 @@
-import { Cluster, NodePool, RpcCode, ServerConfig } from '@sims/cluster-schema';
+import { Cluster, NodePool, OperationType, RpcCode, ServerConfig } from '@sims/cluster-schema';
 import { z } from 'zod';
-import { buildCluster, type DomainContext } from './clusters';
+import { buildCluster, type DomainContext, seededPool } from './clusters';
 import { fail, ok, type Result } from './errors';
 import { clusterName, nodePoolName } from './names';
-import { nodePoolEtag } from './node-pools';
-import { type ClusterState, clusterKey, mergeSettings, type Settings } from './state';
+import { nodeCount, nodePoolEtag, refreshCluster, writePool } from './node-pools';
+import { createOperation } from './operations';
+import {
+  type ClusterRecord,
+  type ClusterState,
+  clusterKey,
+  mergeSettings,
+  type OperationRecord,
+  type Settings,
+} from './state';
 import { sortDescending } from './versions';
 
-const principalSchema = z.object({ scopes: z.array(z.string()), permissions: z.array(z.string()) }).strict();
+const principalSchema = z
+  .object({
+    scopes: z.array(z.string()).optional(),
+    permissions: z.array(z.string()).optional(),
+    deniedPermissions: z.array(z.string()).optional(),
+  })
+  .strict();
 
 /** Settings as the control plane and seeds accept them (every field optional). */
 export const settingsSchema = z
@@ -45,6 +59,36 @@ const seedCluster = Cluster.extend({
   nodePools: z.array(seedPool).optional(),
 }).strict();
 
+/** A pool added to a cluster that exists (or is seeded earlier in the same document). */
+const seedClusterPool = seedPool.extend({
+  projectId: z.string().min(1),
+  location: z.string().min(1),
+  cluster: z.string().min(1),
+});
+
+/** An operation in a given phase (provider states: "is running", "is done", "ended with error …"). */
+const seedOperation = z
+  .object({
+    id: z
+      .string()
+      .regex(/^operation-\d{13}-[0-9a-f-]+$/, 'expected operation-<13 digit ms>-<hex or uuid>')
+      .optional(),
+    projectId: z.string().min(1),
+    location: z.string().min(1),
+    cluster: z.string().min(1),
+    nodePool: z.string().min(1).optional(),
+    operationType: OperationType.optional(),
+    status: z.enum(['PENDING', 'RUNNING', 'DONE']),
+    startTime: z.string().optional(),
+    endTime: z.string().optional(),
+    error: z
+      .object({ code: z.int().min(1).max(16), message: z.string() })
+      .strict()
+      .optional(),
+    statusMessage: z.string().optional(),
+  })
+  .strict();
+
 /** `POST /_sim/seed` and scenario `seed:`: resources created directly, already RUNNING. */
 export const seedSchema = z
   .object({
@@ -54,6 +98,8 @@ export const seedSchema = z
     serverConfig: ServerConfig.strict().optional(),
     settings: settingsSchema.optional(),
     clusters: z.array(seedCluster).optional(),
+    nodePools: z.array(seedClusterPool).optional(),
+    operations: z.array(seedOperation).optional(),
   })
   .strict();
 
@@ -62,37 +108,59 @@ export type SeedInput = z.infer<typeof seedSchema>;
 export interface SeedResult {
   clusters: string[];
   nodePools: { name: string; etag: string; version: string }[];
+  operations: string[];
 }
 
-/** Applies a seed: all or nothing (every cluster is checked before any is stored). */
+/**
+ * Applies a seed, all or nothing: everything is applied to a copy of the state, which replaces the
+ * state only when every item was accepted. Returns the operations it started (to be scheduled).
+ */
 export function applySeed(
   state: ClusterState,
   input: SeedInput,
   ctx: DomainContext,
-): Result<SeedResult, string> {
-  if (input.settings) state.settings = mergeSettings(state.settings, input.settings as Partial<Settings>);
-  for (const p of input.projects ?? []) state.projectNumbers[p.projectId] = p.projectNumber;
-  if (input.serverConfig) applyServerConfig(state, input.serverConfig);
-  const result: SeedResult = { clusters: [], nodePools: [] };
-  const built = [];
+): Result<{ result: SeedResult; started: OperationRecord[] }, string> {
+  const draft = structuredClone(state);
+  if (input.settings) draft.settings = mergeSettings(draft.settings, input.settings as Partial<Settings>);
+  for (const p of input.projects ?? []) draft.projectNumbers[p.projectId] = p.projectNumber;
+  if (input.serverConfig) applyServerConfig(draft, input.serverConfig);
+  const result: SeedResult = { clusters: [], nodePools: [], operations: [] };
+  const touched: ClusterRecord[] = [];
   for (const [i, c] of (input.clusters ?? []).entries()) {
     const key = clusterKey(c.projectId, c.location, c.name);
-    if (state.clusters.has(key))
+    if (draft.clusters.has(key)) {
       return fail(`clusters[${i}]: cluster "${clusterName(c.projectId, c.location, c.name)}" already exists`);
+    }
     const { projectId, location, ...cluster } = c;
     const record = buildCluster(
-      state,
+      draft,
       projectId,
       location,
       { ...cluster, status: cluster.status ?? 'RUNNING' },
       ctx,
     );
     if (!record.ok) return fail(`clusters[${i}].currentMasterVersion: ${JSON.stringify(record.error)}`);
-    built.push({ key, record: record.value });
+    // In a seed an explicit empty list means no pools (clusters.create would add a default-pool).
+    if (c.nodePools !== undefined && c.nodePools.length === 0) {
+      record.value.pools.clear();
+      refreshCluster(draft, record.value);
+    }
+    draft.clusters.set(key, record.value);
+    result.clusters.push(clusterName(projectId, location, c.name));
+    touched.push(record.value);
   }
-  for (const { key, record } of built) {
-    state.clusters.set(key, record);
-    result.clusters.push(clusterName(record.projectId, record.location, record.name));
+  for (const [i, p] of (input.nodePools ?? []).entries()) {
+    const { projectId, location, cluster, ...pool } = p;
+    const record = draft.clusters.get(clusterKey(projectId, location, cluster));
+    if (!record)
+      return fail(`nodePools[${i}]: cluster "${clusterName(projectId, location, cluster)}" does not exist`);
+    if (record.pools.has(pool.name)) return fail(`nodePools[${i}]: node pool "${pool.name}" already exists`);
+    const master = record.cluster.currentMasterVersion ?? draft.serverConfig.defaultClusterVersion ?? '';
+    record.pools.set(pool.name, seededPool(record, pool, master, ctx));
+    refreshCluster(draft, record);
+    if (!touched.includes(record)) touched.push(record);
+  }
+  for (const record of touched) {
     for (const [name, pool] of record.pools) {
       result.nodePools.push({
         name: nodePoolName(record.projectId, record.location, record.name, name),
@@ -101,7 +169,78 @@ export function applySeed(
       });
     }
   }
-  return ok(result);
+  const started: OperationRecord[] = [];
+  for (const [i, o] of (input.operations ?? []).entries()) {
+    const op = seedOperationRecord(draft, o, ctx);
+    if (!op.ok) return fail(`operations[${i}]: ${op.error}`);
+    result.operations.push(op.value.id);
+    if (op.value.status !== 'DONE') started.push(op.value);
+  }
+  Object.assign(state, draft);
+  return ok({ result, started: started.map((op) => state.operations.get(op.id) as OperationRecord) });
+}
+
+function seedOperationRecord(
+  state: ClusterState,
+  o: z.infer<typeof seedOperation>,
+  ctx: DomainContext,
+): Result<OperationRecord, string> {
+  const record = state.clusters.get(clusterKey(o.projectId, o.location, o.cluster));
+  if (!record) return fail(`cluster "${clusterName(o.projectId, o.location, o.cluster)}" does not exist`);
+  const poolRecord = o.nodePool === undefined ? undefined : record.pools.get(o.nodePool);
+  if (o.nodePool !== undefined && !poolRecord) return fail(`node pool "${o.nodePool}" does not exist`);
+  if (o.id !== undefined && state.operations.has(o.id)) return fail(`operation "${o.id}" already exists`);
+  const start = o.startTime === undefined ? ctx.now : Date.parse(o.startTime);
+  if (Number.isNaN(start)) return fail(`startTime "${o.startTime}" is not an RFC 3339 time`);
+  const type = o.operationType ?? (o.nodePool ? 'UPGRADE_NODES' : 'UPDATE_CLUSTER');
+  const op = createOperation(
+    state,
+    {
+      projectId: o.projectId,
+      location: o.location,
+      type,
+      cluster: o.cluster,
+      nodePool: o.nodePool,
+      nodesTotal: poolRecord ? nodeCount(poolRecord.pool) : 0,
+      // A seeded running update changes nothing when it completes: it stands for work in progress.
+      change:
+        poolRecord && type === 'UPGRADE_NODES'
+          ? { kind: 'updatePool', desired: structuredClone(poolRecord.pool) }
+          : { kind: 'none' },
+    },
+    start,
+    ctx.ids,
+  );
+  if (o.id !== undefined) {
+    state.operations.delete(op.id);
+    op.id = o.id;
+    state.operations.set(op.id, op);
+  }
+  if (o.status === 'RUNNING') op.status = 'RUNNING';
+  if (op.plan.mode === 'time' && o.status !== 'PENDING') {
+    // Running from "now" on: it stays RUNNING until the clock moves past its duration.
+    const duration = op.plan.doneAt - op.plan.runningAt;
+    op.plan = {
+      mode: 'time',
+      runningAt: Math.min(start, ctx.now),
+      doneAt: Math.max(ctx.now, start) + duration,
+    };
+  }
+  if (o.status === 'DONE') {
+    op.status = 'DONE';
+    const end = o.endTime === undefined ? Math.max(start, ctx.now) : Date.parse(o.endTime);
+    if (Number.isNaN(end)) return fail(`endTime "${o.endTime}" is not an RFC 3339 time`);
+    op.endTime = end;
+    if (o.error) {
+      op.error = { ...o.error };
+      op.statusMessage = o.statusMessage ?? o.error.message;
+      op.endedAt = 0.5;
+    } else if (o.statusMessage) op.statusMessage = o.statusMessage;
+  } else if (poolRecord) {
+    writePool(poolRecord, { ...poolRecord.pool, status: 'RECONCILING' });
+  }
+  refreshCluster(state, record);
+  return ok(op);
 }
 
 /** Replaces the given ServerConfig fields; version lists are kept in descending order. */

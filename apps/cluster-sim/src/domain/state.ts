@@ -13,6 +13,8 @@ export interface PoolRecord {
   pool: NodePoolShape;
   /** Invisible writes (a concurrent writer fault) that must still change the etag. */
   generation: number;
+  /** An etag given by a seed (provider states name exact etags); dropped by the next write. */
+  pinnedEtag?: string;
 }
 
 export interface ClusterRecord {
@@ -69,10 +71,12 @@ export interface OperationRecord {
 }
 
 export interface Principal {
-  /** OAuth scopes of the token; the API needs `https://www.googleapis.com/auth/cloud-platform`. */
-  scopes: string[];
-  /** IAM permissions, each `container.clusters.update` or `container.clusters.update@<resource glob>`. */
-  permissions: string[];
+  /** OAuth scopes of the token (default cloud-platform); the API needs `https://www.googleapis.com/auth/cloud-platform`. */
+  scopes?: string[];
+  /** IAM permissions granted (default all), each `container.clusters.update` or `container.clusters.update@<resource glob>`. */
+  permissions?: string[];
+  /** Permissions withheld even if granted above, same forms. */
+  deniedPermissions?: string[];
 }
 
 export interface AuthSettings {

@@ -47,19 +47,20 @@ export function authorize(
       ? fail({ code: 'CREDENTIALS_INVALID', reason: 'ACCESS_TOKEN_TYPE_UNSUPPORTED' })
       : ok(token);
   }
+  const scopes = principal.scopes ?? [CLOUD_PLATFORM_SCOPE];
   const scoped =
-    principal.scopes.includes(CLOUD_PLATFORM_SCOPE) ||
-    principal.scopes.includes(CONTAINER_SCOPE) ||
-    (check.readOnly && principal.scopes.includes(READ_ONLY_SCOPE));
+    scopes.includes(CLOUD_PLATFORM_SCOPE) ||
+    scopes.includes(CONTAINER_SCOPE) ||
+    (check.readOnly && scopes.includes(READ_ONLY_SCOPE));
   if (!scoped) return fail({ code: 'SCOPE_INSUFFICIENT' });
-  const allowed = principal.permissions.some((entry) => {
+  const matches = (entry: string) => {
     const at = entry.indexOf('@');
     const permission = at === -1 ? entry : entry.slice(0, at);
-    const resource = at === -1 ? '*' : entry.slice(at + 1);
-    return (
-      globMatch(permission, check.permission) && (resource === '*' || globMatch(resource, check.resource))
-    );
-  });
+    const resource = at === -1 ? '**' : entry.slice(at + 1);
+    return globMatch(permission, check.permission) && globMatch(resource, check.resource);
+  };
+  const allowed =
+    (principal.permissions ?? ['*']).some(matches) && !(principal.deniedPermissions ?? []).some(matches);
   return allowed
     ? ok(token)
     : fail({ code: 'PERMISSION_DENIED', permission: check.permission, resource: check.resource });

@@ -30,7 +30,7 @@ import {
 } from '../domain/clusters';
 import { fail, ok, type Result } from '../domain/errors';
 import { type ApiVersion, canonicalProject, clusterName, nodePoolName } from '../domain/names';
-import { omitDefaults, renderNodePool } from '../domain/node-pools';
+import { omitDefaults, renderNodePool, writePool } from '../domain/node-pools';
 import { cancelOperation, pollOperation, renderOperation } from '../domain/operations';
 import type {
   ClusterRecord,
@@ -366,7 +366,8 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
       const pool = findPool(record.value, a.pool);
       if (!pool.ok) return pool;
       // A concurrent writer (fault) changes the pool just before this request is applied.
-      if (a.c.var.sim.takeEffect('etagBump') !== undefined) pool.value.generation++;
+      if (a.c.var.sim.takeEffect('etagBump') !== undefined)
+        writePool(pool.value, pool.value.pool, { bump: true });
       return started(a, updateNodePool(a.state, record.value, a.pool, a.body, domainContext(a)));
     },
   };
