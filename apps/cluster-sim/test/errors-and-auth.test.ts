@@ -155,7 +155,15 @@ describe('authentication and authorisation', () => {
         status: 'UNAUTHENTICATED',
         message:
           'Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.',
-        errors: [{ domain: 'global', reason: 'required', location: 'Authorization', locationType: 'header' }],
+        errors: [
+          {
+            message: 'Login Required.',
+            domain: 'global',
+            reason: 'required',
+            location: 'Authorization',
+            locationType: 'header',
+          },
+        ],
       });
       expect(res.body.error.details[0]).toMatchObject({
         '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
@@ -181,7 +189,13 @@ describe('authentication and authorisation', () => {
     await h.settings({ auth: { rejectedTokens: { old: 'ACCESS_TOKEN_EXPIRED' } } });
     const res = await h.get(POOL, { token: 'old' });
     expect(res.status).toBe(401);
-    expect(res.body.error.errors[0]).toMatchObject({ reason: 'authError', location: 'Authorization' });
+    expect(res.body.error.errors[0]).toEqual({
+      message: 'Invalid Credentials',
+      domain: 'global',
+      reason: 'authError',
+      location: 'Authorization',
+      locationType: 'header',
+    });
     expect(res.body.error.details[0].reason).toBe('ACCESS_TOKEN_EXPIRED');
     expect(res.body.error.message).toMatch(/^Request had invalid authentication credentials\./);
   });
@@ -199,6 +213,7 @@ describe('authentication and authorisation', () => {
     expect(res.body.error).toMatchObject({
       status: 'PERMISSION_DENIED',
       message: 'Request had insufficient authentication scopes.',
+      errors: [{ message: 'Insufficient Permission', domain: 'global', reason: 'insufficientPermissions' }],
       details: [{ reason: 'ACCESS_TOKEN_SCOPE_INSUFFICIENT', domain: 'googleapis.com' }],
     });
   });

@@ -109,8 +109,16 @@ describe('nodePools.update', () => {
       status: 'ABORTED',
       errors: [{ domain: 'global', reason: 'aborted' }],
     });
-    expect(res.body.error.message).toContain('np1');
+    expect(res.body.error.message).toBe(
+      `Etag "${stale}" does not match the current etag of node pool "np1".`,
+    );
     expect((await h.get(OPS)).body.operations).toHaveLength(1);
+  });
+
+  it('uses the configured ABORTED text', async () => {
+    await h.settings({ etagMismatchMessage: 'stale {etag} for {nodePool}' });
+    const res = await h.put(POOL, { nodeVersion: '-', etag: 'old' });
+    expect(res.body.error.message).toBe('stale old for np1');
   });
 
   it('succeeds with the current etag or with no etag', async () => {

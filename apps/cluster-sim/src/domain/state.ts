@@ -107,7 +107,7 @@ export interface Settings {
   failedPoolStatus: 'RUNNING_WITH_ERROR' | 'ERROR';
   /** The error a cancelled operation ends with (real content unknown). */
   cancelError: { status: RpcCodeName; message: string };
-  /** Text of the ABORTED error for a stale etag (real text unknown); `{nodePool}` is replaced. */
+  /** Text of the ABORTED error for a stale etag (real text unknown); `{nodePool}` and `{etag}` (the given one) are replaced. */
   etagMismatchMessage: string;
   auth: AuthSettings;
 }
@@ -130,8 +130,7 @@ export const DEFAULT_SETTINGS: Settings = {
   busyMessage: 'current',
   failedPoolStatus: 'RUNNING_WITH_ERROR',
   cancelError: { status: 'CANCELLED', message: 'Operation was cancelled.' },
-  etagMismatchMessage:
-    'Node pool "{nodePool}" was modified concurrently: the provided etag does not match the current etag. Get the node pool and retry.',
+  etagMismatchMessage: 'Etag "{etag}" does not match the current etag of node pool "{nodePool}".',
   auth: { principals: {}, rejectedTokens: {}, denyUnknownTokens: false },
 };
 

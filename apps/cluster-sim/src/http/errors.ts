@@ -108,7 +108,7 @@ function describe(error: HttpError, ctx: ErrorContext): Rendered {
     case 'ETAG_MISMATCH':
       return plain(
         'ABORTED',
-        etagMessage(ctx.etagMessage ?? DEFAULT_SETTINGS.etagMismatchMessage, error.nodePool),
+        etagMessage(ctx.etagMessage ?? DEFAULT_SETTINGS.etagMismatchMessage, error.nodePool, error.given),
       );
     case 'EMPTY_UPDATE':
       return plain('INVALID_ARGUMENT', EMPTY_UPDATE_MESSAGE);
@@ -221,7 +221,7 @@ function describe(error: HttpError, ctx: ErrorContext): Rendered {
       return {
         status: 'PERMISSION_DENIED',
         message: 'Request had insufficient authentication scopes.',
-        legacy: { reason: 'insufficientPermissions' },
+        legacy: { reason: 'insufficientPermissions', message: 'Insufficient Permission' },
         details: [errorInfo('ACCESS_TOKEN_SCOPE_INSUFFICIENT')],
       };
     case 'PERMISSION_DENIED':
@@ -256,8 +256,8 @@ function describe(error: HttpError, ctx: ErrorContext): Rendered {
 }
 
 /** The ABORTED text for a stale etag is configurable (the real one is unknown). */
-export function etagMessage(template: string, nodePool: string): string {
-  return template.replaceAll('{nodePool}', nodePool);
+export function etagMessage(template: string, nodePool: string, given: string): string {
+  return template.replaceAll('{nodePool}', nodePool).replaceAll('{etag}', given);
 }
 
 /** Headers Google's front end puts on every JSON answer. */
