@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startClusterSim } from '../src/index';
 import { aCluster, aNodePool } from './support/fixtures';
 import { CLUSTER, createHarness, type Harness, OPS, POOL } from './support/harness';
 
@@ -86,5 +87,30 @@ describe('concurrent operations on a cluster', () => {
     expect(del.operationType).toBe('DELETE_CLUSTER');
     const res = await h.put(POOL, { nodeVersion: '-' });
     expect(res.body.error.message).toBe(`Cluster is running incompatible operation ${del.name}.`);
+  });
+});
+
+describe('over a real socket', () => {
+  it('answers 50 concurrent updates carrying one etag with 1 operation and 49 ABORTED', async () => {
+    const sim = await startClusterSim({ clock: { mode: 'manual' } });
+    try {
+      await sim.app.request('/_sim/seed', {
+        method: 'POST',
+        body: JSON.stringify({ clusters: [aCluster().build()] }),
+      });
+      const url = `${sim.url}${POOL}`;
+      const headers = { authorization: 'Bearer t', 'content-type': 'application/json' };
+      const etag = ((await (await fetch(url, { headers })).json()) as { etag: string }).etag;
+      const statuses = await Promise.all(
+        Array.from({ length: 50 }, async (_, i) => {
+          const body = JSON.stringify({ labels: { labels: { writer: String(i) } }, etag });
+          return (await fetch(url, { method: 'PUT', headers, body })).status;
+        }),
+      );
+      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(49);
+    } finally {
+      await sim.close();
+    }
   });
 });

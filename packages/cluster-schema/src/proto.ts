@@ -22,12 +22,20 @@ export function protoEnum<const T extends Record<string, number>>(values: T) {
   return schema;
 }
 
-/** The numbering of an enum made by `protoEnum`, or undefined for any other schema. */
+/**
+ * The numbering of an enum made by `protoEnum`, or undefined for any other schema.
+ *
+ * @example enumNumbers(NodePoolUpdateStrategy)?.SURGE // 3
+ */
 export function enumNumbers(schema: z.ZodType): Readonly<Record<string, number>> | undefined {
   return ENUM_NUMBERS.get(schema);
 }
 
-/** Finds the name of an enum value number. */
+/**
+ * Finds the name of an enum value number.
+ *
+ * @example enumNameOf(TaintEffect, 1) // 'NO_SCHEDULE'
+ */
 export function enumNameOf(schema: z.ZodType, value: number): string | undefined {
   const numbers = ENUM_NUMBERS.get(schema);
   if (!numbers) return undefined;
@@ -38,7 +46,11 @@ export function enumNameOf(schema: z.ZodType, value: number): string | undefined
 export const int64 = z.string().regex(/^-?\d+$/, 'expected an int64 as a decimal string');
 INT64_SCHEMAS.add(int64);
 
-/** True for the shared int64 schema (the parser accepts a JSON number there and makes it a string). */
+/**
+ * True for the shared int64 schema (the parser accepts a JSON number there and makes it a string).
+ *
+ * @example isInt64Schema(int64) // true
+ */
 export function isInt64Schema(schema: z.ZodType): boolean {
   return INT64_SCHEMAS.has(schema);
 }

@@ -17,7 +17,7 @@ import {
   renderNodePool,
   writePool,
 } from './node-pools';
-import { checkConcurrency, createOperation, type StartOperation } from './operations';
+import { checkConcurrency, createOperation, type StartOperation, timestamp } from './operations';
 import type {
   ClusterRecord,
   ClusterShape,
@@ -281,7 +281,7 @@ export function buildCluster(
     projectId,
     location,
     masterVersion,
-    now: new Date(ctx.now).toISOString(),
+    now: timestamp(ctx.now),
     id: ctx.ids.hex(32),
     endpoint: ip,
   });
