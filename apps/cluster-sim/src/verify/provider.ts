@@ -1,10 +1,10 @@
 /**
  * cluster-sim as a Pact provider: a fresh in-process simulator on the manual clock, and a handler for
  * every provider state of contracts/STATES.md (cluster-sim section). Handlers set the world up through
- * the simulator's own control plane (`/_sim/seed`, `/_sim/server-config`, `/_sim/settings`,
- * `/_sim/operations/{id}/complete|fail`, `/_sim/clock/advance`, `/_sim/state`) and its API, so what the
- * consumer sees is what the simulator's domain produced. Development-time only: never imported by
- * `src/main.ts`, so pact stays out of the Docker image.
+ * the simulator's own functions: `/_sim/seed` (clusters, node pools with a pinned etag, operations in a
+ * given phase), `/_sim/settings` (expired tokens, denied permissions) and, for "was updated to", a real
+ * `nodePools.update` finished by `/_sim/operations/{id}/complete`. Development-time only: never imported
+ * by `src/main.ts`, so pact stays out of the Docker image.
  */
 import { clusterStates } from '@sims/contracts';
 import {
@@ -16,57 +16,10 @@ import {
   str,
   strings,
 } from '@sims/pact-verify';
-import { startClusterSim } from '../app';
+import { type SeedResult, startClusterSim } from '../index';
 
 /** The bearer token the handlers use for API calls that set a state up. */
 const SETUP_TOKEN = 'pact-provider-state-setup';
-
-/** Every permission the simulator checks (GKE's names), for "a principal with all but one". */
-const CONTAINER_PERMISSIONS = [
-  'container.clusters.create',
-  'container.clusters.delete',
-  'container.clusters.get',
-  'container.clusters.getCredentials',
-  'container.clusters.list',
-  'container.clusters.update',
-  'container.operations.cancel',
-  'container.operations.get',
-  'container.operations.list',
-];
-
-/** google.rpc.Code numbers (as pact params carry them) to the names the control plane takes. */
-const RPC_NAMES = [
-  'OK',
-  'CANCELLED',
-  'UNKNOWN',
-  'INVALID_ARGUMENT',
-  'DEADLINE_EXCEEDED',
-  'NOT_FOUND',
-  'ALREADY_EXISTS',
-  'PERMISSION_DENIED',
-  'RESOURCE_EXHAUSTED',
-  'FAILED_PRECONDITION',
-  'ABORTED',
-  'OUT_OF_RANGE',
-  'UNIMPLEMENTED',
-  'INTERNAL',
-  'UNAVAILABLE',
-  'DATA_LOSS',
-  'UNAUTHENTICATED',
-] as const;
-
-interface SeedPool {
-  name: string;
-  version: string;
-  initialNodeCount: number;
-}
-interface SeedCluster {
-  projectId: string;
-  location: string;
-  name: string;
-  currentMasterVersion: string;
-  nodePools: SeedPool[];
-}
 
 /** Starts a fresh cluster simulator and its state handlers. */
 export async function startClusterProvider(): Promise<ProviderSession> {
@@ -85,20 +38,6 @@ export async function startClusterProvider(): Promise<ProviderSession> {
     const text = await res.text();
     if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
     return text === '' ? undefined : JSON.parse(text);
-  }
-
-  // Clusters are seeded together with their first pools (one `/_sim/seed`, all or nothing), so the
-  // cluster state only notes its cluster; the next state that needs the world as it is, or the
-  // interaction's request, seeds what is pending.
-  let pending: SeedCluster[] = [];
-  async function flush(): Promise<{ name: string; etag: string }[]> {
-    if (pending.length === 0) return [];
-    const clusters = pending;
-    pending = [];
-    const result = (await call('POST', '/_sim/seed', { clusters })) as {
-      seeded: { nodePools: { name: string; etag: string }[] };
-    };
-    return result.seeded.nodePools;
   }
 
   const world = () => sim.namespaces.get('default');
@@ -122,35 +61,9 @@ export async function startClusterProvider(): Promise<ProviderSession> {
     return pool.etag;
   }
 
-  /**
-   * Starts an UPGRADE_NODES operation on the pool through nodePools.update (to the master version),
-   * lets it reach RUNNING on the clock, and renames it to `operationId` through a state snapshot.
-   */
-  async function startUpgrade(operationId: string, cluster: string, nodePool: string, nodeVersion = '-') {
-    await flush();
-    const c = findCluster(cluster);
-    const op = (await call('PUT', `${c.path}/nodePools/${nodePool}`, { nodeVersion })) as { name: string };
-    const record = world().state.operations.get(op.name);
-    if (!record) throw new Error(`operation ${op.name} is not in the world`);
-    if (record.plan.mode === 'time' && record.status === 'PENDING') {
-      await call('POST', '/_sim/clock/advance', {
-        by: Math.max(0, record.plan.runningAt - world().clock.now()),
-      });
-    }
-    if (operationId !== op.name) {
-      const snapshot = (await call('GET', '/_sim/state')) as {
-        state: { operations: { id: string }[] };
-      };
-      if (snapshot.state.operations.some((o) => o.id === operationId))
-        throw new Error(`operation ${operationId} exists already`);
-      for (const o of snapshot.state.operations) if (o.id === op.name) o.id = operationId;
-      await call('PUT', '/_sim/state', snapshot);
-    }
-    const status = world().state.operations.get(operationId)?.status;
-    if (status !== 'RUNNING') throw new Error(`operation ${operationId} is ${status}, not RUNNING`);
-    return operationId;
+  async function seed(input: Record<string, unknown>) {
+    return ((await call('POST', '/_sim/seed', input)) as { seeded: SeedResult }).seeded;
   }
-
   async function updateSettings(
     patch: (auth: { principals: Record<string, unknown>; rejectedTokens: Record<string, string> }) => void,
   ) {
@@ -165,6 +78,30 @@ export async function startClusterProvider(): Promise<ProviderSession> {
     await call('PUT', '/_sim/settings', { auth });
   }
 
+  /** Seeds an UPGRADE_NODES operation on the pool with that id, in that phase (the app's operation seed). */
+  async function seedOperation(
+    id: string,
+    cluster: string,
+    nodePool: string,
+    phase: Record<string, unknown>,
+  ) {
+    const c = findCluster(cluster);
+    await seed({
+      operations: [
+        {
+          id,
+          projectId: c.projectId,
+          location: c.location,
+          cluster,
+          nodePool,
+          operationType: 'UPGRADE_NODES',
+          ...phase,
+        },
+      ],
+    });
+    return { etag: await poolEtag(cluster, nodePool) };
+  }
+
   const s = clusterStates;
   const states: Record<string, StateHandler> = {
     async [s.cluster.template](params) {
@@ -177,64 +114,72 @@ export async function startClusterProvider(): Promise<ProviderSession> {
         'masterVersion',
         'validNodeVersions',
       );
-      const masterVersion = str(p.masterVersion, 'masterVersion');
-      const validNodeVersions = strings(p.validNodeVersions, 'validNodeVersions');
-      await flush();
-      await call('PUT', '/_sim/server-config', {
-        validNodeVersions,
-        validMasterVersions: [masterVersion],
-        defaultClusterVersion: masterVersion,
-      });
-      pending.push({
-        projectId: str(p.project, 'project'),
-        location: str(p.location, 'location'),
-        name: str(p.cluster, 'cluster'),
-        currentMasterVersion: masterVersion,
-        nodePools: [],
+      await seed({
+        serverConfig: { validNodeVersions: strings(p.validNodeVersions, 'validNodeVersions') },
+        // An explicit empty list: the cluster has no pool until a node pool state adds one.
+        clusters: [
+          {
+            projectId: str(p.project, 'project'),
+            location: str(p.location, 'location'),
+            name: str(p.cluster, 'cluster'),
+            currentMasterVersion: str(p.masterVersion, 'masterVersion'),
+            nodePools: [],
+          },
+        ],
       });
       return undefined;
     },
 
-    // The etag is the simulator's checksum of the pool (reference §3.1: server-computed), so it cannot
-    // be the one in the params; the handler returns it as `etag` for requests that send the current
-    // etag (`fromProviderState('${etag}', …)` in the consumer test).
+    // The pool's etag is pinned to the param until the pool's next write; the handler also returns the
+    // current etag, which requests that send it back take through `fromProviderState('${etag}', …)`.
     async [s.nodePool.template](params) {
       const p = paramsOf(params, s.nodePool.template, 'nodePool', 'cluster', 'version', 'etag');
       const cluster = str(p.cluster, 'cluster');
       const nodePool = str(p.nodePool, 'nodePool');
-      const version = str(p.version, 'version');
-      const target = pending.find((c) => c.name === cluster);
-      if (target) {
-        target.nodePools.push({ name: nodePool, version, initialNodeCount: 3 });
-        const seeded = await flush();
-        const pool = seeded.find((np) => np.name.endsWith(`/clusters/${cluster}/nodePools/${nodePool}`));
-        if (!pool) throw new Error(`seeding did not create node pool ${nodePool}`);
-        return { etag: pool.etag };
-      }
-      // The cluster exists already: create the pool through the API and finish its operation.
+      const etag = str(p.etag, 'etag');
       const c = findCluster(cluster);
-      const op = (await call('POST', `${c.path}/nodePools`, {
-        nodePool: { name: nodePool, version, initialNodeCount: 3 },
-      })) as { name: string };
-      await call('POST', `/_sim/operations/${op.name}/complete`);
-      return { etag: await poolEtag(cluster, nodePool) };
+      await seed({
+        nodePools: [
+          {
+            projectId: c.projectId,
+            location: c.location,
+            cluster,
+            name: nodePool,
+            version: str(p.version, 'version'),
+            initialNodeCount: 3,
+            etag,
+          },
+        ],
+      });
+      const current = await poolEtag(cluster, nodePool);
+      if (current !== etag)
+        throw new Error(`node pool ${nodePool} reads etag ${current}, not the seeded ${etag}`);
+      return { etag: current };
     },
 
+    // While it runs the pool is RECONCILING (a write: its etag is the simulator's again).
     async [s.operationRunning.template](params) {
       const p = paramsOf(params, s.operationRunning.template, 'operationId', 'nodePool', 'cluster');
-      const cluster = str(p.cluster, 'cluster');
-      const nodePool = str(p.nodePool, 'nodePool');
-      await startUpgrade(str(p.operationId, 'operationId'), cluster, nodePool);
-      return { etag: await poolEtag(cluster, nodePool) };
+      return seedOperation(
+        str(p.operationId, 'operationId'),
+        str(p.cluster, 'cluster'),
+        str(p.nodePool, 'nodePool'),
+        {
+          status: 'RUNNING',
+        },
+      );
     },
 
     async [s.operationDone.template](params) {
       const p = paramsOf(params, s.operationDone.template, 'operationId', 'nodePool', 'cluster');
-      const cluster = str(p.cluster, 'cluster');
-      const nodePool = str(p.nodePool, 'nodePool');
-      const id = await startUpgrade(str(p.operationId, 'operationId'), cluster, nodePool);
-      await call('POST', `/_sim/operations/${id}/complete`);
-      return { etag: await poolEtag(cluster, nodePool) };
+      return seedOperation(
+        str(p.operationId, 'operationId'),
+        str(p.cluster, 'cluster'),
+        str(p.nodePool, 'nodePool'),
+        {
+          status: 'DONE',
+        },
+      );
     },
 
     async [s.operationFailed.template](params) {
@@ -247,24 +192,24 @@ export async function startClusterProvider(): Promise<ProviderSession> {
         'errorCode',
         'errorMessage',
       );
-      const code = int(p.errorCode, 'errorCode');
-      const status = RPC_NAMES[code];
-      if (!status || code === 0) throw new Error(`errorCode ${code} is not a google.rpc.Code error`);
-      const cluster = str(p.cluster, 'cluster');
-      const nodePool = str(p.nodePool, 'nodePool');
-      const id = await startUpgrade(str(p.operationId, 'operationId'), cluster, nodePool);
-      await call('POST', `/_sim/operations/${id}/fail`, {
-        status,
-        message: str(p.errorMessage, 'errorMessage'),
-      });
-      return { etag: await poolEtag(cluster, nodePool) };
+      const message = str(p.errorMessage, 'errorMessage');
+      return seedOperation(
+        str(p.operationId, 'operationId'),
+        str(p.cluster, 'cluster'),
+        str(p.nodePool, 'nodePool'),
+        {
+          status: 'DONE',
+          error: { code: int(p.errorCode, 'errorCode'), message },
+          statusMessage: message,
+        },
+      );
     },
 
+    // A real nodePools.update (the alias resolves in the domain), completed through the control plane.
     async [s.nodePoolUpdated.template](params) {
       const p = paramsOf(params, s.nodePoolUpdated.template, 'nodePool', 'cluster', 'nodeVersion');
       const cluster = str(p.cluster, 'cluster');
       const nodePool = str(p.nodePool, 'nodePool');
-      await flush();
       const c = findCluster(cluster);
       const op = (await call('PUT', `${c.path}/nodePools/${nodePool}`, {
         nodeVersion: str(p.nodeVersion, 'nodeVersion'),
@@ -276,7 +221,6 @@ export async function startClusterProvider(): Promise<ProviderSession> {
     async [s.tokenExpired.template](params) {
       const p = paramsOf(params, s.tokenExpired.template, 'accessToken');
       const token = str(p.accessToken, 'accessToken');
-      await flush();
       await updateSettings((auth) => {
         auth.rejectedTokens[token] = 'ACCESS_TOKEN_EXPIRED';
       });
@@ -287,13 +231,11 @@ export async function startClusterProvider(): Promise<ProviderSession> {
       const p = paramsOf(params, s.tokenLacksPermission.template, 'accessToken', 'permission');
       const token = str(p.accessToken, 'accessToken');
       const permission = str(p.permission, 'permission');
-      if (!CONTAINER_PERMISSIONS.includes(permission)) throw new Error(`unknown permission ${permission}`);
-      await flush();
+      if (!/^container\.[a-zA-Z]+\.[a-zA-Z]+$/.test(permission))
+        throw new Error(`"${permission}" is not a GKE permission`);
+      // Every permission but that one (the simulator's default principal has them all).
       await updateSettings((auth) => {
-        auth.principals[token] = {
-          scopes: ['https://www.googleapis.com/auth/cloud-platform'],
-          permissions: CONTAINER_PERMISSIONS.filter((x) => x !== permission),
-        };
+        auth.principals[token] = { deniedPermissions: [permission] };
       });
       return undefined;
     },
@@ -302,11 +244,7 @@ export async function startClusterProvider(): Promise<ProviderSession> {
   return {
     baseUrl: sim.url,
     async reset() {
-      pending = [];
       await call('POST', '/_sim/reset');
-    },
-    async beforeRequest() {
-      await flush();
     },
     states,
     close: () => sim.close(),
