@@ -140,3 +140,53 @@ describe('clusters.create and delete', () => {
     expect((await h.get(`${OPS}/${res.body.name}`)).body.status).toBe('DONE');
   });
 });
+
+describe('clusters.update', () => {
+  it('upgrades the master with an UPGRADE_MASTER operation that holds the whole cluster', async () => {
+    const res = await h.put(CLUSTER, { update: { desiredMasterVersion: '1.34' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({
+      operationType: 'UPGRADE_MASTER',
+      targetLink: `https://container.googleapis.com/v1beta1/projects/${NUMBER}/zones/us-central1-a/clusters/c1`,
+    });
+    const busy = await h.put(POOL, { nodeVersion: '-' });
+    expect(busy.status).toBe(400);
+    expect(busy.body.error.message).toBe(`Cluster is running incompatible operation ${res.body.name}.`);
+    await h.advance('2s');
+    expect((await h.get(CLUSTER)).body.currentMasterVersion).toBe(V.newerMinor);
+    const now = await h.put(POOL, { nodeVersion: '1.34' });
+    expect(now.status, now.text).toBe(200);
+  });
+
+  it('upgrades the only pool with desiredNodeVersion, and asks for a pool id when there are several', async () => {
+    const res = await h.put(`${ZONE}/clusters/c1`, { update: { desiredNodeVersion: '1.33.4' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.operationType).toBe('UPGRADE_NODES');
+    await h.advance('2s');
+    expect((await h.get(POOL)).body.version).toBe(V.masterPrevPatch);
+    await h.post(`${CLUSTER}/nodePools`, { nodePool: { name: 'np2' } });
+    await h.advance('2s');
+    const ambiguous = await h.put(CLUSTER, { update: { desiredNodeVersion: '-' } });
+    expect(ambiguous.status).toBe(400);
+    expect(ambiguous.body.error.message).toBe(
+      'Node pool id must be specified if cluster has more than one node pool..',
+    );
+  });
+
+  it('answers an empty update with "Must specify a field to update."', async () => {
+    const res = await h.put(CLUSTER, { update: {} });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({
+      code: 400,
+      message: 'Must specify a field to update.',
+      errors: [{ message: 'Must specify a field to update.', domain: 'global', reason: 'badRequest' }],
+      status: 'INVALID_ARGUMENT',
+    });
+  });
+
+  it('accepts other ClusterUpdate fields with an UPDATE_CLUSTER operation', async () => {
+    const res = await h.put(CLUSTER, { update: { desiredLoggingService: 'none' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.operationType).toBe('UPDATE_CLUSTER');
+  });
+});

@@ -72,12 +72,15 @@ export {
 export type {
   CreateClusterRequestShape,
   CreateNodePoolRequestShape,
+  UpdateClusterRequestShape,
   UpdateNodePoolRequestShape,
 } from './requests';
 export {
   CancelOperationRequest,
+  ClusterUpdate,
   CreateClusterRequest,
   CreateNodePoolRequest,
+  UpdateClusterRequest,
   UpdateNodePoolRequest,
 } from './requests';
 export type { OperationProgressShape } from './resources';

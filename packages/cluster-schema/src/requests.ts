@@ -93,6 +93,28 @@ export const CreateClusterRequest = z.object({
   cluster: Cluster.optional(),
 });
 
+/**
+ * `ClusterUpdate`: the fields the simulator acts on are typed; the many others of the real message
+ * are accepted as they come (and leave the cluster as it is).
+ */
+export const ClusterUpdate = z.looseObject({
+  desiredNodeVersion: z.string().optional(),
+  desiredMasterVersion: z.string().optional(),
+  desiredNodePoolId: z.string().optional(),
+  desiredImageType: z.string().optional(),
+  desiredLocations: z.array(z.string()).optional(),
+  etag: z.string().optional(),
+});
+
+/** `UpdateClusterRequest`: `{ update, name? }` plus the deprecated ids. */
+export const UpdateClusterRequest = z.object({
+  projectId: z.string().optional(),
+  zone: z.string().optional(),
+  clusterId: z.string().optional(),
+  name: z.string().optional(),
+  update: ClusterUpdate.optional(),
+});
+
 /** `CancelOperationRequest`: usually `{}`. */
 export const CancelOperationRequest = z.object({
   projectId: z.string().optional(),
@@ -104,3 +126,4 @@ export const CancelOperationRequest = z.object({
 export type UpdateNodePoolRequestShape = z.infer<typeof UpdateNodePoolRequest>;
 export type CreateNodePoolRequestShape = z.infer<typeof CreateNodePoolRequest>;
 export type CreateClusterRequestShape = z.infer<typeof CreateClusterRequest>;
+export type UpdateClusterRequestShape = z.infer<typeof UpdateClusterRequest>;

@@ -1,6 +1,7 @@
 import type {
   CreateClusterRequestShape,
   CreateNodePoolRequestShape,
+  UpdateClusterRequestShape,
   UpdateNodePoolRequestShape,
 } from '@sims/cluster-schema';
 import { defaultCluster, defaultNodePool } from './defaults';
@@ -350,6 +351,79 @@ export function createCluster(
     ctx.now,
     ctx.ids,
   );
+  return ok(op);
+}
+
+/**
+ * clusters.update: `desiredMasterVersion` starts an UPGRADE_MASTER operation (cluster-wide: nothing
+ * else may run beside it); `desiredNodeVersion` upgrades a pool (`desiredNodePoolId`, or the only
+ * one) with UPGRADE_NODES; any other field gives an UPDATE_CLUSTER operation that changes nothing here.
+ */
+export function updateCluster(
+  state: ClusterState,
+  record: ClusterRecord,
+  update: UpdateClusterRequestShape['update'],
+  ctx: DomainContext,
+): Result<OperationRecord> {
+  const u = update ?? {};
+  const given = Object.entries(u).filter(
+    ([, v]) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0),
+  );
+  if (given.length === 0) return fail({ code: 'CLUSTER_UPDATE_EMPTY' });
+  if (u.desiredMasterVersion) {
+    const master = resolveMasterVersion(
+      u.desiredMasterVersion,
+      state.serverConfig.validMasterVersions ?? [],
+      record.cluster.currentMasterVersion ?? '',
+    );
+    if (!master.ok) return master;
+    const busy = admit(state, record, { type: 'UPGRADE_MASTER' }, ctx);
+    if (!busy.ok) return busy;
+    const op = createOperation(
+      state,
+      {
+        projectId: record.projectId,
+        location: record.location,
+        type: 'UPGRADE_MASTER',
+        cluster: record.name,
+        nodesTotal: 0,
+        change: { kind: 'upgradeMaster', version: master.value },
+        ...ctx.operationEffects?.(),
+      },
+      ctx.now,
+      ctx.ids,
+    );
+    refreshCluster(state, record);
+    return ok(op);
+  }
+  if (u.desiredNodeVersion || u.desiredImageType) {
+    const pool = u.desiredNodePoolId || (record.pools.size === 1 ? [...record.pools.keys()][0] : undefined);
+    if (!pool) return fail({ code: 'NODE_POOL_ID_REQUIRED' });
+    return updateNodePool(
+      state,
+      record,
+      pool,
+      { nodeVersion: u.desiredNodeVersion, imageType: u.desiredImageType },
+      ctx,
+    );
+  }
+  const busy = admit(state, record, { type: 'UPDATE_CLUSTER' }, ctx);
+  if (!busy.ok) return busy;
+  const op = createOperation(
+    state,
+    {
+      projectId: record.projectId,
+      location: record.location,
+      type: 'UPDATE_CLUSTER',
+      cluster: record.name,
+      nodesTotal: 0,
+      change: { kind: 'none' },
+      ...ctx.operationEffects?.(),
+    },
+    ctx.now,
+    ctx.ids,
+  );
+  refreshCluster(state, record);
   return ok(op);
 }
 

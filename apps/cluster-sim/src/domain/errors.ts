@@ -8,6 +8,8 @@ export type DomainError =
   | { code: 'OPERATION_NOT_FOUND'; project: string; location: string; operation: string }
   | { code: 'ETAG_MISMATCH'; nodePool: string; given: string; current: string }
   | { code: 'EMPTY_UPDATE' }
+  | { code: 'CLUSTER_UPDATE_EMPTY' }
+  | { code: 'NODE_POOL_ID_REQUIRED' }
   | { code: 'VERSION_UNSUPPORTED'; version: string }
   | { code: 'MASTER_VERSION_UNSUPPORTED'; version: string }
   | { code: 'VERSION_MINOR_ABOVE_MASTER'; version: string; master: string }

@@ -308,6 +308,9 @@ function completeChange(state: ClusterState, op: OperationRecord): void {
     case 'deleteCluster':
       state.clusters.delete(clusterKey(op.projectId, op.location, op.cluster));
       return;
+    case 'upgradeMaster':
+      record.cluster.currentMasterVersion = change.version;
+      break;
     case 'none':
       break;
   }

@@ -39,6 +39,7 @@ export type PendingChange =
   | { kind: 'deletePool' }
   | { kind: 'createCluster' }
   | { kind: 'deleteCluster' }
+  | { kind: 'upgradeMaster'; version: string }
   | { kind: 'none' };
 
 export interface OperationFailure {

@@ -112,6 +112,15 @@ function describe(error: HttpError, ctx: ErrorContext): Rendered {
       );
     case 'EMPTY_UPDATE':
       return plain('INVALID_ARGUMENT', EMPTY_UPDATE_MESSAGE);
+    case 'CLUSTER_UPDATE_EMPTY':
+      // The real body (recorded by mockgcp's authors) has no details.
+      return { status: 'INVALID_ARGUMENT', message: 'Must specify a field to update.', details: [] };
+    case 'NODE_POOL_ID_REQUIRED':
+      // Sic: the real text ends with two periods (terraform-provider-google#1274).
+      return plain(
+        'INVALID_ARGUMENT',
+        'Node pool id must be specified if cluster has more than one node pool..',
+      );
     case 'VERSION_UNSUPPORTED':
       return plain('INVALID_ARGUMENT', `Node version "${error.version}" is unsupported.`);
     case 'MASTER_VERSION_UNSUPPORTED':

@@ -11,6 +11,7 @@ import {
   NodePool,
   Operation,
   ServerConfig,
+  UpdateClusterRequest,
   UpdateNodePoolRequest,
 } from '@sims/cluster-schema';
 import { z } from 'zod';
@@ -20,6 +21,7 @@ const SCHEMAS = {
   UpdateNodePoolRequest,
   CreateNodePoolRequest,
   CreateClusterRequest,
+  UpdateClusterRequest,
   CancelOperationRequest,
   NodePool,
   Cluster,
@@ -88,6 +90,12 @@ export function createOpenApiDocument(): Record<string, unknown> {
     };
     paths[`${loc}/clusters/{clusterId}`] = {
       get: op(`${tag}clusters.get`, 'Get a cluster with its node pools', 'Cluster'),
+      put: op(
+        `${tag}clusters.update`,
+        'Update a cluster: UPGRADE_MASTER, UPGRADE_NODES or UPDATE_CLUSTER operation',
+        'Operation',
+        'UpdateClusterRequest',
+      ),
       delete: op(`${tag}clusters.delete`, 'Delete a cluster: DELETE_CLUSTER operation', 'Operation'),
     };
     paths[`${loc}/clusters`] = {
@@ -134,6 +142,12 @@ export function createOpenApiDocument(): Record<string, unknown> {
     };
     paths[`${zone}/clusters/{clusterId}`] = {
       get: op(`${tag}zones.clusters.get`, 'Get a cluster (legacy zonal form)', 'Cluster'),
+      put: op(
+        `${tag}zones.clusters.update`,
+        'Update a cluster (legacy zonal form)',
+        'Operation',
+        'UpdateClusterRequest',
+      ),
       delete: op(`${tag}zones.clusters.delete`, 'Delete a cluster (legacy zonal form)', 'Operation'),
     };
     paths[`${zone}/clusters`] = {

@@ -10,6 +10,7 @@ import {
   NodePool,
   Operation,
   ServerConfig,
+  UpdateClusterRequest,
   UpdateNodePoolRequest,
 } from '@sims/cluster-schema';
 import { parseDuration, type SimEnv, type SimKernel, type World } from '@sims/sim-core';
@@ -26,6 +27,7 @@ import {
   findCluster,
   findPool,
   renderCluster,
+  updateCluster,
   updateNodePool,
 } from '../domain/clusters';
 import { fail, ok, type Result } from '../domain/errors';
@@ -465,6 +467,31 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
         const ids = checkIds(a, { projectId: a.body.projectId, zone: a.body.zone, parent: a.body.parent });
         if (!ids.ok) return ids;
         return started(a, createCluster(a.state, a.projectId, a.location, a.body, domainContext(a)));
+      },
+    },
+  );
+
+  route(
+    'put',
+    { loc: '/clusters/:cluster', zone: '/clusters/:cluster' },
+    {
+      name: 'clusters.update',
+      response: Operation,
+      rpc: 'UpdateCluster',
+      permission: 'container.clusters.update',
+      level: 'cluster',
+      readOnly: false,
+      body: UpdateClusterRequest,
+      handle(a) {
+        const ids = checkIds(a, {
+          projectId: a.body.projectId,
+          zone: a.body.zone,
+          clusterId: a.body.clusterId,
+        });
+        if (!ids.ok) return ids;
+        const record = cluster(a);
+        if (!record.ok) return record;
+        return started(a, updateCluster(a.state, record.value, a.body.update, domainContext(a)));
       },
     },
   );
