@@ -19,9 +19,9 @@ const POOL_VERSION = '1.29.8-gke.1211000';
 // Real etags are opaque; a 2025 one looked like a UUID (reference §3.1).
 const ETAG = '8e0970c5-f451-40a6-977d-380192c89e0f';
 const NEWER_ETAG = 'c41f0b8e-5d1a-4c36-9f0e-2b7d9a6e1c55';
-// The etag the upgrader read: a server-computed checksum (reference §3.1), which no provider can be told
-// to take. The pool's state handler returns the pool's current etag as `etag`, and the verifier puts it
-// into the request; the consumer's mock server uses the example.
+// The etag the upgrader read: a server-computed checksum (reference §3.1) that changes with every write
+// to the pool (an operation starting on it, too). The state handlers return the pool's current etag as
+// `etag`, and the verifier puts it into the request; the consumer's mock server uses the example.
 // biome-ignore lint/suspicious/noTemplateCurlyInString: pact's provider-state expression, not a template
 const CURRENT_ETAG = fromProviderState('${etag}', ETAG);
 const OPERATION = 'operation-1731137433803-29e34938-9333-469b-b14f-5bdf10b143d2';
