@@ -163,6 +163,17 @@ describe('operations', () => {
     expect((await h.get('/v1beta1/projects/other/locations/-/operations')).body).toEqual({});
   });
 
+  it('forgets the oldest DONE operations beyond maxOperations, never a running one', async () => {
+    await h.settings({ maxOperations: 2 });
+    const first = (await h.put(POOL, { nodeVersion: '-' })).body;
+    await h.advance('2s');
+    const second = (await h.put(POOL, { nodeVersion: '-' })).body;
+    const third = (await h.put(`${LOC}/clusters/c1/nodePools/np2`, { nodeVersion: '-' })).body;
+    const names = (await h.get(OPS)).body.operations.map((o: { name: string }) => o.name);
+    expect(names).toEqual([second.name, third.name]);
+    expect((await h.get(`${OPS}/${first.name}`)).status).toBe(404);
+  });
+
   it('returns 404 for an unknown operation', async () => {
     const res = await h.get(`${LOC}/operations/operation-1767225600000-00000000`);
     expect(res.status).toBe(404);

@@ -147,7 +147,21 @@ export function createOperation(
     change: input.change,
   };
   state.operations.set(op.id, op);
+  forgetOldOperations(state);
   return op;
+}
+
+/** Drops the oldest DONE operations beyond `maxOperations` (running ones are always kept). */
+function forgetOldOperations(state: ClusterState): void {
+  let excess = state.operations.size - state.settings.maxOperations;
+  if (excess <= 0) return;
+  for (const [id, op] of state.operations) {
+    if (excess <= 0) break;
+    if (op.status === 'DONE') {
+      state.operations.delete(id);
+      excess--;
+    }
+  }
 }
 
 /** The clock events still ahead of an operation, in time order (time-mode plans and aborts). */

@@ -32,6 +32,7 @@ export const settingsSchema = z
     abortingMs: z.number().int().nonnegative(),
     maxNodeSkewMinors: z.number().int().nonnegative(),
     concurrentOperationsQuota: z.number().int().positive(),
+    maxOperations: z.number().int().positive(),
     busyMessage: z.enum(['current', 'legacy']),
     failedPoolStatus: z.enum(['RUNNING_WITH_ERROR', 'ERROR']),
     cancelError: z.object({ status: RpcCode, message: z.string() }).strict(),

@@ -108,6 +108,8 @@ export interface Settings {
   failedPoolStatus: 'RUNNING_WITH_ERROR' | 'ERROR';
   /** The error a cancelled operation ends with (real content unknown). */
   cancelError: { status: RpcCodeName; message: string };
+  /** Operations kept per world: beyond this, the oldest DONE ones are forgotten (bounded memory). */
+  maxOperations: number;
   /** Text of the ABORTED error for a stale etag (real text unknown); `{nodePool}` and `{etag}` (the given one) are replaced. */
   etagMismatchMessage: string;
   auth: AuthSettings;
@@ -128,6 +130,7 @@ export const DEFAULT_SETTINGS: Settings = {
   abortingMs: 500,
   maxNodeSkewMinors: 2,
   concurrentOperationsQuota: 5,
+  maxOperations: 10_000,
   busyMessage: 'current',
   failedPoolStatus: 'RUNNING_WITH_ERROR',
   cancelError: { status: 'CANCELLED', message: 'Operation was cancelled.' },
