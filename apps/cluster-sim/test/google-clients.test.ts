@@ -221,6 +221,33 @@ describe('@google-cloud/container v1beta1 (GAPIC, REST fallback)', () => {
     await gke.close();
   });
 
+  it('creates a pool, cancels its operation and deletes it', async () => {
+    const gke = client();
+    const parent = 'projects/p1/locations/us-central1-a/clusters/c1';
+    const [created] = await gke.createNodePool({
+      parent,
+      nodePool: { name: 'np2', initialNodeCount: 1, upgradeSettings: { strategy: 'BLUE_GREEN' } },
+    });
+    expect(created.operationType).toBe('CREATE_NODE_POOL');
+    await advance('2s');
+    const [update] = await gke.updateNodePool({ name: `${parent}/nodePools/np2`, nodeVersion: '-' });
+    await advance('1s');
+    const [cancelled] = await gke.cancelOperation({ name: `${OPS}/${update.name}` });
+    expect(cancelled).toEqual({});
+    expect((await gke.getOperation({ name: `${OPS}/${update.name}` }))[0].status).toBe('ABORTING');
+    await advance('1s');
+    expect((await gke.getOperation({ name: `${OPS}/${update.name}` }))[0]).toMatchObject({
+      status: 'DONE',
+      error: { code: 1 },
+    });
+    const [deleted] = await gke.deleteNodePool({ name: `${parent}/nodePools/np2` });
+    expect(deleted.operationType).toBe('DELETE_NODE_POOL');
+    await advance('2s');
+    const [pools] = await gke.listNodePools({ parent });
+    expect(pools.nodePools?.map((p) => p.name)).toEqual(['np1']);
+    await gke.close();
+  });
+
   it('lists operations and reads the server config', async () => {
     const gke = client();
     await gke.updateNodePool({ name: NAME, nodeVersion: '-' });
