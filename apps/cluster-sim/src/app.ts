@@ -1,4 +1,4 @@
-import { createSimKernel, type KernelOptions, type Namespaces, serve, type World } from '@sims/sim-core';
+import { createSimKernel, type KernelOptions, serve, type World } from '@sims/sim-core';
 import { createClusterDefinition } from './definition';
 import type { ClusterState, Settings } from './domain/state';
 import { createOpenApiDocument } from './http/openapi';
@@ -20,14 +20,11 @@ export interface ClusterSimOptions extends KernelOptions {
  */
 export function createClusterSim(options: ClusterSimOptions = {}) {
   const scheduler = createOperationScheduler();
-  let namespaces: Namespaces<ClusterState> | undefined;
   const def = createClusterDefinition({
     settings: options.settings,
     scheduler,
-    namespaces: () => namespaces as Namespaces<ClusterState>,
   });
   const kernel = createSimKernel(def, options);
-  namespaces = kernel.namespaces;
   const openapi = createOpenApiDocument();
   kernel.app.get('/openapi.json', (c) => c.json(openapi));
   registerApiRoutes(kernel, scheduler);

@@ -1,6 +1,5 @@
 import { RpcCode } from '@sims/cluster-schema';
 import {
-  type Namespaces,
   parseInput,
   SimInputError,
   type SimulatorDefinition,
@@ -68,7 +67,6 @@ function errorContext(c: { var: { sim?: { requestId: string } } }, world?: World
 export function createClusterDefinition(deps: {
   settings?: Partial<Settings>;
   scheduler: OperationScheduler;
-  namespaces: () => Namespaces<ClusterState>;
 }): SimulatorDefinition<ClusterState> {
   const { scheduler } = deps;
   return {
@@ -110,7 +108,7 @@ export function createClusterDefinition(deps: {
     },
     errorEffect,
     domainEffects,
-    controlRoutes: (control) => registerControlRoutes(control, deps.namespaces, scheduler),
+    controlRoutes: (control, tools) => registerControlRoutes(control, tools, scheduler),
     controlOpenApiPaths,
     renderNotFound: (c) =>
       renderError({ code: 'ROUTE_NOT_FOUND', method: c.req.method, path: c.req.path }, errorContext(c)),

@@ -1,5 +1,5 @@
 import { ServerConfig } from '@sims/cluster-schema';
-import { type Namespaces, parseInput, resolveNamespace, type SimEnv } from '@sims/sim-core';
+import { type ControlTools, parseInput, type SimEnv } from '@sims/sim-core';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { omitDefaults } from '../domain/node-pools';
@@ -29,10 +29,10 @@ async function readJson(c: Context): Promise<unknown> {
  */
 export function registerControlRoutes(
   control: Hono<SimEnv<ClusterState>>,
-  namespaces: () => Namespaces<ClusterState>,
+  tools: ControlTools<ClusterState>,
   scheduler: OperationScheduler,
 ): void {
-  const world = (c: Context) => namespaces().get(resolveNamespace(c.req.raw));
+  const { world } = tools;
 
   control.get('/settings', (c) => c.json(world(c).state.settings));
   control.put('/settings', async (c) => {
