@@ -1,10 +1,5 @@
 import { RpcCode } from '@sims/cluster-schema';
-import {
-  parseInput,
-  SimInputError,
-  type SimulatorDefinition,
-  type World,
-} from '@sims/sim-core';
+import { parseInput, SimInputError, type SimulatorDefinition, type World } from '@sims/sim-core';
 import { z } from 'zod';
 import { controlOpenApiPaths, registerControlRoutes } from './control/routes';
 import { applySeed, seedSchema } from './domain/seed';
