@@ -2,7 +2,7 @@ import { createSimKernel, type KernelOptions, type RunningServer, serve, type Wo
 import type { DeliveryEngine, DeliveryOptions } from './delivery/engine';
 import type { WebhookSender } from './delivery/sender';
 import type { ChangeListener } from './domain/changes';
-import type { AnnotationState } from './domain/state';
+import type { AnnotationState, Compat } from './domain/state';
 import { createEventsBridge } from './events-bridge';
 import type { AppDeps, Kernel, Quirks } from './http/deps';
 import { registerEventRoutes } from './http/events/routes';
@@ -29,6 +29,11 @@ export interface AnnotationSimOptions extends KernelOptions {
   trustedOrigins?: string[];
   /** 406 for an Accept header that excludes `application/vnd.cvat+json` (CVAT's DRF renderer). Default true. */
   strictAccept?: boolean;
+  /**
+   * Shapes of older CVAT releases; all off by default (2.73). `taskSegments: true` embeds seed 2.4's
+   * `segments` (with their jobs) in the task of `GET /api/tasks…` and of webhook payloads.
+   */
+  compat?: Partial<Compat>;
   /** CVAT's accidental behaviours; all on by default. */
   quirks?: Partial<Quirks>;
   /** Base URL for `url` fields before the first request. */
@@ -64,6 +69,7 @@ export function createAnnotationSim(options: AnnotationSimOptions = {}): Annotat
     delivery: options.delivery,
     sender: options.sender,
     publicUrl: options.publicUrl,
+    compat: options.compat,
     extensions: [...bridge.extensions, ...(options.extensions ?? [])],
     listeners: [...bridge.listeners, ...(options.listeners ?? [])],
   });

@@ -9,5 +9,5 @@ export { createEventPayload, createPingPayload } from './domain/payloads';
 export { pythonJsonDumps } from './domain/python-json';
 export type { SeedInput } from './domain/seed';
 export { signWebhookBody } from './domain/signing';
-export type { AnnotationState } from './domain/state';
+export type { AnnotationState, Compat } from './domain/state';
 export { createAnnotationDefinition, SIMULATOR_NAME, SIMULATOR_VERSION } from './simulator';

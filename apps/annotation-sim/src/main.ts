@@ -21,6 +21,7 @@ await runSimulatorCli({
       },
       signedUrls: process.env.SIM_SIGNED_URLS === 'true',
       strictAccept: process.env.SIM_STRICT_ACCEPT !== 'false',
+      compat: { taskSegments: process.env.SIM_TASK_SEGMENTS === 'true' },
     });
     try {
       for (const file of options.scenarios)

@@ -17,7 +17,13 @@ import { eventsDomainEffects } from './domain/events/faults';
 import { createEventPayload, senderOf } from './domain/payloads';
 import { addUser, applySeed, SeedError, seedSchema } from './domain/seed';
 import { basicUser } from './domain/serializers';
-import { type AnnotationState, createAnnotationState, exportData, importData } from './domain/state';
+import {
+  type AnnotationState,
+  type Compat,
+  createAnnotationState,
+  exportData,
+  importData,
+} from './domain/state';
 import { routeChange } from './domain/webhooks';
 import { eventsControlOpenApiPaths } from './http/events/control-openapi';
 import { cvatJson, DJANGO_500_PAGE } from './http/respond';
@@ -42,6 +48,8 @@ export interface DefinitionOptions {
   /** Base URL for `url` fields before the first request arrives. */
   publicUrl?: string;
   extensions?: StateExtension[];
+  /** Compatibility switches of the representations (default: all off, CVAT 2.73). */
+  compat?: Partial<Compat>;
   /** Listeners called for every change in every world. */
   listeners?: ChangeListener[];
 }
@@ -117,6 +125,7 @@ export function createAnnotationDefinition(
 
   function createState(world: WorldCore): AnnotationState {
     const state = createAnnotationState(options.publicUrl ?? 'http://localhost:8086', () => listeners);
+    state.compat = { taskSegments: options.compat?.taskSegments ?? false };
     if (options.admin !== false) {
       const admin = options.admin ?? {};
       addUser(state, world.clock.now(), {

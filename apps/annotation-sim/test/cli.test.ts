@@ -44,4 +44,44 @@ describe('annotation-sim CLI', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
   }, 30_000);
+
+  it('embeds seed 2.4 task segments with SIM_TASK_SEGMENTS=true', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--port', '0'], {
+      cwd: appDir,
+      env: { ...process.env, SIM_LOG: 'info', SIM_TASK_SEGMENTS: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let out = '';
+      const ready = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /ready at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+          if (m) resolve(m[1] as string);
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+      });
+      const seeded = await fetch(`${ready}/_sim/seed`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          users: [{ username: 'u', token: 'u-token' }],
+          tasks: [{ name: 't', owner: 'u', size: 3, segment_size: 2 }],
+        }),
+      });
+      expect(seeded.status).toBe(201);
+      const task = (await (
+        await fetch(`${ready}/api/tasks/1`, { headers: { authorization: 'Token u-token' } })
+      ).json()) as { segments?: { start_frame: number; stop_frame: number; jobs: unknown[] }[] };
+      expect(task.segments?.map((s) => [s.start_frame, s.stop_frame, s.jobs.length])).toEqual([
+        [0, 1, 1],
+        [2, 2, 1],
+      ]);
+      child.kill('SIGTERM');
+      const [code] = await once(child, 'exit');
+      expect(code).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  }, 30_000);
 });

@@ -43,8 +43,11 @@ export {
   PaginatedProjectReadList,
   PaginatedTaskReadList,
   ProjectRead,
+  SimpleJob,
   TaskRead,
+  TaskReadWithSegments,
   TaskSegment,
+  TaskSegmentRead,
 } from './resources';
 export {
   CreateEventPayload,

@@ -82,6 +82,28 @@ export type TaskRead = z.infer<typeof TaskRead>;
 export const TaskSegment = z.object({ start_frame: z.number().int(), stop_frame: z.number().int() });
 export type TaskSegment = z.infer<typeof TaskSegment>;
 
+/** A job inside a segment (CVAT's 2022-era `SimpleJobSerializer`, seed 2.4). */
+export const SimpleJob = z.object({
+  url: z.string(),
+  id: z.number().int(),
+  assignee: BasicUser.nullable(),
+  status: JobStatus,
+  stage: JobStage,
+  state: JobState,
+});
+export type SimpleJob = z.infer<typeof SimpleJob>;
+
+/** A segment with its jobs, as the 2022-era task embedded it (seed 2.4). */
+export const TaskSegmentRead = TaskSegment.extend({ jobs: z.array(SimpleJob) });
+export type TaskSegmentRead = z.infer<typeof TaskSegmentRead>;
+
+/**
+ * The task of seed 2.4 (annotation-sim's `compat.taskSegments`): 2.73's `TaskRead` plus the embedded
+ * `segments` list (empty until the task has data).
+ */
+export const TaskReadWithSegments = TaskRead.extend({ segments: z.array(TaskSegmentRead) }).strict();
+export type TaskReadWithSegments = z.infer<typeof TaskReadWithSegments>;
+
 /** `JobRead`. */
 export const JobRead = z.object({
   url: z.string(),

@@ -117,9 +117,40 @@ export function taskJobs(data: AnnotationData, taskId: number): JobRec[] {
   return [...data.jobs.values()].filter((j) => j.task_id === taskId);
 }
 
+/**
+ * The 2022-era `segments` of a task (seed 2.4, CVAT's old `SegmentSerializer`): one entry per
+ * distinct frame range of the task's jobs, in job order, each with its jobs as `SimpleJobSerializer`
+ * rendered them. A task without data has no jobs, hence `[]` (the seed's create/delete examples).
+ */
+export function taskSegments(data: AnnotationData, jobs: JobRec[]): Record<string, unknown>[] {
+  const segments = new Map<
+    string,
+    { start_frame: number; stop_frame: number; jobs: Record<string, unknown>[] }
+  >();
+  for (const j of [...jobs].sort((a, b) => a.id - b.id)) {
+    const key = `${j.start_frame}:${j.stop_frame}`;
+    let seg = segments.get(key);
+    if (!seg) {
+      seg = { start_frame: j.start_frame, stop_frame: j.stop_frame, jobs: [] };
+      segments.set(key, seg);
+    }
+    seg.jobs.push({
+      url: `${data.baseUrl}/api/jobs/${j.id}`,
+      id: j.id,
+      assignee: basicUser(data, j.assignee_id),
+      status: j.status,
+      stage: j.stage,
+      state: j.state,
+    });
+  }
+  return [...segments.values()];
+}
+
 export function taskRead(data: AnnotationData, t: TaskRec): Record<string, unknown> {
   const project = t.project_id === null ? undefined : data.projects.get(t.project_id);
   const jobs = taskJobs(data, t.id);
+  // Compatibility (seed 2.4): `segments` where the 2022 serializer had it, right after `status`.
+  const segments = data.compat?.taskSegments ? { segments: taskSegments(data, jobs) } : {};
   return {
     url: `${data.baseUrl}/api/tasks/${t.id}`,
     id: t.id,
@@ -134,6 +165,7 @@ export function taskRead(data: AnnotationData, t: TaskRec): Record<string, unkno
     overlap: t.overlap,
     segment_size: t.segment_size,
     status: t.status,
+    ...segments,
     data_chunk_size: t.data_chunk_size,
     data_original_chunk_type: 'imageset',
     data_compressed_chunk_type: 'imageset',

@@ -36,6 +36,18 @@ export interface AnnotationData {
   seq: Record<string, number>;
   /** Scheme+host the API was last reached at; used for absolute `url` fields. */
   baseUrl: string;
+  /** Compatibility switches of the read representations (simulator configuration, not in snapshots). */
+  compat?: Compat;
+}
+
+/** Representations of older CVAT releases, each off by default (2.73 fidelity). */
+export interface Compat {
+  /**
+   * Embed the 2022-era `segments` list (`{start_frame, stop_frame, jobs: [{url, id, assignee, status,
+   * stage, state}]}`) in the task, as seed 2.4 documents the task of webhook payloads. CVAT 2.73's
+   * TaskRead has no `segments`.
+   */
+  taskSegments: boolean;
 }
 
 export interface AnnotationState extends AnnotationData {
