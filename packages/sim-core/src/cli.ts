@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { ClockMode } from './clock';
 import { SimInputError } from './duration';
@@ -119,6 +119,70 @@ export function readCliFile(path: string, what: string): string {
   }
 }
 
+/** What a simulator's `start` hands back to the CLI runner. */
+export interface StartedForCli extends RunningServer {
+  /**
+   * The simulator's app. When given, the runner loads `--scenario` files into the default namespace
+   * and the `--state-file` snapshot through the control plane (in-process, admin token included), and
+   * saves the snapshot on SIGTERM/SIGINT.
+   */
+  app?: { request: (path: string, init?: RequestInit) => Response | Promise<Response> };
+  /** Runs before the server closes on SIGTERM/SIGINT. */
+  beforeExit?: () => void | Promise<void>;
+}
+
+/** Calls a control route in-process; a non-2xx answer becomes a usage error with the control message. */
+async function control(
+  started: StartedForCli,
+  options: CommonCliOptions,
+  method: string,
+  path: string,
+  body?: string,
+): Promise<string> {
+  const app = started.app as NonNullable<StartedForCli['app']>;
+  const headers: Record<string, string> = options.adminToken
+    ? { 'x-sim-admin-token': options.adminToken }
+    : {};
+  const res = await app.request(path, { method, headers, body });
+  const text = await res.text();
+  if (!res.ok) {
+    let message = text;
+    try {
+      message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? text;
+    } catch {}
+    throw new CliUsageError(message);
+  }
+  return text;
+}
+
+/**
+ * Loads `--scenario` files (in order) and then the `--state-file` snapshot, which, being a whole
+ * world, replaces what the scenarios set up: a restarted simulator continues where it stopped.
+ */
+async function prepareWorld(started: StartedForCli, options: CommonCliOptions): Promise<void> {
+  for (const file of options.scenarios) {
+    const text = readCliFile(file, 'scenario');
+    await control(started, options, 'POST', `/_sim/scenarios?source=${encodeURIComponent(file)}`, text);
+  }
+  if (options.stateFile) {
+    let text: string | undefined;
+    try {
+      text = readFileSync(options.stateFile, 'utf8');
+    } catch (err) {
+      // No snapshot yet: it is written on exit.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new CliUsageError(`cannot read state file "${options.stateFile}": ${(err as Error).message}`);
+    }
+    if (text !== undefined) {
+      try {
+        await control(started, options, 'PUT', '/_sim/state', text);
+      } catch (err) {
+        throw new CliUsageError(`state file "${options.stateFile}": ${(err as Error).message}`);
+      }
+    }
+  }
+}
+
 export interface CliProcess {
   argv: string[];
   env: Record<string, string | undefined>;
@@ -149,7 +213,7 @@ export async function runSimulatorCli(config: {
   version: string;
   defaultPort: number;
   proc: CliProcess;
-  start(options: CommonCliOptions): Promise<RunningServer & { beforeExit?: () => void | Promise<void> }>;
+  start(options: CommonCliOptions): Promise<StartedForCli>;
 }): Promise<RunningServer | undefined> {
   const { proc } = config;
   let parsed: ReturnType<typeof parseCommonArgs>;
@@ -172,14 +236,24 @@ export async function runSimulatorCli(config: {
     proc.exit(0);
     return undefined;
   }
-  let running: RunningServer & { beforeExit?: () => void | Promise<void> };
-  try {
-    running = await config.start(parsed.options);
-  } catch (err) {
+  /** A start that fails: usage errors (bad scenario, bad state file) exit 2, anything else 1. */
+  const fail = async (err: unknown, started?: StartedForCli) => {
+    await started?.close();
     const usage = err instanceof CliUsageError || err instanceof SimInputError;
     proc.stderr(`${config.name}: ${(err as Error).message}`);
     proc.exit(usage ? 2 : 1);
     return undefined;
+  };
+  let running: StartedForCli;
+  try {
+    running = await config.start(parsed.options);
+  } catch (err) {
+    return fail(err);
+  }
+  try {
+    if (running.app) await prepareWorld(running, parsed.options);
+  } catch (err) {
+    return fail(err, running);
   }
   if (parsed.options.log !== 'silent') {
     proc.stdout(
@@ -189,6 +263,12 @@ export async function runSimulatorCli(config: {
   const stop = async () => {
     try {
       await running.beforeExit?.();
+      const { stateFile } = parsed.options;
+      if (stateFile && running.app) {
+        writeFileSync(stateFile, await control(running, parsed.options, 'GET', '/_sim/state'));
+      }
+    } catch (err) {
+      proc.stderr(`${config.name}: could not save the state: ${(err as Error).message}`);
     } finally {
       await running.close();
       proc.exit(0);

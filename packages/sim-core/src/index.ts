@@ -1,4 +1,4 @@
-export type { CliProcess, CommonCliOptions } from './cli';
+export type { CliProcess, CommonCliOptions, StartedForCli } from './cli';
 export { CliUsageError, commonHelp, nodeProcess, parseCommonArgs, readCliFile, runSimulatorCli } from './cli';
 export type { Clock, ClockMode, ClockOptions, ClockState } from './clock';
 export { createClock, parseTime } from './clock';

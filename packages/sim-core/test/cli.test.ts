@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type CliProcess, parseCommonArgs, runSimulatorCli } from '../src/cli';
 import { serve } from '../src/http/serve';
@@ -142,5 +145,95 @@ describe('serve', () => {
     await fetch(`${running.url}/_sim/health`, { headers: { connection: 'keep-alive' } });
     await running.close();
     await expect(fetch(`${running.url}/_sim/health`)).rejects.toThrow();
+  });
+});
+
+describe('simulator CLI with the app (scenarios and state file)', () => {
+  const startWithApp = async (options: { port: number; host: string; adminToken?: string }) => {
+    const { app } = createToySim({ adminToken: options.adminToken });
+    return { ...(await serve(app, options)), app };
+  };
+  const tmp = () => mkdtempSync(join(tmpdir(), 'sim-cli-'));
+
+  it('loads --scenario files into the default namespace before the ready line', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 's.yaml'), 'seed:\n  widgets:\n    - { name: from-scenario, color: teal }\n');
+    const p = fakeProcess(['--port', '0', '--scenario', join(dir, 's.yaml'), '--admin-token', 't']);
+    const running = await runSimulatorCli({
+      name: 'toy-sim',
+      version: '1',
+      defaultPort: 1,
+      proc: p.proc,
+      start: startWithApp,
+    });
+    const res = await fetch(`${running?.url}/widgets/from-scenario`);
+    expect(await res.json()).toEqual({ name: 'from-scenario', color: 'teal' });
+    await running?.close();
+  });
+
+  it('exits 2 with the file, line and column of an invalid scenario', async () => {
+    const dir = tmp();
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(file, 'faults:\n  - effect: { delay: soon }\n');
+    const p = fakeProcess(['--port', '0', '--scenario', file]);
+    await runSimulatorCli({
+      name: 'toy-sim',
+      version: '1',
+      defaultPort: 1,
+      proc: p.proc,
+      start: startWithApp,
+    });
+    expect(p.code()).toBe(2);
+    expect(p.err[0]).toMatch(
+      new RegExp(`^toy-sim: ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:2:22: effect\\.delay`),
+    );
+  });
+
+  it('saves the world to --state-file on SIGTERM and continues from it on the next start', async () => {
+    const dir = tmp();
+    const stateFile = join(dir, 'state.json');
+    const first = fakeProcess(['--port', '0', '--state-file', stateFile, '--admin-token', 't']);
+    const a = await runSimulatorCli({
+      name: 'toy-sim',
+      version: '1',
+      defaultPort: 1,
+      proc: first.proc,
+      start: startWithApp,
+    });
+    await fetch(`${a?.url}/widgets`, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'kept', color: 'gold' }),
+    });
+    first.signals.get('SIGTERM')?.();
+    await first.exitedPromise;
+    expect(JSON.parse(readFileSync(stateFile, 'utf8')).state.widgets).toEqual([
+      { name: 'kept', color: 'gold' },
+    ]);
+    const second = fakeProcess(['--port', '0', '--state-file', stateFile, '--admin-token', 't']);
+    const b = await runSimulatorCli({
+      name: 'toy-sim',
+      version: '1',
+      defaultPort: 1,
+      proc: second.proc,
+      start: startWithApp,
+    });
+    expect(await (await fetch(`${b?.url}/widgets/kept`)).json()).toEqual({ name: 'kept', color: 'gold' });
+    await b?.close();
+  });
+
+  it('exits 2 when the state file is not a snapshot', async () => {
+    const dir = tmp();
+    const stateFile = join(dir, 'state.json');
+    writeFileSync(stateFile, '{"state": {"widgets": "no"}}');
+    const p = fakeProcess(['--port', '0', '--state-file', stateFile]);
+    await runSimulatorCli({
+      name: 'toy-sim',
+      version: '1',
+      defaultPort: 1,
+      proc: p.proc,
+      start: startWithApp,
+    });
+    expect(p.code()).toBe(2);
+    expect(p.err[0]).toMatch(/^toy-sim: state file ".*state\.json": state\.widgets/);
   });
 });
