@@ -43,6 +43,35 @@ export function readTimeoutText(url: URL, seconds: number): string {
   return `${pool(url)}: Read timed out. (read timeout=${seconds})`;
 }
 
+/**
+ * Certificate failures, as OpenSSL 3 words them in Python's `ssl` (CVAT 2.73 runs Python 3.10 on
+ * OpenSSL 3): node's error code → the verify message.
+ */
+const CERT_VERIFY: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed certificate',
+  SELF_SIGNED_CERT_IN_CHAIN: 'self-signed certificate in certificate chain',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'unable to get local issuer certificate',
+  UNABLE_TO_GET_ISSUER_CERT: 'unable to get issuer certificate',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'unable to verify the first certificate',
+  CERT_HAS_EXPIRED: 'certificate has expired',
+  CERT_NOT_YET_VALID: 'certificate is not yet valid',
+};
+
+/**
+ * `str(requests.exceptions.SSLError)` of a failed certificate check (a `ConnectionError`, so CVAT
+ * records 502 with this text). `reason` is OpenSSL's verify message.
+ */
+export function sslVerifyErrorText(url: URL, reason: string): string {
+  return `${pool(url)}: Max retries exceeded with url: ${url.pathname}${url.search} (Caused by SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: ${reason} (_ssl.c:1007)')))`;
+}
+
+/** Python's message for a certificate that does not name the host (`match_hostname`). */
+function mismatchReason(url: URL): string {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const ip = /^[\d.]+$/.test(host) || host.includes(':');
+  return `${ip ? 'IP address' : 'Hostname'} mismatch, certificate is not valid for '${host}'.`;
+}
+
 const ERRNO: Record<string, string> = {
   ECONNREFUSED: '[Errno 111] Connection refused',
   ECONNRESET: '[Errno 104] Connection reset by peer',
@@ -92,6 +121,13 @@ export function createHttpSender(): WebhookSender {
         else connected();
       });
       request.on('error', (err: NodeJS.ErrnoException) => {
+        const code = err.code ?? '';
+        const verify =
+          CERT_VERIFY[code] ?? (code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? mismatchReason(url) : undefined);
+        if (isHttps && verify !== undefined) {
+          done({ kind: 'connection-error', message: sslVerifyErrorText(url, verify) });
+          return;
+        }
         const reason = ERRNO[err.code ?? ''] ?? `${err.code ?? 'error'}: ${err.message}`;
         done({ kind: 'connection-error', message: connectionErrorText(url, reason) });
       });

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 /** One request the receiver got, with the raw body bytes as they arrived. */
@@ -25,12 +26,17 @@ export type Behaviour =
  * `"sha256=" + hmac.new(secret, request.data, sha256).hexdigest()` compared in constant time.
  */
 export async function startReceiver(
-  options: { secret?: string; behaviour?: (req: Received, n: number) => Behaviour } = {},
+  options: {
+    secret?: string;
+    behaviour?: (req: Received, n: number) => Behaviour;
+    /** Serve HTTPS with this key and certificate (PEM) instead of plain HTTP. */
+    tls?: { key: string | Buffer; cert: string | Buffer };
+  } = {},
 ) {
   const requests: Received[] = [];
   const sockets = new Set<import('node:net').Socket>();
   let behaviour = options.behaviour ?? (() => ({ status: 200, body: 'ok' }));
-  const server = http.createServer((req, res) => {
+  const handler: http.RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -66,7 +72,10 @@ export async function startReceiver(
       }
       res.writeHead(b.status, { 'content-type': 'text/plain' }).end(b.body ?? '');
     });
-  });
+  };
+  const server = options.tls
+    ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, handler)
+    : http.createServer(handler);
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -74,7 +83,7 @@ export async function startReceiver(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/hook`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/hook`,
     port,
     requests,
     setBehaviour(fn: (req: Received, n: number) => Behaviour) {
