@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,5 +38,25 @@ describe('README links', () => {
     expect(local).toContain('apps/annotation-sim/FIDELITY.md');
     expect(local).toContain('contracts/README.md');
     for (const target of local) expect.soft(existsSync(join(repo, target)), target).toBe(true);
+  });
+});
+
+describe('README CLI section', () => {
+  const section = readme().split('### CLI')[1]?.split('<!-- example:')[0] ?? '';
+  const flags = [...section.matchAll(/`(--[a-z-]+)/g)].map((m) => m[1] ?? '');
+  const envs = [...section.matchAll(/`(SIM_[A-Z_]+)`/g)].map((m) => m[1] ?? '');
+
+  it.each(['cluster-sim', 'annotation-sim'])('names only flags that `%s --help` lists', (app) => {
+    const help = execFileSync('node', ['--import', 'tsx', `apps/${app}/src/main.ts`, '--help'], {
+      cwd: repo,
+      encoding: 'utf8',
+    });
+    expect(flags.length).toBeGreaterThanOrEqual(9);
+    for (const flag of flags) expect.soft(help, flag).toMatch(new RegExp(`${flag}(?![a-z-])`));
+  });
+
+  it("names only environment variables annotation-sim's main.ts reads", () => {
+    const main = readFileSync(join(repo, 'apps/annotation-sim/src/main.ts'), 'utf8');
+    for (const name of envs) expect.soft(main, name).toContain(`process.env.${name}`);
   });
 });
