@@ -1,8 +1,12 @@
-import { loadScenario, nodeProcess, readCliFile, runSimulatorCli } from '@sims/sim-core';
+import { nodeProcess, runSimulatorCli } from '@sims/sim-core';
 import { startAnnotationSim } from './app';
 import { SIMULATOR_NAME, SIMULATOR_VERSION } from './simulator';
 
-/** `annotation-sim --port 8086 --scenario faults.yaml`: serve, print the ready line, stop on SIGTERM. */
+/**
+ * `annotation-sim --port 8086 --scenario faults.yaml`: serve, print the ready line, stop on SIGTERM.
+ * The runner loads `--scenario` files and the `--state-file` snapshot through the control plane and
+ * saves the snapshot on SIGTERM.
+ */
 await runSimulatorCli({
   name: SIMULATOR_NAME,
   version: SIMULATOR_VERSION,
@@ -23,13 +27,13 @@ await runSimulatorCli({
       strictAccept: process.env.SIM_STRICT_ACCEPT !== 'false',
       compat: { taskSegments: process.env.SIM_TASK_SEGMENTS === 'true' },
     });
-    try {
-      for (const file of options.scenarios)
-        loadScenario(sim.kernel.def, sim.world(), readCliFile(file, 'scenario'), file);
-    } catch (err) {
-      await sim.close();
-      throw err;
-    }
-    return { url: sim.url, port: sim.port, host: options.host, server: sim.server, close: sim.close };
+    return {
+      url: sim.url,
+      port: sim.port,
+      host: options.host,
+      server: sim.server,
+      app: sim.app,
+      close: sim.close,
+    };
   },
 });
