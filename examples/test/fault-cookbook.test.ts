@@ -1,5 +1,5 @@
 import { type StartedAnnotationSim, startAnnotationSim } from '@sims/annotation-sim';
-import { type StartedClusterSim, startClusterSim } from '@sims/cluster-sim';
+import { createClusterSim, type StartedClusterSim, startClusterSim } from '@sims/cluster-sim';
 import {
   createAnnotationSimClient,
   createClusterSimClient,
@@ -42,6 +42,20 @@ describe('the fault cookbook', () => {
     expect(recipes.every((r) => r.value === 'cluster-sim' || r.value === 'annotation-sim')).toBe(true);
     expect(recipes.every((r) => r.lang === 'json' && r.title)).toBe(true);
     expect(new Set(recipes.map((r) => r.rule.id)).size).toBe(recipes.length);
+  });
+
+  it("accepts the curl example of the README's Fault rules section, sent as curl sends it", async () => {
+    const section = readme().split('### Fault rules')[1] ?? '';
+    const body = /-d '([\s\S]*?)'/.exec(section)?.[1] ?? 'no curl -d in the Fault rules section';
+    const sim = createClusterSim();
+    const res = await sim.app.request('/_sim/faults', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' }, // curl -d without -H
+      body,
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(await res.json()).toMatchObject({ match: { operation: 'nodePools.update' }, phase: 'before' });
+    sim.close();
   });
 
   it.each(recipes.map((r) => [r.value, r.title, r] as const))(
