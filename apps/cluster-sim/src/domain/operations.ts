@@ -1,4 +1,4 @@
-import type { RpcCode } from '@sims/cluster-schema';
+import { enumNumbers, RpcCode } from '@sims/cluster-schema';
 import type { z } from 'zod';
 import { fail, ok, type Result } from './errors';
 import { type ApiVersion, operationSelfLink, targetLink } from './names';
@@ -35,25 +35,8 @@ const CLUSTER_WIDE: ReadonlySet<OperationTypeName> = new Set([
 /** Clock events that move an operation. */
 export type OperationEvent = 'run' | 'finish' | 'fail' | 'aborted';
 
-const RPC_NUMBERS: Record<RpcCodeName, number> = {
-  OK: 0,
-  CANCELLED: 1,
-  UNKNOWN: 2,
-  INVALID_ARGUMENT: 3,
-  DEADLINE_EXCEEDED: 4,
-  NOT_FOUND: 5,
-  ALREADY_EXISTS: 6,
-  PERMISSION_DENIED: 7,
-  RESOURCE_EXHAUSTED: 8,
-  FAILED_PRECONDITION: 9,
-  ABORTED: 10,
-  OUT_OF_RANGE: 11,
-  UNIMPLEMENTED: 12,
-  INTERNAL: 13,
-  UNAVAILABLE: 14,
-  DATA_LOSS: 15,
-  UNAUTHENTICATED: 16,
-};
+/** `google.rpc.Code` numbers, from the schema package (the one source of the enum). */
+const RPC_NUMBERS = enumNumbers(RpcCode) as Readonly<Record<RpcCodeName, number>>;
 
 export function rpcNumber(status: z.infer<typeof RpcCode>): number {
   return RPC_NUMBERS[status];
