@@ -19,6 +19,7 @@ await runSimulatorCli({
       seed: options.seed,
       clock: { mode: options.clock, speed: options.speed },
       adminToken: options.adminToken,
+      requestLog: options.requestLog,
       admin: {
         username: process.env.SIM_ADMIN_USERNAME ?? 'admin',
         password: process.env.SIM_ADMIN_PASSWORD ?? 'admin',

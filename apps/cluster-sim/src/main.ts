@@ -20,6 +20,7 @@ await runSimulatorCli({
       seed: options.seed,
       clock: { mode: options.clock, speed: options.speed },
       adminToken: options.adminToken,
+      requestLog: options.requestLog,
     });
     return {
       url: sim.url,

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { ClockMode } from './clock';
 import { SimInputError } from './duration';
 import type { RunningServer } from './http/serve';
+import { formatRequestLog, type JournalEntry } from './journal';
 
 /** Options every simulator binary understands, from flags or `SIM_*` environment variables. */
 export interface CommonCliOptions {
@@ -15,6 +16,8 @@ export interface CommonCliOptions {
   stateFile?: string;
   adminToken?: string;
   log: 'silent' | 'info' | 'debug';
+  /** Set at `--log debug`: pass it to the simulator (kernel option `requestLog`) to print each request. */
+  requestLog?: (entry: JournalEntry) => void;
 }
 
 export class CliUsageError extends Error {
@@ -236,6 +239,8 @@ export async function runSimulatorCli(config: {
     proc.exit(0);
     return undefined;
   }
+  if (parsed.options.log === 'debug')
+    parsed.options.requestLog = (entry) => proc.stdout(formatRequestLog(entry));
   /** A start that fails: usage errors (bad scenario, bad state file) exit 2, anything else 1. */
   const fail = async (err: unknown, started?: StartedForCli) => {
     await started?.close();

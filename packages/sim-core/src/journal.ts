@@ -142,3 +142,14 @@ export function createJournal(options: { capacity?: number } = {}): Journal {
     stats: () => ({ capacity, size, dropped, total: size + dropped }),
   };
 }
+
+/**
+ * One line for a request, as `--log debug` prints it.
+ *
+ * @example formatRequestLog(entry) // "[default] PUT /v1beta1/…/nodePools/np1 409 1.2ms nodePools.update faults=abort"
+ */
+export function formatRequestLog(e: JournalEntry): string {
+  const query = Object.keys(e.query).length > 0 ? `?${new URLSearchParams(e.query)}` : '';
+  const faults = e.faults.length > 0 ? ` faults=${e.faults.join(',')}` : '';
+  return `[${e.namespace}] ${e.method} ${e.path}${query} ${e.status} ${e.durationMs}ms ${e.operation ?? '-'}${faults}`;
+}

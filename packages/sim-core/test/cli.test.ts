@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type CliProcess, parseCommonArgs, runSimulatorCli } from '../src/cli';
 import { serve } from '../src/http/serve';
+import type { JournalEntry } from '../src/journal';
 import { createToySim } from './support/toy-simulator';
 
 function fakeProcess(argv: string[], env: Record<string, string> = {}) {
@@ -149,8 +150,13 @@ describe('serve', () => {
 });
 
 describe('simulator CLI with the app (scenarios and state file)', () => {
-  const startWithApp = async (options: { port: number; host: string; adminToken?: string }) => {
-    const { app } = createToySim({ adminToken: options.adminToken });
+  const startWithApp = async (options: {
+    port: number;
+    host: string;
+    adminToken?: string;
+    requestLog?: (e: JournalEntry) => void;
+  }) => {
+    const { app } = createToySim({ adminToken: options.adminToken, requestLog: options.requestLog });
     return { ...(await serve(app, options)), app };
   };
   const tmp = () => mkdtempSync(join(tmpdir(), 'sim-cli-'));
@@ -218,6 +224,34 @@ describe('simulator CLI with the app (scenarios and state file)', () => {
       start: startWithApp,
     });
     expect(await (await fetch(`${b?.url}/widgets/kept`)).json()).toEqual({ name: 'kept', color: 'gold' });
+    await b?.close();
+  });
+
+  it('prints one line per emulated-API request at --log debug, and none at info', async () => {
+    const debug = fakeProcess(['--port', '0', '--log', 'debug']);
+    const a = await runSimulatorCli({
+      name: 'toy-sim',
+      version: '1',
+      defaultPort: 1,
+      proc: debug.proc,
+      start: startWithApp,
+    });
+    await fetch(`${a?.url}/widgets/nope?x=1`, { headers: { 'x-sim-namespace': 'n1' } });
+    await fetch(`${a?.url}/_sim/health`);
+    expect(debug.out.slice(1)).toEqual([
+      expect.stringMatching(/^\[n1\] GET \/widgets\/nope\?x=1 404 [\d.]+ms widgets\.get$/),
+    ]);
+    await a?.close();
+    const info = fakeProcess(['--port', '0']);
+    const b = await runSimulatorCli({
+      name: 'toy-sim',
+      version: '1',
+      defaultPort: 1,
+      proc: info.proc,
+      start: startWithApp,
+    });
+    await fetch(`${b?.url}/widgets/nope`);
+    expect(info.out).toHaveLength(1); // the ready line only
     await b?.close();
   });
 

@@ -4,6 +4,7 @@ import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { SimInputError } from '../duration';
 import type { FaultRule, RequestFacts } from '../faults/engine';
+import type { JournalEntry } from '../journal';
 
 import type { SimulatorDefinition } from '../simulator';
 import { createNamespaces, type Namespaces, type World, type WorldOptions } from '../world';
@@ -49,6 +50,8 @@ export interface KernelOptions extends WorldOptions {
   journalBodyLimit?: number;
   /** Longest a `hang` connection fault holds a request, in wall ms (it ends sooner if the client leaves). */
   hangLimitMs?: number;
+  /** Called with every journaled request (the CLI's `--log debug` prints them). */
+  requestLog?: (entry: JournalEntry) => void;
 }
 
 export interface SimKernel<S> {
@@ -193,7 +196,7 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
           responseBody = capture(await c.res.clone().text(), bodyLimit);
         }
       }
-      world.journal.record({
+      const entry = world.journal.record({
         requestId: sim.requestId,
         time,
         namespace,
@@ -209,6 +212,7 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
         durationMs: Math.round((performance.now() - started) * 1000) / 1000,
         faults: sim.fired,
       });
+      options.requestLog?.(entry);
     }
   });
 
