@@ -1,0 +1,232 @@
+// `pnpm bench` (full, under 10 minutes) and `pnpm bench:quick` (smoke: tiny counts, asserts no timing).
+// Options: --quick, --cvat-schema <path to CVAT's OpenAPI schema> (runs Prism; "not run" without it),
+// --only <figure,...> (1-7), --out <results dir>.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PRISM_VERSION, setupPrism } from './lib/prism';
+import { installCleanup, killAll, run } from './lib/proc';
+import { spread } from './lib/stats';
+import { BENCH_DIR, checkBuilt, type Kind, type PrismSetup, REPO } from './lib/targets';
+import { renderMarkdown, writeBenchmarksMd } from './report';
+import { coldStart } from './sections/cold';
+import { eventLog } from './sections/eventlog';
+import { fanout } from './sections/fanout';
+import { memory } from './sections/memory';
+import { throughput } from './sections/throughput';
+
+installCleanup();
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== '--'),
+  options: {
+    quick: { type: 'boolean', default: false },
+    'cvat-schema': { type: 'string' },
+    only: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
+const quick = values.quick ?? false;
+const only = new Set((values.only ?? '1,2,3,4,5,6,7').split(',').map((s) => s.trim()));
+const T0 = performance.now();
+const log = (s: string) =>
+  console.log(`[${((performance.now() - T0) / 1000).toFixed(0).padStart(4)} s] ${s}`);
+
+/** A relative schema path is tried against the repository root (pnpm's cwd) and then this package's. */
+function schemaPath(p: string | undefined): string | undefined {
+  if (!p) return undefined;
+  const candidates = isAbsolute(p) ? [p] : [resolve(REPO, p), resolve(process.cwd(), p)];
+  const found = candidates.find((c) => existsSync(c));
+  if (!found) throw new Error(`--cvat-schema ${p}: not found (tried ${candidates.join(', ')})`);
+  return found;
+}
+
+function versionOf(pkg: string): string {
+  try {
+    const file = join(BENCH_DIR, 'node_modules', pkg, 'package.json');
+    return JSON.parse(readFileSync(file, 'utf8')).version;
+  } catch {
+    return '?';
+  }
+}
+
+function javaVersion(): string {
+  try {
+    return (
+      execFileSync('java', ['-version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim() ||
+      '?'
+    );
+  } catch (e) {
+    const err = e as { stderr?: string };
+    return err.stderr?.split('\n')[0] ?? '?';
+  }
+}
+
+async function main() {
+  checkBuilt();
+  const cfg = quick
+    ? {
+        coldRuns: 2,
+        coldRunsJvm: 1,
+        warmRuns: 5,
+        rounds: 1,
+        seconds: 1,
+        warmup: 0.5,
+        cycleRounds: 1,
+        cycleSeconds: 1,
+        fanout: 300,
+        events: 20_000,
+        fill: 2_000,
+      }
+    : {
+        coldRuns: 10,
+        coldRunsJvm: 3,
+        warmRuns: 30,
+        rounds: 3,
+        seconds: 5,
+        warmup: 1,
+        cycleRounds: 3,
+        cycleSeconds: 4,
+        fanout: 10_000,
+        events: 1_000_000,
+        fill: 12_000,
+      };
+  const schema = schemaPath(values['cvat-schema']);
+  let prism: PrismSetup | undefined;
+  let prismNote = 'not run: no --cvat-schema given';
+  if (schema) {
+    prism = await setupPrism(schema, log);
+    prismNote = `run with ${schema}`;
+  }
+  const results: Record<string, unknown> = {};
+  const startedAt = new Date();
+  const load0 = loadavg();
+  const machine = {
+    cpu: cpus()[0]?.model ?? '?',
+    cores: cpus().length,
+    memGb: Math.round(totalmem() / 2 ** 30),
+    kernel: readFileSync('/proc/version', 'utf8').split(' ').slice(0, 3).join(' '),
+    loadAvgAtStart: load0,
+  };
+  const versions = {
+    node: process.version,
+    java: javaVersion(),
+    wiremock: versionOf('wiremock'),
+    autocannon: versionOf('autocannon'),
+    hono: versionOf('hono'),
+    '@hono/node-server': versionOf('@hono/node-server'),
+    prism: prism ? PRISM_VERSION : 'not run',
+    prismNode: prism ? (await run(prism.node, ['-v'], 10_000)).trim() : 'not run',
+    git: (() => {
+      try {
+        return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO, encoding: 'utf8' }).trim();
+      } catch {
+        return '?';
+      }
+    })(),
+  };
+  log(
+    `${quick ? 'quick' : 'full'} bench on ${machine.cores} × ${machine.cpu}, load ${load0.map((x) => x.toFixed(2)).join(' ')}; Prism ${prismNote}`,
+  );
+
+  if (only.has('1')) {
+    log('1. cold start (spawn to first 200)');
+    const kinds: Kind[] = ['node-http', 'hono', 'cluster-sim', 'annotation-sim', 'wiremock'];
+    if (prism) kinds.push('prism');
+    results.coldStart = await coldStart(
+      kinds,
+      {
+        'node-http': cfg.coldRuns,
+        hono: cfg.coldRuns,
+        'cluster-sim': cfg.coldRuns,
+        'annotation-sim': cfg.coldRuns,
+        wiremock: cfg.coldRunsJvm,
+        prism: cfg.coldRunsJvm,
+      },
+      prism,
+    );
+  }
+  if (only.has('2')) {
+    log('2. warm in-process start');
+    const out = await run(
+      process.execPath,
+      ['--import', 'tsx', join(BENCH_DIR, 'src/workers/warm.ts'), String(cfg.warmRuns)],
+      300_000,
+      { cwd: BENCH_DIR },
+    );
+    const raw = JSON.parse(out.trim().split('\n').pop() ?? '{}') as Record<string, number[]>;
+    results.warmStart = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, spread(v)]));
+  }
+  if (only.has('3')) {
+    log('3. throughput (autocannon, 50 connections)');
+    results.throughput = await throughput({
+      rounds: cfg.rounds,
+      seconds: cfg.seconds,
+      warmupSeconds: cfg.warmup,
+      prism,
+      log,
+    });
+  }
+  if (only.has('4')) {
+    log('4. client cycle under the manual clock');
+    const out = await run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(BENCH_DIR, 'src/workers/cycle.ts'),
+        String(cfg.cycleRounds),
+        String(cfg.cycleSeconds),
+      ],
+      300_000,
+      { cwd: BENCH_DIR },
+    );
+    const raw = JSON.parse(out.trim().split('\n').pop() ?? '{}') as { perSecond: number[] };
+    results.cycle = { perSecond: spread(raw.perSecond) };
+  }
+  if (only.has('5')) {
+    log(`5. webhook fan-out (${cfg.fanout} task updates)`);
+    results.fanout = await fanout({ count: cfg.fanout, concurrency: 4, log });
+  }
+  if (only.has('6')) {
+    log(`6. event log (${cfg.events} events)`);
+    results.eventLog = await eventLog({ count: cfg.events, log });
+  }
+  if (only.has('7')) {
+    log('7. memory');
+    results.memory = await memory({ fill: cfg.fill });
+  }
+  const doc = {
+    date: startedAt.toISOString(),
+    mode: quick ? 'quick' : 'full',
+    seconds: (performance.now() - T0) / 1000,
+    machine: { ...machine, loadAvgAtEnd: loadavg() },
+    versions,
+    prism: prismNote,
+    config: cfg,
+    results,
+  };
+  const outDir = values.out ? resolve(values.out) : join(BENCH_DIR, 'results');
+  mkdirSync(outDir, { recursive: true });
+  const day = startedAt.toISOString().slice(0, 10);
+  const file = join(outDir, quick ? `${day}-quick.json` : `${day}.json`);
+  writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
+  const md = renderMarkdown(doc);
+  if (quick) writeFileSync(join(outDir, 'BENCHMARKS-quick.md'), md);
+  else writeBenchmarksMd(join(REPO, 'BENCHMARKS.md'), md);
+  console.log(md);
+  log(`wrote ${file}${quick ? '' : ' and BENCHMARKS.md'} in ${doc.seconds.toFixed(0)} s`);
+}
+
+main().then(
+  () => {
+    killAll();
+    process.exit(0);
+  },
+  (err) => {
+    console.error(err);
+    killAll();
+    process.exit(1);
+  },
+);

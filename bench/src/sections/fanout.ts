@@ -1,0 +1,211 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { json } from '../lib/http';
+import { run, stop, track } from '../lib/proc';
+import { percentile } from '../lib/stats';
+import { BENCH_DIR, launch, type Running } from '../lib/targets';
+import { CVAT_AUTH } from './throughput';
+
+const SECRET = 'bench-webhook-secret';
+const now = () => performance.timeOrigin + performance.now();
+
+interface Report {
+  received: number;
+  badSignature: number;
+  duplicates: number;
+  unparsed: number;
+  receipts: [number, number][];
+  sample: string | null;
+  first: number;
+  last: number;
+}
+
+export interface FanoutSide {
+  count: number;
+  received: number;
+  lost: number;
+  duplicates: number;
+  badSignature: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  seconds: number;
+}
+
+function ask(child: ChildProcess, type: string): Promise<Report> {
+  return new Promise((resolve) => {
+    const onMessage = (m: Report & { type: string }) => {
+      if (m.type === type) {
+        child.off('message', onMessage);
+        resolve(m);
+      }
+    };
+    child.on('message', onMessage);
+    child.send({ type });
+  });
+}
+
+function summarize(count: number, starts: Map<number, number>, report: Report, t0: number): FanoutSide {
+  const latencies: number[] = [];
+  for (const [seq, t] of report.receipts) {
+    const s = starts.get(seq);
+    if (s !== undefined) latencies.push(t - s);
+  }
+  const seconds = (report.last - t0) / 1000;
+  return {
+    count,
+    received: report.received,
+    lost: count - report.receipts.filter(([seq]) => starts.has(seq)).length,
+    duplicates: report.duplicates,
+    badSignature: report.badSignature,
+    perSecond: report.received / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    seconds,
+  };
+}
+
+async function waitReceived(receiver: ChildProcess, count: number, timeoutMs: number): Promise<Report> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await ask(receiver, 'report');
+    if (r.received >= count || Date.now() > deadline) return r;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
+
+/**
+ * Figure 5: `count` task updates (PATCH over the API, `concurrency` tasks each in its own project with
+ * its own webhook, so the simulator has `concurrency` deliveries in flight) to a receiver in another
+ * process, against a bare loop POSTing the same signed bodies with the same concurrency.
+ */
+export async function fanout(opts: { count: number; concurrency: number; log: (s: string) => void }) {
+  const receiver = track(
+    fork(join(BENCH_DIR, 'src/servers/receiver.mjs'), [SECRET, '0'], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    }),
+  );
+  let sim: Running | undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'sims-bench-'));
+  try {
+    const [ready] = (await once(receiver, 'message')) as [{ port: number }];
+    const hook = `http://127.0.0.1:${ready.port}/hook`;
+    sim = await launch('annotation-sim');
+    const projects = Array.from({ length: opts.concurrency }, (_, i) => ({ name: `p${i}`, owner: 'bench' }));
+    const tasks = projects.map((p, i) => ({
+      name: `bench-init-${i}`,
+      owner: 'bench',
+      project: p.name,
+      size: 10,
+      segment_size: 10,
+    }));
+    await json(`${sim.url}/_sim/seed`, {
+      method: 'POST',
+      body: { users: [{ username: 'bench', password: 'bench-pw', token: 'bench-token' }], projects, tasks },
+    });
+    for (let i = 0; i < opts.concurrency; i++) {
+      await json(`${sim.url}/api/webhooks`, {
+        method: 'POST',
+        headers: CVAT_AUTH,
+        expect: 201,
+        body: {
+          target_url: hook,
+          type: 'project',
+          project_id: i + 1,
+          events: ['update:task'],
+          secret: SECRET,
+          content_type: 'application/json',
+          enable_ssl: false,
+          is_active: true,
+        },
+      });
+    }
+    const agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency });
+    const patch = (taskId: number, seq: number) =>
+      new Promise<void>((resolve, reject) => {
+        const body = JSON.stringify({ name: `bench-${seq}` });
+        const req = http.request(
+          `${sim?.url}/api/tasks/${taskId}`,
+          {
+            method: 'PATCH',
+            agent,
+            headers: {
+              ...CVAT_AUTH,
+              'content-type': 'application/json',
+              'content-length': Buffer.byteLength(body),
+            },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () =>
+              res.statusCode === 200 ? resolve() : reject(new Error(`PATCH ${res.statusCode}`)),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+
+    // The simulator: one sequential writer per task, all tasks at once.
+    await ask(receiver, 'reset');
+    const starts = new Map<number, number>();
+    let next = 0;
+    const t0 = now();
+    await Promise.all(
+      Array.from({ length: opts.concurrency }, async (_, w) => {
+        while (next < opts.count) {
+          const seq = next++;
+          starts.set(seq, now());
+          await patch(w + 1, seq);
+        }
+      }),
+    );
+    agent.destroy();
+    const simReport = await waitReceived(receiver, opts.count, 120_000);
+    const simSide = summarize(opts.count, starts, simReport, t0);
+    opts.log(
+      `  simulator: ${simSide.received}/${opts.count} in ${simSide.seconds.toFixed(2)} s, p99 ${simSide.p99.toFixed(1)} ms`,
+    );
+    const stats = await json<{ queued: number; inFlight: number }>(`${sim.url}/_sim/deliveries/stats`);
+
+    // The bare loop: the same signed bodies (one the simulator sent), the same concurrency.
+    const sample = simReport.sample ?? '';
+    const templatePath = join(dir, 'payload.json');
+    writeFileSync(templatePath, sample);
+    await ask(receiver, 'reset');
+    const bareT0 = now();
+    const out = await run(
+      process.execPath,
+      [
+        join(BENCH_DIR, 'src/servers/fanout-bare.mjs'),
+        hook,
+        SECRET,
+        String(opts.count),
+        String(opts.concurrency),
+        templatePath,
+      ],
+      300_000,
+    );
+    const bare = JSON.parse(out.trim()) as { starts: [number, number][]; errors: number };
+    const bareReport = await waitReceived(receiver, opts.count, 30_000);
+    const bareSide = summarize(opts.count, new Map(bare.starts), bareReport, bareT0);
+    opts.log(
+      `  bare loop: ${bareSide.received}/${opts.count} in ${bareSide.seconds.toFixed(2)} s, p99 ${bareSide.p99.toFixed(1)} ms`,
+    );
+    return {
+      concurrency: opts.concurrency,
+      payloadBytes: Buffer.byteLength(sample),
+      simulator: simSide,
+      bare: { ...bareSide, errors: bare.errors },
+      engineAfter: stats,
+    };
+  } finally {
+    if (sim) await stop(sim.child);
+    receiver.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
