@@ -197,6 +197,25 @@ describe('journal through the kernel', () => {
     expect(body.stats).toMatchObject({ capacity: 10_000, size: 1, dropped: 0 });
   });
 
+  it('records the response body over a real socket too, and the client gets it whole', async () => {
+    // Through @hono/node-server the body is read from its lightweight Response, not a cloned stream.
+    const { app } = createToySim({ clock: { mode: 'manual' } });
+    const running = await serve(app);
+    try {
+      await call(app, 'POST', '/widgets', { name: 'a' });
+      const res = await fetch(`${running.url}/widgets/a`);
+      expect(await res.json()).toEqual({ name: 'a', color: 'grey' });
+      const missing = await fetch(`${running.url}/widgets/zz`);
+      const missingBody = await missing.text();
+      const { body } = await call(app, 'GET', '/_sim/journal');
+      expect(body.entries[1]).toMatchObject({ status: 200, responseBody: { name: 'a', color: 'grey' } });
+      expect(body.entries[2].status).toBe(missing.status);
+      expect(body.entries[2].responseBody).toEqual(missingBody === '' ? undefined : JSON.parse(missingBody));
+    } finally {
+      await running.close();
+    }
+  });
+
   it('caps captured bodies', async () => {
     const { app } = createToySim({ journalBodyLimit: 64, clock: { mode: 'manual' } });
     await call(app, 'POST', '/widgets', { name: 'a', color: 'c'.repeat(500) });

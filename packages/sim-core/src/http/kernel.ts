@@ -99,6 +99,25 @@ function capture(value: string | undefined, limit: number): unknown {
   }
 }
 
+/**
+ * A response's body text when it is known without reading the body: @hono/node-server's lightweight
+ * Response keeps `[status, body, headers]` under a private symbol (description `cache`) until something
+ * touches `.body` or `.clone()`. Touching them builds a native Response and a tee of web streams, and the
+ * server then copies the stream instead of one `end(string)`: under load that was a third of the CPU
+ * (bench/, issue 8). `null` for no body; `undefined` when unknown (a stream, a native Response).
+ */
+function knownBodyText(res: Response): string | null | undefined {
+  for (const key of Object.getOwnPropertySymbols(res)) {
+    if (key.description !== 'cache') continue;
+    const cache = (res as unknown as Record<symbol, unknown>)[key];
+    if (!Array.isArray(cache)) return undefined;
+    const body: unknown = cache[1];
+    if (body === null || body === undefined) return null;
+    return typeof body === 'string' ? body : undefined;
+  }
+  return undefined;
+}
+
 function queryOf(url: string): Record<string, string> {
   const q = url.indexOf('?');
   if (q === -1) return {};
@@ -185,7 +204,8 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
       status = c.res === RESPONSE_ALREADY_SENT ? 0 : c.res.status;
     } finally {
       let responseBody: unknown;
-      if (bodyLimit > 0 && c.finalized && c.res.body && status !== 0) {
+      const known = bodyLimit > 0 && c.finalized && status !== 0 ? knownBodyText(c.res) : null;
+      if (known !== null && (known !== undefined || c.res.body)) {
         const type = c.res.headers.get('content-type') ?? '';
         const length = Number(c.res.headers.get('content-length') ?? 0);
         if (
@@ -193,7 +213,7 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
           length <= bodyLimit &&
           !type.includes('csv')
         ) {
-          responseBody = capture(await c.res.clone().text(), bodyLimit);
+          responseBody = capture(known ?? (await c.res.clone().text()), bodyLimit);
         }
       }
       const entry = world.journal.record({
