@@ -216,6 +216,20 @@ describe('journal through the kernel', () => {
     }
   });
 
+  it('keeps the response body a plain-looking property of the entry (read lazily)', async () => {
+    const kernel = createToySim({ clock: { mode: 'manual' } });
+    const seen: unknown[] = [];
+    await call(kernel.app, 'POST', '/widgets', { name: 'a' });
+    const [entry] = kernel.namespaces.get('default').journal.list();
+    expect(Object.keys(entry ?? {})).toContain('responseBody');
+    expect({ ...entry }.responseBody).toEqual({ name: 'a', color: 'grey' });
+    expect(structuredClone(entry)?.responseBody).toEqual({ name: 'a', color: 'grey' });
+    expect(JSON.parse(JSON.stringify(entry)).responseBody).toEqual({ name: 'a', color: 'grey' });
+    if (entry) entry.responseBody = 'replaced';
+    seen.push(entry?.responseBody);
+    expect(seen).toEqual(['replaced']);
+  });
+
   it('caps captured bodies', async () => {
     const { app } = createToySim({ journalBodyLimit: 64, clock: { mode: 'manual' } });
     await call(app, 'POST', '/widgets', { name: 'a', color: 'c'.repeat(500) });

@@ -118,6 +118,29 @@ function knownBodyText(res: Response): string | null | undefined {
   return undefined;
 }
 
+/**
+ * Sets `entry.responseBody` to a property parsed from `text` on first read (then a plain value): most
+ * journal entries are never read, and parsing every answer back was the journal's largest cost under
+ * load (bench/, issue 8). Enumerable, so JSON, spreads and structuredClone see it like a plain one.
+ */
+function lazyBody(entry: JournalEntry, text: string, limit: number): void {
+  const settle = (value: unknown) => {
+    Object.defineProperty(entry, 'responseBody', {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    return value;
+  };
+  Object.defineProperty(entry, 'responseBody', {
+    enumerable: true,
+    configurable: true,
+    get: () => settle(capture(text, limit)),
+    set: settle,
+  });
+}
+
 function queryOf(url: string): Record<string, string> {
   const q = url.indexOf('?');
   if (q === -1) return {};
@@ -202,8 +225,12 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
       await next();
       // A connection fault answered on the socket itself: there is no HTTP status to record.
       status = c.res === RESPONSE_ALREADY_SENT ? 0 : c.res.status;
+      // A response marked already sent (RESPONSE_ALREADY_SENT, or Hono's copy of it when a handler had
+      // answered first) must reach @hono/node-server as a native Response: 2.1.8 writes the head of a
+      // lightweight one again. Reading `.body` makes it native.
+      if (c.res.headers.has('x-hono-already-sent')) void c.res.body;
     } finally {
-      let responseBody: unknown;
+      let responseText: string | undefined;
       const known = bodyLimit > 0 && c.finalized && status !== 0 ? knownBodyText(c.res) : null;
       if (known !== null && (known !== undefined || c.res.body)) {
         const type = c.res.headers.get('content-type') ?? '';
@@ -213,7 +240,7 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
           length <= bodyLimit &&
           !type.includes('csv')
         ) {
-          responseBody = capture(known ?? (await c.res.clone().text()), bodyLimit);
+          responseText = known ?? (await c.res.clone().text());
         }
       }
       const entry = world.journal.record({
@@ -228,10 +255,11 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
         headers: redactedHeaders(c.req.raw.headers),
         requestBody: capture(sim.rawBody, bodyLimit),
         status,
-        responseBody,
+        responseBody: undefined,
         durationMs: Math.round((performance.now() - started) * 1000) / 1000,
         faults: sim.fired,
       });
+      if (responseText !== undefined) lazyBody(entry, responseText, bodyLimit);
       options.requestLog?.(entry);
     }
   });
