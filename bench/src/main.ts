@@ -1,6 +1,7 @@
 // `pnpm bench` (full, under 10 minutes) and `pnpm bench:quick` (smoke: tiny counts, asserts no timing).
 // Options: --quick, --cvat-schema <path to CVAT's OpenAPI schema> (runs Prism; "not run" without it),
-// --only <figure,...> (1-7), --out <results dir>.
+// --only <figure,...> (1-7), --out <results dir>, --fanout <updates>, --events <count>.
+// BENCH_CPU_PROF=<dir> runs the simulators' processes under `node --cpu-prof`.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -25,6 +26,8 @@ const { values } = parseArgs({
     'cvat-schema': { type: 'string' },
     only: { type: 'string' },
     out: { type: 'string' },
+    fanout: { type: 'string' },
+    events: { type: 'string' },
   },
 });
 const quick = values.quick ?? false;
@@ -92,6 +95,8 @@ async function main() {
         events: 1_000_000,
         fill: 12_000,
       };
+  if (values.fanout) cfg.fanout = Number(values.fanout);
+  if (values.events) cfg.events = Number(values.events);
   const schema = schemaPath(values['cvat-schema']);
   let prism: PrismSetup | undefined;
   let prismNote = 'not run: no --cvat-schema given';

@@ -31,6 +31,10 @@ export interface PrismSetup {
   schema: string;
 }
 
+/** `BENCH_CPU_PROF=<dir>`: the simulators run under `node --cpu-prof` (a profile per process, written on SIGTERM). */
+const profileArgs = (): string[] =>
+  process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.BENCH_CPU_PROF)] : [];
+
 /** The command that starts `kind` on `port` (every one binds 127.0.0.1 only). */
 export function command(
   kind: Kind,
@@ -47,6 +51,7 @@ export function command(
       return [
         process.execPath,
         [
+          ...profileArgs(),
           join(REPO, 'apps/cluster-sim/dist/main.js'),
           '--port',
           String(port),
@@ -59,6 +64,7 @@ export function command(
       return [
         process.execPath,
         [
+          ...profileArgs(),
           join(REPO, 'apps/annotation-sim/dist/main.js'),
           '--port',
           String(port),
