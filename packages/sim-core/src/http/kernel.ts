@@ -105,15 +105,33 @@ function capture(value: string | undefined, limit: number): unknown {
  * touches `.body` or `.clone()`. Touching them builds a native Response and a tee of web streams, and the
  * server then copies the stream instead of one `end(string)`: under load that was a third of the CPU
  * (bench/, issue 8). `null` for no body; `undefined` when unknown (a stream, a native Response).
+ * Its content type and length come from the headers it was made with.
  */
-function knownBodyText(res: Response): string | null | undefined {
+function knownBody(res: Response): { text: string; type: string; length: number } | null | undefined {
   for (const key of Object.getOwnPropertySymbols(res)) {
     if (key.description !== 'cache') continue;
     const cache = (res as unknown as Record<symbol, unknown>)[key];
     if (!Array.isArray(cache)) return undefined;
     const body: unknown = cache[1];
     if (body === null || body === undefined) return null;
-    return typeof body === 'string' ? body : undefined;
+    if (typeof body !== 'string') return undefined;
+    // The headers as given (a plain record stays one: making it a Headers object costs as much again).
+    const headers: unknown = cache[2];
+    let type: string | undefined;
+    let length: string | undefined;
+    if (headers === undefined || headers === null) type = 'text/plain; charset=UTF-8';
+    else if (headers instanceof Headers) {
+      type = headers.get('content-type') ?? undefined;
+      length = headers.get('content-length') ?? undefined;
+    } else {
+      const pairs = Array.isArray(headers) ? (headers as [string, string][]) : Object.entries(headers);
+      for (const [name, value] of pairs) {
+        const lower = name.toLowerCase();
+        if (lower === 'content-type') type = String(value);
+        else if (lower === 'content-length') length = String(value);
+      }
+    }
+    return { text: body, type: type ?? '', length: Number(length ?? 0) };
   }
   return undefined;
 }
@@ -166,6 +184,8 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
     ...(def.sensitiveHeaders ?? []).map((h) => h.toLowerCase()),
   ]);
   const app = new Hono<SimEnv<S>>({ getPath: namespaceAwareGetPath });
+  /** Requests a connection fault answered on the socket itself (RESPONSE_ALREADY_SENT). */
+  const answeredOnSocket = new WeakSet<Context<SimEnv<S>>>();
 
   function redactedHeaders(headers: Headers): Record<string, string> {
     const out: Record<string, string> = {};
@@ -228,19 +248,19 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
       // A response marked already sent (RESPONSE_ALREADY_SENT, or Hono's copy of it when a handler had
       // answered first) must reach @hono/node-server as a native Response: 2.1.8 writes the head of a
       // lightweight one again. Reading `.body` makes it native.
-      if (c.res.headers.has('x-hono-already-sent')) void c.res.body;
+      if (answeredOnSocket.has(c)) void c.res.body;
     } finally {
       let responseText: string | undefined;
-      const known = bodyLimit > 0 && c.finalized && status !== 0 ? knownBodyText(c.res) : null;
+      const known = bodyLimit > 0 && c.finalized && status !== 0 ? knownBody(c.res) : null;
       if (known !== null && (known !== undefined || c.res.body)) {
-        const type = c.res.headers.get('content-type') ?? '';
-        const length = Number(c.res.headers.get('content-length') ?? 0);
+        const type = known?.type ?? c.res.headers.get('content-type') ?? '';
+        const length = known?.length ?? Number(c.res.headers.get('content-length') ?? 0);
         if (
           (type.includes('json') || type.startsWith('text/')) &&
           length <= bodyLimit &&
           !type.includes('csv')
         ) {
-          responseText = known ?? (await c.res.clone().text());
+          responseText = known?.text ?? (await c.res.clone().text());
         }
       }
       const entry = world.journal.record({
@@ -291,6 +311,7 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
     const incoming = c.env?.incoming;
     const outgoing = c.env?.outgoing;
     if (!incoming || !outgoing) throw new SimulatedConnectionFault(kind);
+    answeredOnSocket.add(c);
     const socket = incoming.socket;
     if (kind === 'reset') {
       socket.resetAndDestroy?.() ?? socket.destroy();
