@@ -2,7 +2,7 @@
 // Options: --quick, --cvat-schema <path to CVAT's OpenAPI schema> (runs Prism; "not run" without it),
 // --only <figure,...> (1-7), --out <results dir>, --fanout <updates>, --events <count>.
 // BENCH_CPU_PROF=<dir> runs the simulators' processes under `node --cpu-prof`.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -55,15 +55,8 @@ function versionOf(pkg: string): string {
 }
 
 function javaVersion(): string {
-  try {
-    return (
-      execFileSync('java', ['-version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim() ||
-      '?'
-    );
-  } catch (e) {
-    const err = e as { stderr?: string };
-    return err.stderr?.split('\n')[0] ?? '?';
-  }
+  const r = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  return `${r.stderr ?? ''}${r.stdout ?? ''}`.split('\n')[0]?.trim() || '?';
 }
 
 async function main() {
@@ -218,10 +211,11 @@ async function main() {
   const file = join(outDir, quick ? `${day}-quick.json` : `${day}.json`);
   writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
   const md = renderMarkdown(doc);
-  if (quick) writeFileSync(join(outDir, 'BENCHMARKS-quick.md'), md);
+  // BENCHMARKS.md gets full runs only, and only into the repository's results (no --out).
+  if (quick || values.out) writeFileSync(join(outDir, quick ? 'BENCHMARKS-quick.md' : 'BENCHMARKS.md'), md);
   else writeBenchmarksMd(join(REPO, 'BENCHMARKS.md'), md);
   console.log(md);
-  log(`wrote ${file}${quick ? '' : ' and BENCHMARKS.md'} in ${doc.seconds.toFixed(0)} s`);
+  log(`wrote ${file}${quick || values.out ? '' : ' and BENCHMARKS.md'} in ${doc.seconds.toFixed(0)} s`);
 }
 
 main().then(
