@@ -1,8 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CSV_HEADER, csvField, renderCsvRow } from '../../src/domain/events/csv';
-import type { EventRecord } from '../../src/domain/events/store';
+import { CSV_HEADER, createCsvRowRenderer, csvField, renderCsvRow } from '../../src/domain/events/csv';
+import { type EventRecord, EventStore } from '../../src/domain/events/store';
 import { batch, createHarness, type Harness } from './support/harness';
 
 const csvRows = (text: string) => parse(text, { columns: true }) as Record<string, string>[];
@@ -172,6 +172,43 @@ describe('the exported CSV', () => {
         expect(parsed?.obj_id).toBe(objId === null ? '' : String(objId));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('renders a stored row from the columns exactly as renderCsvRow renders the record (property)', () => {
+    const text = fc.option(fc.string({ unit: 'binary', maxLength: 20 }), { nil: null });
+    const word = fc.option(fc.constantFrom('admin', 'a,b', 'say "hi"', 'x\r\ny', ''), { nil: null });
+    const num = fc.option(fc.oneof(fc.nat(), fc.double({ noNaN: true, noDefaultInfinity: true })), {
+      nil: null,
+    });
+    const record = fc.record({
+      scope: fc.constantFrom('debug:info', 'click:element', 'a,b'),
+      obj_name: text,
+      obj_id: num,
+      obj_val: text,
+      source: word,
+      timestamp: fc.integer({ min: 0, max: 4_000_000_000_000 }),
+      count: num,
+      duration: fc.nat(),
+      project_id: num,
+      task_id: num,
+      job_id: num,
+      user_id: num,
+      user_name: word,
+      user_email: word,
+      org_id: num,
+      org_slug: word,
+      payload: text,
+      access_token_id: num,
+    });
+    fc.assert(
+      fc.property(fc.array(record, { minLength: 1, maxLength: 40 }), (records) => {
+        const store = new EventStore();
+        for (const r of records) store.append(r);
+        const render = createCsvRowRenderer(store);
+        for (let i = 0; i < records.length; i++) expect(render(i)).toBe(renderCsvRow(store.row(i)));
+      }),
+      { numRuns: 200 },
     );
   });
 });

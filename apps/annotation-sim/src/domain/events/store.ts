@@ -164,6 +164,21 @@ export class EventStore {
     };
   }
 
+  /**
+   * The columns as they are now, for readers on a hot path (the CSV export). Growing the store replaces
+   * the arrays: take them again after rows were appended. Dictionary values are indexed by code.
+   */
+  columns(): {
+    numeric: Readonly<Record<NumericColumn, Float64Array>>;
+    coded: Readonly<Record<CodedColumn, Uint32Array>>;
+    plain: Readonly<Record<PlainColumn, readonly (string | null)[]>>;
+    values: Readonly<Record<CodedColumn, readonly (string | null)[]>>;
+  } {
+    const values = {} as Record<CodedColumn, readonly (string | null)[]>;
+    for (const c of CODED) values[c] = this.dict[c].values;
+    return { numeric: this.numeric, coded: this.coded, plain: this.plain, values };
+  }
+
   timestampOf(i: number): number {
     return this.numeric.timestamp[i] as number;
   }
