@@ -52,6 +52,8 @@ export interface EventsSettings {
   /** `false` simulates the analytics store being down: POST /api/events still answers 201. */
   storeConnected: boolean;
   resultTtl: number;
+  /** Rows the store keeps at most; later rows are dropped and counted. */
+  maxEvents: number;
 }
 
 export interface ExportJobView {

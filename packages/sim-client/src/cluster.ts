@@ -28,10 +28,12 @@ export type RpcCodeName =
   | 'UNAUTHENTICATED';
 
 export interface ClusterSimPrincipal {
-  /** OAuth scopes of the token; the API needs `https://www.googleapis.com/auth/cloud-platform`. */
-  scopes: string[];
-  /** IAM permissions, each `container.clusters.update` or `container.clusters.update@<resource glob>`. */
-  permissions: string[];
+  /** OAuth scopes of the token (default cloud-platform); the API needs `https://www.googleapis.com/auth/cloud-platform`. */
+  scopes?: string[];
+  /** IAM permissions granted (default all), each `container.clusters.update` or `container.clusters.update@<resource glob>`. */
+  permissions?: string[];
+  /** Permissions withheld even if granted above, same forms. */
+  deniedPermissions?: string[];
 }
 
 /**
@@ -52,6 +54,8 @@ export interface ClusterSimSettings {
   busyMessage: 'current' | 'legacy';
   failedPoolStatus: 'RUNNING_WITH_ERROR' | 'ERROR';
   cancelError: { status: RpcCodeName; message: string };
+  /** Operations kept per world: beyond this, the oldest DONE ones are forgotten (bounded memory). */
+  maxOperations: number;
   etagMismatchMessage: string;
   auth: {
     principals: Record<string, ClusterSimPrincipal>;
