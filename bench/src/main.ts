@@ -1,6 +1,7 @@
 // `pnpm bench` (full, under 10 minutes) and `pnpm bench:quick` (smoke: tiny counts, asserts no timing).
 // Options: --quick, --cvat-schema <path to CVAT's OpenAPI schema> (runs Prism; "not run" without it),
-// --only <figure,...> (1-7), --out <results dir>, --fanout <updates>, --events <count>.
+// --only <figure,...> (1-7), --out <results dir>, --fanout <updates>, --events <count>,
+// --render <results.json> (only re-renders BENCHMARKS.md's generated block).
 // BENCH_CPU_PROF=<dir> runs the simulators' processes under `node --cpu-prof`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
     fanout: { type: 'string' },
     events: { type: 'string' },
+    render: { type: 'string' },
   },
 });
 const quick = values.quick ?? false;
@@ -60,6 +62,14 @@ function javaVersion(): string {
 }
 
 async function main() {
+  if (values.render) {
+    // Re-renders BENCHMARKS.md's generated block from a results file (no measuring).
+    writeBenchmarksMd(
+      join(REPO, 'BENCHMARKS.md'),
+      renderMarkdown(JSON.parse(readFileSync(resolve(values.render), 'utf8'))),
+    );
+    return;
+  }
   checkBuilt();
   const cfg = quick
     ? {

@@ -169,7 +169,7 @@ export function renderMarkdown(doc: Doc): string {
     L.push('|---|---|---|---|---|---|---|');
     for (const [k, s] of Object.entries(t as Record<string, Doc>)) {
       L.push(
-        `| ${k} | ${s.server} | ${s.bytes || 'small'} | ${sp(s.rps)} | ${n(s.p99.median)} | ${x(s.rps.median / t.hono.rps.median)} | ${x(s.rps.median / t['node-http'].rps.median)} |`,
+        `| ${k} | ${s.server} | ${s.bytes || (s.server === 'prism' ? 'its schema example' : 'small')} | ${sp(s.rps)} | ${n(s.p99.median)} | ${x(s.rps.median / t.hono.rps.median)} | ${x(s.rps.median / t['node-http'].rps.median)} |`,
       );
     }
     if (!t['prism-task']) L.push(`| prism-task | prism | | ${doc.prism} | | | |`);
