@@ -137,13 +137,19 @@ function knownBody(res: Response): { text: string; type: string; length: number 
 }
 
 /**
- * Sets `entry.responseBody` to a property parsed from `text` on first read (then a plain value): most
- * journal entries are never read, and parsing every answer back was the journal's largest cost under
- * load (bench/, issue 8). Enumerable, so JSON, spreads and structuredClone see it like a plain one.
+ * Sets `entry[key]` (a captured body) to a property parsed from `text` on first read (then a plain
+ * value): most journal entries are never read, and parsing every body back was the journal's largest
+ * cost under load (bench/, issue 8). Enumerable, so JSON, spreads and structuredClone see it like a
+ * plain one.
  */
-function lazyBody(entry: JournalEntry, text: string, limit: number): void {
+function lazyBody(
+  entry: JournalEntry,
+  key: 'requestBody' | 'responseBody',
+  text: string,
+  limit: number,
+): void {
   const settle = (value: unknown) => {
-    Object.defineProperty(entry, 'responseBody', {
+    Object.defineProperty(entry, key, {
       value,
       enumerable: true,
       writable: true,
@@ -151,7 +157,7 @@ function lazyBody(entry: JournalEntry, text: string, limit: number): void {
     });
     return value;
   };
-  Object.defineProperty(entry, 'responseBody', {
+  Object.defineProperty(entry, key, {
     enumerable: true,
     configurable: true,
     get: () => settle(capture(text, limit)),
@@ -233,6 +239,8 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
         return facts;
       },
       takeEffect<T>(kind: string) {
+        // No rules, nothing to take: skip building the request facts (a headers copy per call).
+        if (world.faults.size() === 0) return undefined;
         const taken = world.faults.take<T>(sim.facts(), kind);
         if (!taken) return undefined;
         sim.fired.push(taken.rule.id);
@@ -273,13 +281,14 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
         path: c.req.path,
         query: queryOf(c.req.url),
         headers: redactedHeaders(c.req.raw.headers),
-        requestBody: capture(sim.rawBody, bodyLimit),
+        requestBody: undefined,
         status,
         responseBody: undefined,
         durationMs: Math.round((performance.now() - started) * 1000) / 1000,
         faults: sim.fired,
       });
-      if (responseText !== undefined) lazyBody(entry, responseText, bodyLimit);
+      if (sim.rawBody) lazyBody(entry, 'requestBody', sim.rawBody, bodyLimit);
+      if (responseText !== undefined) lazyBody(entry, 'responseBody', responseText, bodyLimit);
       options.requestLog?.(entry);
     }
   });
