@@ -2,7 +2,8 @@
 // Options: --quick, --cvat-schema <path to CVAT's OpenAPI schema> (runs Prism; "not run" without it),
 // --only <figure,...> (1-7), --out <results dir>, --fanout <updates>, --events <count>,
 // --render <results.json> (only re-renders BENCHMARKS.md's generated block).
-// BENCH_CPU_PROF=<dir> runs the simulators' processes under `node --cpu-prof`.
+// BENCH_CPU_PROF=<dir> runs the simulators' processes under `node --cpu-prof`; BENCH_FANOUT_TRACE=1 prints
+// the fan-out's latency along the run.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';

@@ -55,6 +55,16 @@ function summarize(count: number, starts: Map<number, number>, report: Report, t
     const s = starts.get(seq);
     if (s !== undefined) latencies.push(t - s);
   }
+  if (process.env.BENCH_FANOUT_TRACE) {
+    const pts = [...report.receipts].sort((a, b) => a[0] - b[0]);
+    const step = Math.max(1, Math.floor(pts.length / 12));
+    for (let k = 0; k < pts.length; k += step) {
+      const [seq, t] = pts[k] as [number, number];
+      console.log(
+        `trace seq ${seq}: start +${((starts.get(seq) ?? 0) - t0).toFixed(0)} ms, latency ${(t - (starts.get(seq) ?? 0)).toFixed(0)} ms`,
+      );
+    }
+  }
   const seconds = (report.last - t0) / 1000;
   return {
     count,
@@ -125,9 +135,10 @@ export async function fanout(opts: { count: number; concurrency: number; log: (s
       });
     }
     const agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency });
-    const patch = (taskId: number, seq: number) =>
+    const patch = (taskId: number, seq: number) => patchName(taskId, `bench-${seq}`);
+    const patchName = (taskId: number, name: string) =>
       new Promise<void>((resolve, reject) => {
-        const body = JSON.stringify({ name: `bench-${seq}` });
+        const body = JSON.stringify({ name });
         const req = http.request(
           `${sim?.url}/api/tasks/${taskId}`,
           {
@@ -149,6 +160,21 @@ export async function fanout(opts: { count: number; concurrency: number; log: (s
         req.on('error', reject);
         req.end(body);
       });
+
+    // Warm-up (not measured): the simulator's JIT and sockets, like the throughput runs' warm-up. The
+    // names do not match the receiver's `bench-<seq>`, and the engine is drained before measuring.
+    const warm = Math.min(1_000, Math.ceil(opts.count / 10));
+    let w = 0;
+    await Promise.all(
+      Array.from({ length: opts.concurrency }, async (_, k) => {
+        while (w < warm) {
+          const i = w++;
+          await patchName(k + 1, `warm-up-${i}`);
+        }
+      }),
+    );
+    await json(`${sim.url}/_sim/deliveries/idle`, { method: 'POST', body: {} });
+    await waitReceived(receiver, warm, 30_000);
 
     // The simulator: one sequential writer per task, all tasks at once.
     await ask(receiver, 'reset');
