@@ -6,17 +6,24 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const APP = join(dirname(fileURLToPath(import.meta.url)), '..');
-const TSX = join(APP, 'node_modules', '.bin', 'tsx');
 
+// Every simulator a test started; `node --import tsx` keeps each one a single process, so a kill
+// reaches the simulator itself (the tsx CLI would run it as a grandchild that outlives the kill).
+const children = new Set<ChildProcess>();
 let child: ChildProcess | undefined;
 afterEach(() => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  children.clear();
   child = undefined;
 });
 
 /** Starts the CLI and resolves with its ready line (or rejects with what it printed). */
 function start(args: string[]): Promise<{ line: string; url: string }> {
-  child = spawn(TSX, ['src/main.ts', ...args], { cwd: APP, env: { ...process.env, SIM_PORT: undefined } });
+  child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    cwd: APP,
+    env: { ...process.env, SIM_PORT: undefined },
+  });
+  children.add(child);
   const proc = child;
   return new Promise((resolve, reject) => {
     let out = '';
