@@ -7,7 +7,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PRISM_VERSION, setupPrism } from './lib/prism';
 import { installCleanup, killAll, run } from './lib/proc';
@@ -106,7 +106,7 @@ async function main() {
   let prismNote = 'not run: no --cvat-schema given';
   if (schema) {
     prism = await setupPrism(schema, log);
-    prismNote = `run with ${schema}`;
+    prismNote = `run with ${basename(schema)}`;
   }
   const results: Record<string, unknown> = {};
   const startedAt = new Date();
