@@ -347,6 +347,19 @@ export function deleteInvitation(ctx: MutationContext, inv: InvitationRec): void
 
 // ---- projects, tasks, jobs ----
 
+/** Labels as CVAT stores them on creation: fresh ids, black and `any` unless given. */
+function createLabels(
+  s: Parameters<typeof nextId>[0],
+  labels: { name: string; color?: string; type?: string }[] | undefined,
+) {
+  return (labels ?? []).map((l) => ({
+    id: nextId(s, 'labels'),
+    name: l.name,
+    color: l.color ?? '#000000',
+    type: l.type ?? 'any',
+  }));
+}
+
 export function createProject(
   ctx: MutationContext,
   input: {
@@ -370,12 +383,7 @@ export function createProject(
     created_date: stamp(ctx),
     updated_date: stamp(ctx),
     assignee_updated_date: input.assignee_id ? stamp(ctx) : null,
-    labels: (input.labels ?? []).map((l) => ({
-      id: nextId(s, 'labels'),
-      name: l.name,
-      color: l.color ?? '#000000',
-      type: l.type ?? 'any',
-    })),
+    labels: createLabels(s, input.labels),
   };
   s.projects.set(p.id, p);
   emit(ctx, 'create', 'project', p as unknown as Rec);
@@ -445,12 +453,7 @@ export function createTask(
     created_date: stamp(ctx),
     updated_date: stamp(ctx),
     assignee_updated_date: input.assignee_id ? stamp(ctx) : null,
-    labels: (input.labels ?? []).map((l) => ({
-      id: nextId(s, 'labels'),
-      name: l.name,
-      color: l.color ?? '#000000',
-      type: l.type ?? 'any',
-    })),
+    labels: createLabels(s, input.labels),
   };
   s.tasks.set(t.id, t);
   emit(ctx, 'create', 'task', t as unknown as Rec);
