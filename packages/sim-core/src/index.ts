@@ -29,7 +29,7 @@ export { controlError } from './http/responses';
 export type { RunningServer, ServeOptions } from './http/serve';
 export { serve } from './http/serve';
 export type { Journal, JournalEntry, JournalFilter, JournalStats } from './journal';
-export { createJournal, formatRequestLog, journalMatches } from './journal';
+export { createJournal, DeferredJournalEntry, formatRequestLog, journalMatches } from './journal';
 export type { Random } from './random';
 export { createRandom } from './random';
 export type { Scenario, ScenarioResult } from './scenario';

@@ -45,8 +45,42 @@ export interface JournalStats {
   total: number;
 }
 
+/**
+ * An entry recorded now and built when first read. Most entries are never read, and building each one
+ * as it was recorded (header copies, parsed bodies, an ISO time) was most of the journal's cost under
+ * load (bench/, issue 8). The fields filters match on are plain; the rest comes from `build()`.
+ *
+ * @example class MyEntry extends DeferredJournalEntry { protected build() { return { … } } }
+ */
+export abstract class DeferredJournalEntry {
+  /** Set by the journal when recorded. */
+  seq = 0;
+  abstract readonly operation: string | undefined;
+  abstract readonly resource: string | undefined;
+  abstract readonly method: string;
+  abstract readonly path: string;
+  abstract readonly status: number;
+  abstract readonly faults: string[];
+  #built: JournalEntry | undefined;
+  /** Everything but `seq`, in the order a plain entry has its fields. */
+  protected abstract build(): Omit<JournalEntry, 'seq'>;
+  /** The entry as readers see it (built once, then the same object). */
+  entry(): JournalEntry {
+    this.#built ??= { seq: this.seq, ...this.build() };
+    return this.#built;
+  }
+}
+
+/** The fields `journalMatches` reads: a plain entry has them, and so does a deferred one. */
+type Matchable = Pick<
+  JournalEntry,
+  'seq' | 'operation' | 'resource' | 'method' | 'path' | 'status' | 'faults'
+>;
+
 export interface Journal {
+  /** Records a plain entry, or a deferred one (built when read; returned as recorded). */
   record(entry: Omit<JournalEntry, 'seq'>): JournalEntry;
+  record<D extends DeferredJournalEntry>(entry: D): D;
   list(filter?: JournalFilter, limit?: number): JournalEntry[];
   /** Resolves with the first entry matching `filter` (existing or future), or `undefined` after `timeoutMs`. */
   wait(filter: JournalFilter, timeoutMs: number, signal?: AbortSignal): Promise<JournalEntry | undefined>;
@@ -54,7 +88,7 @@ export interface Journal {
   stats(): JournalStats;
 }
 
-export function journalMatches(entry: JournalEntry, f: JournalFilter): boolean {
+export function journalMatches(entry: Matchable, f: JournalFilter): boolean {
   if (f.since !== undefined && entry.seq <= f.since) return false;
   if (f.operation !== undefined && !(entry.operation && globMatch(f.operation, entry.operation)))
     return false;
@@ -75,20 +109,26 @@ export function journalMatches(entry: JournalEntry, f: JournalFilter): boolean {
  */
 export function createJournal(options: { capacity?: number } = {}): Journal {
   const capacity = Math.max(1, options.capacity ?? 10_000);
-  let ring: (JournalEntry | undefined)[] = new Array(capacity);
+  type Slot = JournalEntry | DeferredJournalEntry;
+  let ring: (Slot | undefined)[] = new Array(capacity);
   let start = 0;
   let size = 0;
   let seq = 0;
   let dropped = 0;
   const waiters = new Set<{ filter: JournalFilter; resolve: (e: JournalEntry | undefined) => void }>();
+  const read = (slot: Slot): JournalEntry => (slot instanceof DeferredJournalEntry ? slot.entry() : slot);
 
-  function* entries(): Generator<JournalEntry> {
-    for (let i = 0; i < size; i++) yield ring[(start + i) % capacity] as JournalEntry;
+  function* slots(): Generator<Slot> {
+    for (let i = 0; i < size; i++) yield ring[(start + i) % capacity] as Slot;
   }
 
   return {
-    record(partial) {
-      const entry = { seq: ++seq, ...partial } as JournalEntry;
+    record(partial: Omit<JournalEntry, 'seq'> | DeferredJournalEntry) {
+      let entry: Slot;
+      if (partial instanceof DeferredJournalEntry) {
+        partial.seq = ++seq;
+        entry = partial;
+      } else entry = { seq: ++seq, ...partial } as JournalEntry;
       if (size < capacity) {
         ring[(start + size) % capacity] = entry;
         size++;
@@ -100,20 +140,21 @@ export function createJournal(options: { capacity?: number } = {}): Journal {
       for (const w of waiters) {
         if (journalMatches(entry, w.filter)) {
           waiters.delete(w);
-          w.resolve(entry);
+          w.resolve(read(entry));
         }
       }
-      return entry;
+      // biome-ignore lint/suspicious/noExplicitAny: the overloads above give callers the precise type
+      return entry as any;
     },
     list(filter = {}, limit = Number.POSITIVE_INFINITY) {
-      const out: JournalEntry[] = [];
-      for (const e of entries()) {
+      const out: Slot[] = [];
+      for (const e of slots()) {
         if (journalMatches(e, filter)) out.push(e);
       }
-      return out.length > limit ? out.slice(out.length - limit) : out;
+      return (out.length > limit ? out.slice(out.length - limit) : out).map(read);
     },
     wait(filter, timeoutMs, signal) {
-      for (const e of entries()) if (journalMatches(e, filter)) return Promise.resolve(e);
+      for (const e of slots()) if (journalMatches(e, filter)) return Promise.resolve(read(e));
       return new Promise((resolve) => {
         const waiter = {
           filter,

@@ -216,6 +216,78 @@ describe('journal through the kernel', () => {
     }
   });
 
+  it('records headers over a real socket as through app.request: lower-case, sorted, joined, redacted', async () => {
+    // Over a socket the kernel keeps Node's raw header lines and builds the record when it is read.
+    const kernel = createToySim({ clock: { mode: 'manual' } });
+    const app = kernel.app;
+    const running = await serve(app);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const req = httpRequest(`${running.url}/widgets/a?b=2&a=1&a=3`, {
+          headers: {
+            'X-Zeta': ' last ',
+            'X-Dup': ['one', 'two'],
+            Authorization: 'Token abc',
+            'X-Api-Key': 'k',
+            Cookie: 'a=1',
+          },
+        });
+        req.on('response', (res) => res.resume().on('end', resolve));
+        req.on('error', reject);
+        req.end();
+      });
+      const headers = new Headers({ 'X-Zeta': ' last ', Authorization: 'Token abc', 'X-Api-Key': 'k' });
+      headers.append('X-Dup', 'one');
+      headers.append('X-Dup', 'two');
+      headers.append('Cookie', 'a=1');
+      headers.set('host', new URL(running.url).host);
+      headers.set('connection', 'keep-alive');
+      await app.request('/widgets/a?b=2&a=1&a=3', { headers });
+      const [socket, direct] = kernel.namespaces.get('default').journal.list();
+      expect(socket?.headers).toEqual({
+        authorization: 'Token [REDACTED]',
+        connection: 'keep-alive',
+        cookie: '[REDACTED]',
+        host: new URL(running.url).host,
+        'x-api-key': '[REDACTED]',
+        'x-dup': 'one, two',
+        'x-zeta': 'last',
+      });
+      expect(Object.keys(socket?.headers ?? {})).toEqual(Object.keys(socket?.headers ?? {}).sort());
+      expect(socket?.headers).toEqual(direct?.headers);
+      expect(socket?.query).toEqual({ b: '2', a: '1' });
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('builds an entry once, when first read, and gives it as a plain object', async () => {
+    const kernel = createToySim({ clock: { mode: 'manual' } });
+    await call(kernel.app, 'POST', '/widgets', { name: 'a' });
+    const journal = kernel.namespaces.get('default').journal;
+    const [first] = journal.list();
+    const [again] = journal.list({ operation: 'widgets.create' });
+    expect(again).toBe(first);
+    expect(Object.getPrototypeOf(first)).toBe(Object.prototype);
+    expect(Object.keys(first ?? {})).toEqual([
+      'seq',
+      'requestId',
+      'time',
+      'namespace',
+      'operation',
+      'resource',
+      'method',
+      'path',
+      'query',
+      'headers',
+      'requestBody',
+      'status',
+      'responseBody',
+      'durationMs',
+      'faults',
+    ]);
+  });
+
   it('keeps the response body a plain-looking property of the entry (read lazily)', async () => {
     const kernel = createToySim({ clock: { mode: 'manual' } });
     const seen: unknown[] = [];

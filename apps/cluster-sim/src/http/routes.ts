@@ -49,6 +49,19 @@ import { checkQuery, parseRequest } from './parse';
 
 type Ctx = Context<SimEnv<ClusterState>>;
 
+/** JSON texts of frozen (shared, unchanging) renderings, such as a stored pool's: made once each. */
+const frozenJson = new WeakMap<object, string>();
+
+function jsonText(body: unknown): string {
+  if (body === null || typeof body !== 'object' || !Object.isFrozen(body)) return JSON.stringify(body);
+  let text = frozenJson.get(body);
+  if (text === undefined) {
+    text = JSON.stringify(body);
+    frozenJson.set(body, text);
+  }
+  return text;
+}
+
 /** Domain fault effects of this simulator (validated by `definition.ts`). */
 export interface OperationFailsEffect {
   atProgress?: number;
@@ -131,7 +144,7 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
   }
 
   function respond(body: unknown, requestId: string): Response {
-    return new Response(JSON.stringify(body), { status: 200, headers: googleHeaders(requestId) });
+    return new Response(jsonText(body), { status: 200, headers: googleHeaders(requestId) });
   }
 
   /** Everything common to a route: query check, auth, body parsing, then the handler; errors rendered once. */
@@ -148,8 +161,8 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
       const p = c.req.param() as Record<string, string>;
       const project = p.project ?? '';
       const location = p.location ?? '';
+      const query = c.req.query();
       const run = (): Result<unknown, HttpError> => {
-        const query = c.req.query();
         const q = checkQuery(query, state.settings.strictUnknownFields);
         if (!q.ok) return q;
         const seg = viaZones ? 'zones' : 'locations';
@@ -197,7 +210,7 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
       };
       const result = run();
       if (!result.ok) return renderError(result.error, errorCtx);
-      const body = wantsNumericEnums(c.req.query())
+      const body = wantsNumericEnums(query)
         ? encodeEnumsAsNumbers(spec.response, result.value)
         : result.value;
       return respond(body, sim.requestId);

@@ -1,10 +1,11 @@
+import { Http2ServerRequest } from 'node:http2';
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { SimInputError } from '../duration';
 import type { FaultRule, RequestFacts } from '../faults/engine';
-import type { JournalEntry } from '../journal';
+import { DeferredJournalEntry, type JournalEntry } from '../journal';
 
 import type { SimulatorDefinition } from '../simulator';
 import { createNamespaces, type Namespaces, type World, type WorldOptions } from '../world';
@@ -99,6 +100,9 @@ function capture(value: string | undefined, limit: number): unknown {
   }
 }
 
+/** @hono/node-server's private key of a lightweight Response's `[status, body, headers]` (see `knownBody`). */
+let cacheKey: symbol | undefined;
+
 /**
  * A response's body text when it is known without reading the body: @hono/node-server's lightweight
  * Response keeps `[status, body, headers]` under a private symbol (description `cache`) until something
@@ -108,61 +112,38 @@ function capture(value: string | undefined, limit: number): unknown {
  * Its content type and length come from the headers it was made with.
  */
 function knownBody(res: Response): { text: string; type: string; length: number } | null | undefined {
-  for (const key of Object.getOwnPropertySymbols(res)) {
-    if (key.description !== 'cache') continue;
-    const cache = (res as unknown as Record<symbol, unknown>)[key];
-    if (!Array.isArray(cache)) return undefined;
-    const body: unknown = cache[1];
-    if (body === null || body === undefined) return null;
-    if (typeof body !== 'string') return undefined;
-    // The headers as given (a plain record stays one: making it a Headers object costs as much again).
-    const headers: unknown = cache[2];
-    let type: string | undefined;
-    let length: string | undefined;
-    if (headers === undefined || headers === null) type = 'text/plain; charset=UTF-8';
-    else if (headers instanceof Headers) {
-      type = headers.get('content-type') ?? undefined;
-      length = headers.get('content-length') ?? undefined;
-    } else {
-      const pairs = Array.isArray(headers) ? (headers as [string, string][]) : Object.entries(headers);
-      for (const [name, value] of pairs) {
-        const lower = name.toLowerCase();
-        if (lower === 'content-type') type = String(value);
-        else if (lower === 'content-length') length = String(value);
-      }
-    }
-    return { text: body, type: type ?? '', length: Number(length ?? 0) };
+  if (cacheKey === undefined) {
+    cacheKey = Object.getOwnPropertySymbols(res).find((key) => key.description === 'cache');
+    if (cacheKey === undefined) return undefined;
   }
-  return undefined;
-}
-
-/**
- * Sets `entry[key]` (a captured body) to a property parsed from `text` on first read (then a plain
- * value): most journal entries are never read, and parsing every body back was the journal's largest
- * cost under load (bench/, issue 8). Enumerable, so JSON, spreads and structuredClone see it like a
- * plain one.
- */
-function lazyBody(
-  entry: JournalEntry,
-  key: 'requestBody' | 'responseBody',
-  text: string,
-  limit: number,
-): void {
-  const settle = (value: unknown) => {
-    Object.defineProperty(entry, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-    return value;
-  };
-  Object.defineProperty(entry, key, {
-    enumerable: true,
-    configurable: true,
-    get: () => settle(capture(text, limit)),
-    set: settle,
-  });
+  const cache = (res as unknown as Record<symbol, unknown>)[cacheKey];
+  if (!Array.isArray(cache)) return undefined;
+  const body: unknown = cache[1];
+  if (body === null || body === undefined) return null;
+  if (typeof body !== 'string') return undefined;
+  // The headers as given (a plain record stays one: making it a Headers object costs as much again).
+  const headers: unknown = cache[2];
+  let type: string | undefined;
+  let length: string | undefined;
+  if (headers === undefined || headers === null) type = 'text/plain; charset=UTF-8';
+  else if (headers instanceof Headers) {
+    type = headers.get('content-type') ?? undefined;
+    length = headers.get('content-length') ?? undefined;
+  } else if (Array.isArray(headers)) {
+    for (const [name, value] of headers as [string, string][]) {
+      const lower = name.toLowerCase();
+      if (lower === 'content-type') type = String(value);
+      else if (lower === 'content-length') length = String(value);
+    }
+  } else {
+    for (const name in headers as Record<string, unknown>) {
+      const value = (headers as Record<string, unknown>)[name];
+      const lower = name.length === 12 || name.length === 14 ? name.toLowerCase() : '';
+      if (lower === 'content-type') type = String(value);
+      else if (lower === 'content-length') length = String(value);
+    }
+  }
+  return { text: body, type: type ?? '', length: Number(length ?? 0) };
 }
 
 function queryOf(url: string): Record<string, string> {
@@ -171,6 +152,134 @@ function queryOf(url: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of new URLSearchParams(url.slice(q + 1))) if (!(k in out)) out[k] = v;
   return out;
+}
+
+/** What every recorded request's journal entry shares: redaction and the body limit. */
+interface EntryContext {
+  sensitive: ReadonlySet<string>;
+  bodyLimit: number;
+}
+
+function redact(name: string, value: string, sensitive: ReadonlySet<string>): string {
+  if (!sensitive.has(name)) return value;
+  const space = value.indexOf(' ');
+  return space > 0 && name === 'authorization' ? `${value.slice(0, space)} [REDACTED]` : '[REDACTED]';
+}
+
+/**
+ * Request headers as a Headers object lists them (lower-case names in order, repeated ones joined,
+ * values trimmed), credentials redacted. From Node's `rawHeaders` when served by @hono/node-server,
+ * so that recording a request never builds a Headers object.
+ */
+function journalHeaders(
+  raw: readonly string[] | Headers,
+  sensitive: ReadonlySet<string>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (raw instanceof Headers) {
+    raw.forEach((value, name) => {
+      out[name] = redact(name, value, sensitive);
+    });
+    return out;
+  }
+  const joined = new Map<string, string>();
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    if (name.startsWith(':')) continue;
+    const value = (raw[i + 1] as string).trim();
+    const before = joined.get(name);
+    joined.set(name, before === undefined ? value : `${before}${name === 'cookie' ? '; ' : ', '}${value}`);
+  }
+  for (const name of [...joined.keys()].sort())
+    out[name] = redact(name, joined.get(name) as string, sensitive);
+  return out;
+}
+
+/** A request as the kernel records it: its headers, query, bodies and time are made into an entry when read. */
+class RequestEntry extends DeferredJournalEntry {
+  constructor(
+    readonly requestId: string,
+    private readonly timeMs: number,
+    readonly namespace: string,
+    readonly operation: string | undefined,
+    readonly resource: string | undefined,
+    readonly method: string,
+    readonly path: string,
+    readonly status: number,
+    readonly durationMs: number,
+    readonly faults: string[],
+    private readonly url: string,
+    private readonly rawHeaders: readonly string[] | Headers,
+    private readonly requestText: string | undefined,
+    private readonly responseText: string | undefined,
+    private readonly context: EntryContext,
+  ) {
+    super();
+  }
+
+  protected build(): Omit<JournalEntry, 'seq'> {
+    const { bodyLimit, sensitive } = this.context;
+    return {
+      requestId: this.requestId,
+      time: new Date(this.timeMs).toISOString(),
+      namespace: this.namespace,
+      operation: this.operation,
+      resource: this.resource,
+      method: this.method,
+      path: this.path,
+      query: queryOf(this.url),
+      headers: journalHeaders(this.rawHeaders, sensitive),
+      requestBody: this.requestText ? capture(this.requestText, bodyLimit) : undefined,
+      status: this.status,
+      responseBody: this.responseText === undefined ? undefined : capture(this.responseText, bodyLimit),
+      durationMs: this.durationMs,
+      faults: this.faults,
+    };
+  }
+}
+
+/** `c.var.sim`: made for every emulated-API request, so its methods live on the prototype. */
+class RequestContext<S> implements RequestSim<S> {
+  operation?: string;
+  resource?: string;
+  fired: string[] = [];
+  rawBody?: string;
+  json?: unknown;
+  jsonError?: string;
+  #facts: RequestFacts | undefined;
+  readonly #c: Context<SimEnv<S>>;
+
+  constructor(
+    readonly world: World<S>,
+    readonly namespace: string,
+    readonly requestId: string,
+    c: Context<SimEnv<S>>,
+  ) {
+    this.#c = c;
+  }
+
+  facts(): RequestFacts {
+    const c = this.#c;
+    this.#facts ??= {
+      method: c.req.method,
+      path: c.req.path,
+      headers: Object.fromEntries(c.req.raw.headers),
+      query: queryOf(c.req.url),
+    };
+    this.#facts.operation = this.operation;
+    this.#facts.resource = this.resource;
+    this.#facts.body = this.json;
+    return this.#facts;
+  }
+
+  takeEffect<T>(kind: string): T | undefined {
+    // No rules, nothing to take: skip building the request facts (a headers copy per call).
+    if (this.world.faults.size() === 0) return undefined;
+    const taken = this.world.faults.take<T>(this.facts(), kind);
+    if (!taken) return undefined;
+    this.fired.push(taken.rule.id);
+    return taken.value;
+  }
 }
 
 /**
@@ -193,17 +302,7 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
   /** Requests a connection fault answered on the socket itself (RESPONSE_ALREADY_SENT). */
   const answeredOnSocket = new WeakSet<Context<SimEnv<S>>>();
 
-  function redactedHeaders(headers: Headers): Record<string, string> {
-    const out: Record<string, string> = {};
-    headers.forEach((value, name) => {
-      if (sensitive.has(name)) {
-        const space = value.indexOf(' ');
-        out[name] =
-          space > 0 && name === 'authorization' ? `${value.slice(0, space)} [REDACTED]` : '[REDACTED]';
-      } else out[name] = value;
-    });
-    return out;
-  }
+  const entryContext: EntryContext = { sensitive, bodyLimit };
 
   app.use('/_sim', adminTokenGuard(options.adminToken));
   app.use('/_sim/*', adminTokenGuard(options.adminToken));
@@ -219,34 +318,8 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
     }
     const world = namespaces.get(namespace);
     const started = performance.now();
-    const time = world.clock.iso();
-    let facts: RequestFacts | undefined;
-    const sim: RequestSim<S> = {
-      world,
-      namespace,
-      requestId: world.ids.uuid(),
-      fired: [],
-      facts() {
-        facts ??= {
-          method: c.req.method,
-          path: c.req.path,
-          headers: Object.fromEntries(c.req.raw.headers),
-          query: queryOf(c.req.url),
-        };
-        facts.operation = sim.operation;
-        facts.resource = sim.resource;
-        facts.body = sim.json;
-        return facts;
-      },
-      takeEffect<T>(kind: string) {
-        // No rules, nothing to take: skip building the request facts (a headers copy per call).
-        if (world.faults.size() === 0) return undefined;
-        const taken = world.faults.take<T>(sim.facts(), kind);
-        if (!taken) return undefined;
-        sim.fired.push(taken.rule.id);
-        return taken.value;
-      },
-    };
+    const timeMs = world.clock.now();
+    const sim = new RequestContext(world, namespace, world.ids.uuid(), c);
     c.set('sim', sim);
     let status = 0;
     try {
@@ -271,25 +344,27 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
           responseText = known?.text ?? (await c.res.clone().text());
         }
       }
-      const entry = world.journal.record({
-        requestId: sim.requestId,
-        time,
-        namespace,
-        operation: sim.operation,
-        resource: sim.resource,
-        method: c.req.method,
-        path: c.req.path,
-        query: queryOf(c.req.url),
-        headers: redactedHeaders(c.req.raw.headers),
-        requestBody: undefined,
-        status,
-        responseBody: undefined,
-        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-        faults: sim.fired,
-      });
-      if (sim.rawBody) lazyBody(entry, 'requestBody', sim.rawBody, bodyLimit);
-      if (responseText !== undefined) lazyBody(entry, 'responseBody', responseText, bodyLimit);
-      options.requestLog?.(entry);
+      const incoming = c.env?.incoming;
+      const entry = world.journal.record(
+        new RequestEntry(
+          sim.requestId,
+          timeMs,
+          namespace,
+          sim.operation,
+          sim.resource,
+          c.req.method,
+          c.req.path,
+          status,
+          Math.round((performance.now() - started) * 1000) / 1000,
+          sim.fired,
+          c.req.url,
+          incoming && !(incoming instanceof Http2ServerRequest) ? incoming.rawHeaders : c.req.raw.headers,
+          sim.rawBody,
+          responseText,
+          entryContext,
+        ),
+      );
+      if (options.requestLog) options.requestLog(entry.entry());
     }
   });
 
