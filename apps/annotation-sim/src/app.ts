@@ -7,6 +7,7 @@ import { createEventsBridge } from './events-bridge';
 import type { AppDeps, Kernel, Quirks } from './http/deps';
 import { registerEventRoutes } from './http/events/routes';
 import { buildOpenApi } from './http/openapi';
+import { hasRequestId } from './http/respond';
 import { registerAccessTokenRoutes } from './http/routes/access-tokens';
 import { registerAuthAndUserRoutes } from './http/routes/auth-users';
 import { registerOrganizationRoutes } from './http/routes/organizations';
@@ -88,7 +89,7 @@ export function createAnnotationSim(options: AnnotationSimOptions = {}): Annotat
   kernel.app.use('*', async (c, next) => {
     await next();
     const sim = c.get('sim');
-    if (sim && !c.res.headers.has('X-Request-Id')) {
+    if (sim && !hasRequestId(c.res)) {
       try {
         c.res.headers.set('X-Request-Id', sim.requestId);
       } catch {

@@ -11,14 +11,33 @@ export function cvatJson(
   status = 200,
   headers: Record<string, string> = {},
 ): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': CVAT_JSON, 'X-Request-Id': requestIdOf(c), ...headers },
-  });
+  return carriesRequestId(
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { 'Content-Type': CVAT_JSON, 'X-Request-Id': requestIdOf(c), ...headers },
+    }),
+  );
 }
 
 export function noContent(c: Context): Response {
-  return new Response(null, { status: 204, headers: { 'X-Request-Id': requestIdOf(c) } });
+  return carriesRequestId(new Response(null, { status: 204, headers: { 'X-Request-Id': requestIdOf(c) } }));
+}
+
+/** Responses made here with their X-Request-Id already set (see `hasRequestId`). */
+const withRequestId = new WeakSet<Response>();
+
+function carriesRequestId(res: Response): Response {
+  withRequestId.add(res);
+  return res;
+}
+
+/**
+ * Whether a response already carries X-Request-Id. Responses made by `cvatJson` and `noContent` are
+ * known to: asking their headers would make @hono/node-server turn its lightweight Response's plain
+ * header record into a Headers object on every request (bench/, issue 8).
+ */
+export function hasRequestId(res: Response): boolean {
+  return withRequestId.has(res) || res.headers.has('X-Request-Id');
 }
 
 function requestIdOf(c: Context): string {
