@@ -441,43 +441,57 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
     name: string,
     resource?: (c: Context<SimEnv<S>>) => string | undefined,
   ): MiddlewareHandler<SimEnv<S>> {
-    return async (c, next) => {
+    // Most requests have no body to read and no rules to run: they go straight on, without the
+    // async frame (a promise and a microtask per request) the full path needs.
+    return (c, next) => {
       const sim = c.get('sim');
       sim.operation = name;
       sim.resource = resource?.(c);
-      if (BODY_METHODS.has(c.req.method) && sim.rawBody === undefined) {
-        sim.rawBody = await c.req.text();
-        if (sim.rawBody.trim() !== '') {
-          try {
-            sim.json = JSON.parse(sim.rawBody);
-          } catch (err) {
-            sim.jsonError = (err as Error).message;
-          }
-        }
-      }
-      const faults = sim.world.faults;
-      const hasRules = faults.size() > 0;
-      if (hasRules) {
-        const before = faults.evaluate(sim.facts(), 'before');
-        for (const rule of before) sim.fired.push(rule.id);
-        const delay = before.reduce((sum, rule) => sum + faults.delayOf(rule), 0);
-        if (delay > 0) await sim.world.clock.sleep(delay);
-        const terminal = before.find((r) => r.effect.error || r.effect.http || r.effect.connection);
-        if (terminal) {
-          c.res = await applyTerminal(c, terminal, 'before');
-          return;
-        }
-      }
-      await next();
-      if (hasRules) {
-        const after = faults.evaluate(sim.facts(), 'after');
-        for (const rule of after) sim.fired.push(rule.id);
-        const delay = after.reduce((sum, rule) => sum + faults.delayOf(rule), 0);
-        if (delay > 0) await sim.world.clock.sleep(delay);
-        const terminal = after.find((r) => r.effect.error || r.effect.http || r.effect.connection);
-        if (terminal) c.res = await applyTerminal(c, terminal, 'after');
-      }
+      const readBody = BODY_METHODS.has(c.req.method) && sim.rawBody === undefined;
+      if (!readBody && sim.world.faults.size() === 0) return next();
+      return withBodyAndRules(c, next, sim, readBody);
     };
+  }
+
+  async function withBodyAndRules(
+    c: Context<SimEnv<S>>,
+    next: () => Promise<void>,
+    sim: RequestSim<S>,
+    readBody: boolean,
+  ): Promise<Response | undefined> {
+    if (readBody) {
+      sim.rawBody = await c.req.text();
+      if (sim.rawBody.trim() !== '') {
+        try {
+          sim.json = JSON.parse(sim.rawBody);
+        } catch (err) {
+          sim.jsonError = (err as Error).message;
+        }
+      }
+    }
+    const faults = sim.world.faults;
+    const hasRules = faults.size() > 0;
+    if (hasRules) {
+      const before = faults.evaluate(sim.facts(), 'before');
+      for (const rule of before) sim.fired.push(rule.id);
+      const delay = before.reduce((sum, rule) => sum + faults.delayOf(rule), 0);
+      if (delay > 0) await sim.world.clock.sleep(delay);
+      const terminal = before.find((r) => r.effect.error || r.effect.http || r.effect.connection);
+      if (terminal) {
+        c.res = await applyTerminal(c, terminal, 'before');
+        return;
+      }
+    }
+    await next();
+    if (hasRules) {
+      const after = faults.evaluate(sim.facts(), 'after');
+      for (const rule of after) sim.fired.push(rule.id);
+      const delay = after.reduce((sum, rule) => sum + faults.delayOf(rule), 0);
+      if (delay > 0) await sim.world.clock.sleep(delay);
+      const terminal = after.find((r) => r.effect.error || r.effect.http || r.effect.connection);
+      if (terminal) c.res = await applyTerminal(c, terminal, 'after');
+    }
+    return undefined;
   }
 
   app.route('/_sim', createControlPlane(def, namespaces));
