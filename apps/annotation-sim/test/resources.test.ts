@@ -27,6 +27,29 @@ describe('projects and tasks', () => {
     expect(res.body.created_date).toBe('2026-01-01T00:00:00Z');
   });
 
+  it('links follow each request: its Host header and its namespace prefix, however requests alternate', async () => {
+    // The link base is reused between consecutive requests with the same origin and Host (bench/, issue 8).
+    h = createHarness();
+    h.seed(TEAM);
+    await h.post('/api/projects', { name: 'Cats' }, { as: 'bob' });
+    const url = async (path: string, headers: Record<string, string> = {}) =>
+      (await h.get(path, { as: 'bob', headers })).body.url;
+    expect(await url('/api/projects/1')).toBe('http://localhost/api/projects/1');
+    expect(await url('/api/projects/1', { host: 'cvat.example:8080' })).toBe(
+      'http://cvat.example:8080/api/projects/1',
+    );
+    expect(await url('/api/projects/1', { host: 'cvat.example:8080' })).toBe(
+      'http://cvat.example:8080/api/projects/1',
+    );
+    await h.post('/_ns/other/api/projects', { name: 'Dogs' }, { as: 'admin' });
+    const other = await h.get('/_ns/other/api/projects/1', { as: 'admin' });
+    expect(other.body.url).toBe('http://localhost/_ns/other/api/projects/1');
+    expect(await url('/api/projects/1')).toBe('http://localhost/api/projects/1');
+    expect(await url('/api/projects/1', { host: 'other.example' })).toBe(
+      'http://other.example/api/projects/1',
+    );
+  });
+
   it('returns 400 "This field is required." for a project without a name', async () => {
     h = createHarness();
     const res = await h.post('/api/projects', {}, { as: 'admin' });

@@ -137,6 +137,34 @@ function pythonJsonError(raw: string, message: string): string {
  * checks the Accept header, authenticates (unless `anonymous`), and renders any ApiFailure through
  * the one error renderer.
  */
+let lastBase: { origin: string; host: string | undefined; base: string } | undefined;
+
+/**
+ * The base of links in answers: the request's scheme, its Host header (else the URL's host) and, so
+ * that links lead back into the same namespace, a `/_ns/<name>` path prefix. Consecutive requests
+ * nearly always share it: the last one is reused while the URL's origin and the Host header are the
+ * same and there is no prefix (a URL parse per request was a tenth of a GET's cost: bench/, issue 8).
+ */
+function baseUrlOf(requestUrl: string, host: string | undefined): string {
+  const pathStart = requestUrl.indexOf('/', requestUrl.indexOf('//') + 2);
+  const namespaced = pathStart !== -1 && requestUrl.startsWith('/_ns/', pathStart);
+  const last = lastBase;
+  if (
+    last !== undefined &&
+    !namespaced &&
+    last.host === host &&
+    last.origin.length === pathStart &&
+    requestUrl.startsWith(last.origin)
+  ) {
+    return last.base;
+  }
+  const url = new URL(requestUrl);
+  const prefix = /^\/_ns\/[^/]+/.exec(url.pathname)?.[0] ?? '';
+  const base = `${url.protocol}//${host ?? url.host}${prefix}`;
+  if (!namespaced && pathStart !== -1) lastBase = { origin: requestUrl.slice(0, pathStart), host, base };
+  return base;
+}
+
 export function api(
   deps: RouteDeps,
   fn: (r: ApiRequest) => Response | Promise<Response>,
@@ -144,10 +172,7 @@ export function api(
 ): Handler {
   return async (c) => {
     const r = new ApiRequest(c, deps);
-    const url = new URL(c.req.url);
-    // Absolute `url` fields keep a `/_ns/<name>` path prefix so links lead back into the same namespace.
-    const prefix = /^\/_ns\/[^/]+/.exec(url.pathname)?.[0] ?? '';
-    r.state.baseUrl = `${url.protocol}//${c.req.header('host') ?? url.host}${prefix}`;
+    r.state.baseUrl = baseUrlOf(c.req.url, c.req.header('host'));
     try {
       if (deps.strictAccept && !acceptable(c.req.header('accept'))) {
         return new Response(JSON.stringify({ detail: 'Could not satisfy the request Accept header.' }), {
