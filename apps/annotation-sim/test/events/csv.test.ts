@@ -1,7 +1,13 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CSV_HEADER, createCsvRowRenderer, csvField, renderCsvRow } from '../../src/domain/events/csv';
+import {
+  CSV_HEADER,
+  createCsvStream,
+  csvField,
+  renderCsvRow,
+  splitCsvLine,
+} from '../../src/domain/events/csv';
 import { type EventRecord, EventStore } from '../../src/domain/events/store';
 import { batch, createHarness, type Harness } from './support/harness';
 
@@ -175,9 +181,11 @@ describe('the exported CSV', () => {
     );
   });
 
-  it('renders a stored row from the columns exactly as renderCsvRow renders the record (property)', () => {
+  it('stores each row line as exactly the bytes of renderCsvRow, and reads the row back (property)', () => {
     const text = fc.option(fc.string({ unit: 'binary', maxLength: 20 }), { nil: null });
-    const word = fc.option(fc.constantFrom('admin', 'a,b', 'say "hi"', 'x\r\ny', ''), { nil: null });
+    const word = fc.option(fc.constantFrom('admin', 'a,b', 'say "hi"', 'x\r\ny', '', 'é', '\ud800'), {
+      nil: null,
+    });
     const num = fc.option(fc.oneof(fc.nat(), fc.double({ noNaN: true, noDefaultInfinity: true })), {
       nil: null,
     });
@@ -187,9 +195,12 @@ describe('the exported CSV', () => {
       obj_id: num,
       obj_val: text,
       source: word,
-      timestamp: fc.integer({ min: 0, max: 4_000_000_000_000 }),
+      timestamp: fc.oneof(
+        fc.integer({ min: 0, max: 4_000_000_000_000 }),
+        fc.double({ min: -1e13, max: 1e13, noNaN: true }),
+      ),
       count: num,
-      duration: fc.nat(),
+      duration: fc.oneof(fc.nat(), fc.double({ noNaN: true, noDefaultInfinity: true })),
       project_id: num,
       task_id: num,
       job_id: num,
@@ -201,14 +212,152 @@ describe('the exported CSV', () => {
       payload: text,
       access_token_id: num,
     });
+    const encoder = new TextEncoder();
     fc.assert(
       fc.property(fc.array(record, { minLength: 1, maxLength: 40 }), (records) => {
         const store = new EventStore();
         for (const r of records) store.append(r);
-        const render = createCsvRowRenderer(store);
-        for (let i = 0; i < records.length; i++) expect(render(i)).toBe(renderCsvRow(store.row(i)));
+        for (let i = 0; i < records.length; i++) {
+          const given = records[i] as EventRecord;
+          expect(store.line(i)).toEqual(encoder.encode(renderCsvRow(given)));
+          expect(store.row(i)).toEqual(given);
+        }
       }),
-      { numRuns: 200 },
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps texts UTF-8 cannot hold (lone surrogates) as given, while the line has U+FFFD', () => {
+    const store = new EventStore();
+    const r: EventRecord = {
+      scope: 'debug:info',
+      obj_name: 'a\ud800b',
+      obj_id: null,
+      obj_val: '',
+      source: 'client',
+      timestamp: Date.parse('2026-08-12T10:00:00Z'),
+      count: null,
+      duration: 0,
+      project_id: null,
+      task_id: null,
+      job_id: null,
+      user_id: null,
+      user_name: null,
+      user_email: null,
+      org_id: null,
+      org_slug: null,
+      payload: '{"t": "\udc00"}',
+      access_token_id: null,
+    };
+    store.append(r);
+    store.append({ ...r, obj_name: 'é', obj_val: null, payload: null });
+    expect(store.row(0)).toEqual(r);
+    expect(store.row(1)).toEqual({ ...r, obj_name: 'é', obj_val: null, payload: null });
+    expect(new TextDecoder().decode(store.line(0))).toBe(
+      'debug:info,a\ufffdb,,,client,2026-08-12 10:00:00+00:00,,0,,,,,,,,,"{""t"": ""\ufffd""}",\r\n',
+    );
+  });
+
+  it('splits a stored line back into its fields', () => {
+    expect(splitCsvLine('a,,"b,c","say ""hi""",\r\n')).toEqual(['a', '', 'b,c', 'say "hi"', '']);
+    expect(splitCsvLine('"x\r\ny",z')).toEqual(['x\r\ny', 'z']);
+    expect(splitCsvLine('""')).toEqual(['']);
+  });
+});
+
+describe('the CSV stream', () => {
+  const encoder = new TextEncoder();
+  const base: EventRecord = {
+    scope: 'click:element',
+    obj_name: 'button',
+    obj_id: null,
+    obj_val: null,
+    source: 'client',
+    timestamp: Date.parse('2026-08-12T10:00:00Z'),
+    count: 1,
+    duration: 12,
+    project_id: 1,
+    task_id: 1,
+    job_id: 1,
+    user_id: 1,
+    user_name: 'admin',
+    user_email: 'admin@localhost',
+    org_id: null,
+    org_slug: null,
+    payload: '{"x": 1}',
+    access_token_id: null,
+  };
+  const all = { from: 0, to: Number.MAX_SAFE_INTEGER, ids: {} };
+
+  async function collect(stream: ReadableStream<Uint8Array>) {
+    const chunks: Uint8Array[] = [];
+    const reader = stream.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+    }
+    return { chunks, text: new TextDecoder().decode(Buffer.concat(chunks)) };
+  }
+
+  const expected = (records: EventRecord[]) => `${HEADER}\r\n${records.map((r) => renderCsvRow(r)).join('')}`;
+
+  it('splits into chunks of whole lines at any chunk size, lines longer than a chunk included', async () => {
+    const records = Array.from({ length: 60 }, (_, i) => ({
+      ...base,
+      timestamp: base.timestamp + i * 7,
+      obj_val: `v${i},"${i}"`,
+      payload: i % 13 === 5 ? `{"long": "${'x'.repeat(500)}", "i": ${i}}` : `{"i": ${i}, "t": "é"}`,
+      task_id: i % 3,
+    }));
+    const store = new EventStore();
+    for (const r of records) store.append(r);
+    for (const chunkBytes of [1, 64, 200, 257, 1000, 4096, 1 << 20]) {
+      const { chunks, text } = await collect(createCsvStream(store, all, store.length, chunkBytes));
+      expect(text).toBe(expected(records));
+      for (const c of chunks.slice(1)) {
+        // Every chunk after the first ends a line, and none but a single long line is over the size.
+        expect(c[c.length - 1]).toBe(10);
+        if (c.length > chunkBytes) expect(new TextDecoder().decode(c).split('\r\n')).toHaveLength(2);
+      }
+    }
+    // A filter breaks the runs of contiguous lines: the chunks still hold exactly the matching rows.
+    const { text } = await collect(
+      createCsvStream(store, { ...all, ids: { task_id: 2 } }, store.length, 300),
+    );
+    expect(text).toBe(expected(records.filter((r) => r.task_id === 2)));
+  });
+
+  it('copies lines from more than one segment and in timestamp order when logged out of order', async () => {
+    const store = new EventStore();
+    const records: EventRecord[] = [];
+    // ~4.5 MB of lines: more than one 4 MiB segment.
+    for (let i = 0; i < 9000; i++) {
+      const r = {
+        ...base,
+        timestamp: base.timestamp + ((i * 7919) % 9000),
+        payload: `"${'p'.repeat(480)}${i}"`,
+      };
+      records.push(r);
+      store.append(r);
+    }
+    const sorted = records
+      .map((r, i) => ({ r, i }))
+      .sort((a, b) => a.r.timestamp - b.r.timestamp || a.i - b.i)
+      .map((x) => x.r);
+    const { text } = await collect(createCsvStream(store, all, store.length, 64 * 1024));
+    expect(text).toBe(expected(sorted));
+    expect(store.line(0)).toEqual(encoder.encode(renderCsvRow(records[0] as EventRecord)));
+  });
+
+  it('leaves rows appended after the export out, and is only the header when nothing matches', async () => {
+    const store = new EventStore();
+    store.append(base);
+    const stream = createCsvStream(store, all, 1, 64);
+    for (let i = 0; i < 2000; i++) store.append({ ...base, timestamp: base.timestamp + i });
+    expect((await collect(stream)).text).toBe(expected([base]));
+    expect((await collect(createCsvStream(store, { ...all, to: 0 }, store.length))).text).toBe(
+      `${HEADER}\r\n`,
     );
   });
 });

@@ -1,9 +1,19 @@
 /**
  * The embedded analytics store: CVAT's ClickHouse `events` table, in memory and columnar. Numbers live
- * in typed arrays (NaN is NULL), low-cardinality strings (scope, source, user, org) are dictionary codes,
- * and only `obj_name`, `obj_val` and `payload` keep one string reference per row, so an event costs
- * about 100 bytes plus its payload and a million of them fit comfortably.
+ * in typed arrays (NaN is NULL) and low-cardinality strings (scope, source, user, org) are dictionary
+ * codes. `obj_name`, `obj_val` and `payload` are not kept as strings: every row's CSV line (the export's
+ * exact bytes) is written once, when the row is appended, into large byte segments, and those three
+ * fields are read back from it. An export then copies stored lines (contiguous runs at once) instead of
+ * formatting a million rows, and a row costs its line plus about 110 bytes of columns.
  */
+
+import {
+  type CsvLineInput,
+  createCsvLineInput,
+  createCsvLineWriter,
+  encodeCsvField,
+  splitCsvLine,
+} from './csv';
 
 /** One row of the event log as CVAT stores it (timestamp in epoch milliseconds, `DateTime64(3)`). */
 export interface EventRecord {
@@ -53,28 +63,19 @@ const NUMERIC = [
 type NumericColumn = (typeof NUMERIC)[number];
 const CODED = ['scope', 'source', 'user_name', 'user_email', 'org_slug'] as const;
 type CodedColumn = (typeof CODED)[number];
-const PLAIN = ['obj_name', 'obj_val', 'payload'] as const;
-type PlainColumn = (typeof PLAIN)[number];
 
-/**
- * Flattens a concatenated string (a V8 rope) in place: a string→number conversion does. Without it the
- * first export flattens every stored payload and the store silently grows by the size of the log.
- */
-function flatten(s: string | null): string | null {
-  if (s !== null && s.length > 0) Number(s);
-  return s;
-}
-
-/** A dictionary of strings; code 0 is NULL. */
+/** A dictionary of strings; code 0 is NULL. Each value's CSV field is encoded once. */
 class Dictionary {
   private readonly codes = new Map<string, number>();
   readonly values: (string | null)[] = [null];
+  readonly fields: Uint8Array[] = [encodeCsvField(null)];
   code(value: string | null): number {
     if (value === null) return 0;
     let c = this.codes.get(value);
     if (c === undefined) {
       c = this.values.length;
       this.values.push(value);
+      this.fields.push(encodeCsvField(value));
       this.codes.set(value, c);
     }
     return c;
@@ -84,19 +85,59 @@ class Dictionary {
   }
 }
 
+/** Bytes of a line segment (a longer line gets a segment of its own). */
+const SEGMENT_BYTES = 4 * 1024 * 1024;
+/** Bits of `nulls`: which of the texts kept only in the line are NULL (an empty field is both). */
+const NULL_OBJ_NAME = 1;
+const NULL_OBJ_VAL = 2;
+const NULL_PAYLOAD = 4;
+
+/** The three texts read back from the line; kept as given when the line cannot hold them exactly. */
+interface Texts {
+  obj_name: string | null;
+  obj_val: string | null;
+  payload: string | null;
+}
+
+const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+/** UTF-8 holds any string but one with a lone surrogate (it becomes U+FFFD). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const exactInUtf8 = (s: string | null) => s === null || !LONE_SURROGATE.test(s);
+
+/**
+ * The stored CSV lines of the rows an export matches, in order, copied out a chunk at a time.
+ */
+export interface LineCursor {
+  /** Copies the lines of the next rows into `buf` from `pos` while whole lines fit; returns the new position. */
+  fill(buf: Uint8Array, pos: number): number;
+  /** Bytes of the next line; 0 when no row is left. */
+  nextLineBytes(): number;
+}
+
 export class EventStore {
   private capacity = 0;
   private size = 0;
   private readonly numeric = {} as Record<NumericColumn, Float64Array>;
   private readonly coded = {} as Record<CodedColumn, Uint32Array>;
-  private readonly plain = {} as Record<PlainColumn, (string | null)[]>;
   private readonly dict = {} as Record<CodedColumn, Dictionary>;
+  /** Row i's line is `segments[lineSegment[i]]` from `lineStart[i]` to `lineEnd[i]`. */
+  private lineSegment = new Uint32Array(0);
+  private lineStart = new Uint32Array(0);
+  private lineEnd = new Uint32Array(0);
+  private nulls = new Uint8Array(0);
+  private readonly segments: Uint8Array[] = [];
+  private segmentUsed = 0;
+  private lineBytes = 0;
+  /** Rows whose texts a line cannot give back exactly (lone surrogates), as given. */
+  private readonly inexact = new Map<number, Texts>();
+  private readonly writer = createCsvLineWriter();
+  private readonly input: CsvLineInput = createCsvLineInput();
+  private readonly decoder = new TextDecoder();
   /** True while rows were appended in non-decreasing timestamp order (exports then need no sort). */
   private ordered = true;
 
   constructor() {
     for (const c of CODED) this.dict[c] = new Dictionary();
-    for (const c of PLAIN) this.plain[c] = [];
     this.grow(1024);
   }
 
@@ -117,10 +158,21 @@ export class EventStore {
       if (this.capacity > 0) arr.set(this.coded[c].subarray(0, this.size));
       this.coded[c] = arr;
     }
+    const u32 = (old: Uint32Array) => {
+      const arr = new Uint32Array(next);
+      arr.set(old.subarray(0, this.size));
+      return arr;
+    };
+    this.lineSegment = u32(this.lineSegment);
+    this.lineStart = u32(this.lineStart);
+    this.lineEnd = u32(this.lineEnd);
+    const nulls = new Uint8Array(next);
+    nulls.set(this.nulls.subarray(0, this.size));
+    this.nulls = nulls;
     this.capacity = next;
   }
 
-  /** Appends one row; returns its index. */
+  /** Appends one row (and writes its CSV line); returns its index. */
   append(row: EventRecord): number {
     if (this.size === this.capacity) this.grow(this.size + 1);
     const i = this.size;
@@ -130,9 +182,77 @@ export class EventStore {
       this.numeric[c][i] = v === null || v === undefined ? Number.NaN : v;
     }
     for (const c of CODED) this.coded[c][i] = this.dict[c].code(row[c] ?? null);
-    for (const c of PLAIN) this.plain[c][i] = flatten(row[c] ?? null);
+    const objName = text(row.obj_name);
+    const objVal = text(row.obj_val);
+    const payload = text(row.payload);
+    this.nulls[i] =
+      (objName === null ? NULL_OBJ_NAME : 0) |
+      (objVal === null ? NULL_OBJ_VAL : 0) |
+      (payload === null ? NULL_PAYLOAD : 0);
+    if (!(exactInUtf8(objName) && exactInUtf8(objVal) && exactInUtf8(payload))) {
+      this.inexact.set(i, { obj_name: objName, obj_val: objVal, payload });
+    }
+    this.writeLine(i, objName, objVal, payload);
     this.size++;
     return i;
+  }
+
+  private writeLine(i: number, objName: string | null, objVal: string | null, payload: string | null) {
+    const n = this.numeric;
+    const field = (c: CodedColumn) => this.dict[c].fields[this.coded[c][i] as number] as Uint8Array;
+    const r = this.input;
+    r.scope = field('scope');
+    r.objName = objName;
+    r.objId = n.obj_id[i] as number;
+    r.objVal = objVal;
+    r.source = field('source');
+    r.timestamp = n.timestamp[i] as number;
+    r.count = n.count[i] as number;
+    r.duration = n.duration[i] as number;
+    r.projectId = n.project_id[i] as number;
+    r.taskId = n.task_id[i] as number;
+    r.jobId = n.job_id[i] as number;
+    r.userId = n.user_id[i] as number;
+    r.userName = field('user_name');
+    r.userEmail = field('user_email');
+    r.orgId = n.org_id[i] as number;
+    r.orgSlug = field('org_slug');
+    r.payload = payload;
+    r.accessTokenId = n.access_token_id[i] as number;
+    let segment = this.segments[this.segments.length - 1];
+    let end = segment ? this.writer.write(segment, this.segmentUsed, r) : -1;
+    if (end < 0) {
+      segment = new Uint8Array(Math.max(SEGMENT_BYTES, this.writer.maxBytes(r)));
+      this.segments.push(segment);
+      this.segmentUsed = 0;
+      end = this.writer.write(segment, 0, r);
+    }
+    this.lineSegment[i] = this.segments.length - 1;
+    this.lineStart[i] = this.segmentUsed;
+    this.lineEnd[i] = end;
+    this.lineBytes += end - this.segmentUsed;
+    this.segmentUsed = end;
+    // r keeps references to this row's texts until the next append: drop them.
+    r.objName = r.objVal = r.payload = null;
+  }
+
+  /** Row `i`'s CSV line as stored (with CRLF): the bytes an export writes for it. */
+  line(i: number): Uint8Array {
+    const segment = this.segments[this.lineSegment[i] as number] as Uint8Array;
+    return segment.subarray(this.lineStart[i] as number, this.lineEnd[i] as number);
+  }
+
+  /** `obj_name`, `obj_val` and `payload` of row `i`, read back from its line. */
+  private texts(i: number): Texts {
+    const kept = this.inexact.get(i);
+    if (kept) return kept;
+    const nulls = this.nulls[i] as number;
+    const fields = splitCsvLine(this.decoder.decode(this.line(i)));
+    return {
+      obj_name: nulls & NULL_OBJ_NAME ? null : (fields[1] as string),
+      obj_val: nulls & NULL_OBJ_VAL ? null : (fields[3] as string),
+      payload: nulls & NULL_PAYLOAD ? null : (fields[16] as string),
+    };
   }
 
   /** Reads row `i` back as a record. */
@@ -142,11 +262,12 @@ export class EventStore {
       return Number.isNaN(v) ? null : v;
     };
     const str = (c: CodedColumn) => this.dict[c].values[this.coded[c][i] as number] ?? null;
+    const texts = this.texts(i);
     return {
       scope: str('scope') as string,
-      obj_name: this.plain.obj_name[i] ?? null,
+      obj_name: texts.obj_name,
       obj_id: num('obj_id'),
-      obj_val: this.plain.obj_val[i] ?? null,
+      obj_val: texts.obj_val,
       source: str('source'),
       timestamp: this.numeric.timestamp[i] as number,
       count: num('count'),
@@ -159,24 +280,9 @@ export class EventStore {
       user_email: str('user_email'),
       org_id: num('org_id'),
       org_slug: str('org_slug'),
-      payload: this.plain.payload[i] ?? null,
+      payload: texts.payload,
       access_token_id: num('access_token_id'),
     };
-  }
-
-  /**
-   * The columns as they are now, for readers on a hot path (the CSV export). Growing the store replaces
-   * the arrays: take them again after rows were appended. Dictionary values are indexed by code.
-   */
-  columns(): {
-    numeric: Readonly<Record<NumericColumn, Float64Array>>;
-    coded: Readonly<Record<CodedColumn, Uint32Array>>;
-    plain: Readonly<Record<PlainColumn, readonly (string | null)[]>>;
-    values: Readonly<Record<CodedColumn, readonly (string | null)[]>>;
-  } {
-    const values = {} as Record<CodedColumn, readonly (string | null)[]>;
-    for (const c of CODED) values[c] = this.dict[c].values;
-    return { numeric: this.numeric, coded: this.coded, plain: this.plain, values };
   }
 
   timestampOf(i: number): number {
@@ -189,47 +295,124 @@ export class EventStore {
    * ran are not part of it).
    */
   matches(i: number, query: EventQuery): boolean {
-    const ts = this.numeric.timestamp[i] as number;
-    if (ts < query.from || ts > query.to) return false;
-    const source = this.dict.source.values[this.coded.source[i] as number];
-    if (source !== 'server' && source !== 'client') return false;
-    if (this.coded.scope[i] === this.dict.scope.has('send:exception')) return false;
+    return this.matcher(query)(i);
+  }
+
+  /**
+   * `matches` for one query, over the rows stored now: dictionary codes looked up once, the columns
+   * taken once (rows appended later may move them, but never change these rows).
+   */
+  private matcher(query: EventQuery): (i: number) => boolean {
+    const ts = this.numeric.timestamp;
+    const source = this.coded.source;
+    const scope = this.coded.scope;
+    const server = this.dict.source.has('server') ?? -1;
+    const client = this.dict.source.has('client') ?? -1;
+    const exception = this.dict.scope.has('send:exception') ?? -1;
+    const columns: Float64Array[] = [];
+    const wanted: number[] = [];
     for (const key of ID_FILTERS) {
       const want = query.ids[key];
-      if (want !== undefined && this.numeric[key][i] !== want) return false;
+      if (want === undefined) continue;
+      columns.push(this.numeric[key]);
+      wanted.push(want);
     }
-    return true;
+    const { from, to } = query;
+    const ids = columns.length;
+    return (i) => {
+      const t = ts[i] as number;
+      if (t < from || t > to) return false;
+      const s = source[i];
+      if (s !== server && s !== client) return false;
+      if (scope[i] === exception) return false;
+      for (let k = 0; k < ids; k++) if ((columns[k] as Float64Array)[i] !== wanted[k]) return false;
+      return true;
+    };
   }
 
   /**
    * The indexes of the rows matching `query` among the first `limit` rows, in timestamp order (ties in
-   * insertion order), produced lazily. When rows were appended in order no index is built at all;
-   * otherwise one `Uint32Array` of the matching indexes (4 bytes a row) is sorted.
+   * insertion order), one at a time: `next()` gives -1 when done. When rows were appended in order no
+   * index is built at all; otherwise one `Uint32Array` of the matching indexes (4 bytes a row) is sorted.
    */
-  *scan(query: EventQuery, limit = this.size): Generator<number> {
+  private indexes(query: EventQuery, limit: number): { next(): number } {
     const end = Math.min(limit, this.size);
+    const matches = this.matcher(query);
+    const ts = this.numeric.timestamp;
     if (this.isOrdered(end)) {
       let lo = 0;
       let hi = end;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if ((this.numeric.timestamp[mid] as number) < query.from) lo = mid + 1;
+        if ((ts[mid] as number) < query.from) lo = mid + 1;
         else hi = mid;
       }
-      for (let i = lo; i < end; i++) {
-        if ((this.numeric.timestamp[i] as number) > query.to) return;
-        if (this.matches(i, query)) yield i;
-      }
-      return;
+      let i = lo;
+      const to = query.to;
+      return {
+        next() {
+          while (i < end) {
+            const k = i++;
+            if ((ts[k] as number) > to) {
+              i = end;
+              return -1;
+            }
+            if (matches(k)) return k;
+          }
+          return -1;
+        },
+      };
     }
     let count = 0;
-    for (let i = 0; i < end; i++) if (this.matches(i, query)) count++;
+    for (let i = 0; i < end; i++) if (matches(i)) count++;
     const index = new Uint32Array(count);
     let k = 0;
-    for (let i = 0; i < end && k < count; i++) if (this.matches(i, query)) index[k++] = i;
-    const ts = this.numeric.timestamp;
+    for (let i = 0; i < end && k < count; i++) if (matches(i)) index[k++] = i;
     index.sort((a, b) => (ts[a] as number) - (ts[b] as number) || a - b);
-    yield* index;
+    let at = 0;
+    return { next: () => (at < count ? (index[at++] as number) : -1) };
+  }
+
+  /** The matching rows' indexes (see `lines`), produced lazily. */
+  *scan(query: EventQuery, limit = this.size): Generator<number> {
+    const rows = this.indexes(query, limit);
+    for (let i = rows.next(); i >= 0; i = rows.next()) yield i;
+  }
+
+  /**
+   * The CSV lines of the rows matching `query` among the first `limit` rows, in `scan` order, for an
+   * export: lines of consecutive rows lie next to each other, so runs of them are copied at once.
+   */
+  lines(query: EventQuery, limit = this.size): LineCursor {
+    const rows = this.indexes(query, limit);
+    const segments = this.segments;
+    const segmentOf = this.lineSegment;
+    const startOf = this.lineStart;
+    const endOf = this.lineEnd;
+    let next = rows.next();
+    return {
+      nextLineBytes: () => (next < 0 ? 0 : (endOf[next] as number) - (startOf[next] as number)),
+      fill(buf, pos) {
+        let p = pos;
+        while (next >= 0) {
+          // The run of lines contiguous in one segment starting at `next`, as long as it fits.
+          const segment = segmentOf[next] as number;
+          const start = startOf[next] as number;
+          let end = endOf[next] as number;
+          if (p + end - start > buf.length) break;
+          for (;;) {
+            next = rows.next();
+            if (next < 0 || segmentOf[next] !== segment || startOf[next] !== end) break;
+            const e = endOf[next] as number;
+            if (p + e - start > buf.length) break;
+            end = e;
+          }
+          buf.set((segments[segment] as Uint8Array).subarray(start, end), p);
+          p += end - start;
+        }
+        return p;
+      },
+    };
   }
 
   private isOrdered(end: number): boolean {
@@ -240,13 +423,9 @@ export class EventStore {
     return true;
   }
 
-  /** Rough bytes held by the columns (for `/_sim/events` stats). */
+  /** Rough bytes held by the columns and the lines (for `/_sim/events` stats). */
   approxBytes(): number {
-    let bytes = this.capacity * (NUMERIC.length * 8 + CODED.length * 4 + PLAIN.length * 8);
-    for (let i = 0; i < this.size; i++) {
-      bytes += (this.plain.payload[i]?.length ?? 0) * 2 + (this.plain.obj_val[i]?.length ?? 0) * 2;
-    }
-    return bytes;
+    return this.capacity * (NUMERIC.length * 8 + CODED.length * 4 + 3 * 4 + 1) + this.lineBytes;
   }
 
   /** Every row, in insertion order (state snapshots). */
