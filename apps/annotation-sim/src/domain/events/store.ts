@@ -69,8 +69,12 @@ class Dictionary {
   private readonly codes = new Map<string, number>();
   readonly values: (string | null)[] = [null];
   readonly fields: Uint8Array[] = [encodeCsvField(null)];
+  private last: string | null = null;
+  private lastCode = 0;
   code(value: string | null): number {
     if (value === null) return 0;
+    // Consecutive rows mostly share scope, source and user.
+    if (value === this.last) return this.lastCode;
     let c = this.codes.get(value);
     if (c === undefined) {
       c = this.values.length;
@@ -78,6 +82,8 @@ class Dictionary {
       this.fields.push(encodeCsvField(value));
       this.codes.set(value, c);
     }
+    this.last = value;
+    this.lastCode = c;
     return c;
   }
   has(value: string): number | undefined {
@@ -102,7 +108,9 @@ interface Texts {
 const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 /** UTF-8 holds any string but one with a lone surrogate (it becomes U+FFFD). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const exactInUtf8 = (s: string | null) => s === null || !LONE_SURROGATE.test(s);
+const SURROGATE = /[\uD800-\uDFFF]/;
+const exactInUtf8 = (s: string | null) => s === null || !SURROGATE.test(s) || !LONE_SURROGATE.test(s);
+const numberOrNaN = (v: number | null | undefined) => (v === null || v === undefined ? Number.NaN : v);
 
 /**
  * The stored CSV lines of the rows an export matches, in order, copied out a chunk at a time.
@@ -177,11 +185,47 @@ export class EventStore {
     if (this.size === this.capacity) this.grow(this.size + 1);
     const i = this.size;
     if (i > 0 && row.timestamp < (this.numeric.timestamp[i - 1] as number)) this.ordered = false;
-    for (const c of NUMERIC) {
-      const v = row[c];
-      this.numeric[c][i] = v === null || v === undefined ? Number.NaN : v;
-    }
-    for (const c of CODED) this.coded[c][i] = this.dict[c].code(row[c] ?? null);
+    // Column by column with literal keys (a loop over the names makes every access a keyed lookup). The
+    // line takes each number back from its Float64Array: what is stored is what is written.
+    const n = this.numeric;
+    const r = this.input;
+    n.timestamp[i] = numberOrNaN(row.timestamp);
+    r.timestamp = n.timestamp[i] as number;
+    n.obj_id[i] = numberOrNaN(row.obj_id);
+    r.objId = n.obj_id[i] as number;
+    n.count[i] = numberOrNaN(row.count);
+    r.count = n.count[i] as number;
+    n.duration[i] = numberOrNaN(row.duration);
+    r.duration = n.duration[i] as number;
+    n.project_id[i] = numberOrNaN(row.project_id);
+    r.projectId = n.project_id[i] as number;
+    n.task_id[i] = numberOrNaN(row.task_id);
+    r.taskId = n.task_id[i] as number;
+    n.job_id[i] = numberOrNaN(row.job_id);
+    r.jobId = n.job_id[i] as number;
+    n.user_id[i] = numberOrNaN(row.user_id);
+    r.userId = n.user_id[i] as number;
+    n.org_id[i] = numberOrNaN(row.org_id);
+    r.orgId = n.org_id[i] as number;
+    n.access_token_id[i] = numberOrNaN(row.access_token_id);
+    r.accessTokenId = n.access_token_id[i] as number;
+    const d = this.dict;
+    const codes = this.coded;
+    let c = d.scope.code(row.scope ?? null);
+    codes.scope[i] = c;
+    r.scope = d.scope.fields[c] as Uint8Array;
+    c = d.source.code(row.source ?? null);
+    codes.source[i] = c;
+    r.source = d.source.fields[c] as Uint8Array;
+    c = d.user_name.code(row.user_name ?? null);
+    codes.user_name[i] = c;
+    r.userName = d.user_name.fields[c] as Uint8Array;
+    c = d.user_email.code(row.user_email ?? null);
+    codes.user_email[i] = c;
+    r.userEmail = d.user_email.fields[c] as Uint8Array;
+    c = d.org_slug.code(row.org_slug ?? null);
+    codes.org_slug[i] = c;
+    r.orgSlug = d.org_slug.fields[c] as Uint8Array;
     const objName = text(row.obj_name);
     const objVal = text(row.obj_val);
     const payload = text(row.payload);
@@ -192,33 +236,15 @@ export class EventStore {
     if (!(exactInUtf8(objName) && exactInUtf8(objVal) && exactInUtf8(payload))) {
       this.inexact.set(i, { obj_name: objName, obj_val: objVal, payload });
     }
-    this.writeLine(i, objName, objVal, payload);
+    r.objName = objName;
+    r.objVal = objVal;
+    r.payload = payload;
+    this.writeLine(i, r);
     this.size++;
     return i;
   }
 
-  private writeLine(i: number, objName: string | null, objVal: string | null, payload: string | null) {
-    const n = this.numeric;
-    const field = (c: CodedColumn) => this.dict[c].fields[this.coded[c][i] as number] as Uint8Array;
-    const r = this.input;
-    r.scope = field('scope');
-    r.objName = objName;
-    r.objId = n.obj_id[i] as number;
-    r.objVal = objVal;
-    r.source = field('source');
-    r.timestamp = n.timestamp[i] as number;
-    r.count = n.count[i] as number;
-    r.duration = n.duration[i] as number;
-    r.projectId = n.project_id[i] as number;
-    r.taskId = n.task_id[i] as number;
-    r.jobId = n.job_id[i] as number;
-    r.userId = n.user_id[i] as number;
-    r.userName = field('user_name');
-    r.userEmail = field('user_email');
-    r.orgId = n.org_id[i] as number;
-    r.orgSlug = field('org_slug');
-    r.payload = payload;
-    r.accessTokenId = n.access_token_id[i] as number;
+  private writeLine(i: number, r: CsvLineInput) {
     let segment = this.segments[this.segments.length - 1];
     let end = segment ? this.writer.write(segment, this.segmentUsed, r) : -1;
     if (end < 0) {
