@@ -4,7 +4,7 @@
  * codes. `obj_name`, `obj_val` and `payload` are not kept as strings: every row's CSV line (the export's
  * exact bytes) is written once, when the row is appended, into large byte segments, and those three
  * fields are read back from it. An export then copies stored lines (contiguous runs at once) instead of
- * formatting a million rows, and a row costs its line plus about 110 bytes of columns.
+ * formatting a million rows, and a row costs its line plus about 80 bytes of columns.
  */
 
 import {
@@ -48,18 +48,8 @@ export interface EventQuery {
   ids: Partial<Record<IdFilter, number>>;
 }
 
-const NUMERIC = [
-  'timestamp',
-  'obj_id',
-  'count',
-  'duration',
-  'project_id',
-  'task_id',
-  'job_id',
-  'user_id',
-  'org_id',
-  'access_token_id',
-] as const;
+/** The numbers exports filter and sort on; the others (`obj_id`, `count`, `duration`, `access_token_id`) live only in the line. */
+const NUMERIC = ['timestamp', 'project_id', 'task_id', 'job_id', 'user_id', 'org_id'] as const;
 type NumericColumn = (typeof NUMERIC)[number];
 const CODED = ['scope', 'source', 'user_name', 'user_email', 'org_slug'] as const;
 type CodedColumn = (typeof CODED)[number];
@@ -93,10 +83,17 @@ class Dictionary {
 
 /** Bytes of a line segment (a longer line gets a segment of its own). */
 const SEGMENT_BYTES = 4 * 1024 * 1024;
-/** Bits of `nulls`: which of the texts kept only in the line are NULL (an empty field is both). */
+/**
+ * Bits of `nulls`: which of the texts kept only in the line are NULL (an empty field is both), and which
+ * of the numbers kept only in the line are -0 (written `0`, like `String(-0)`).
+ */
 const NULL_OBJ_NAME = 1;
 const NULL_OBJ_VAL = 2;
 const NULL_PAYLOAD = 4;
+const NEGATIVE_ZERO_OBJ_ID = 8;
+const NEGATIVE_ZERO_COUNT = 16;
+const NEGATIVE_ZERO_DURATION = 32;
+const NEGATIVE_ZERO_ACCESS_TOKEN_ID = 64;
 
 /** The three texts read back from the line; kept as given when the line cannot hold them exactly. */
 interface Texts {
@@ -110,7 +107,13 @@ const text = (v: unknown): string | null => (v === null || v === undefined ? nul
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const SURROGATE = /[\uD800-\uDFFF]/;
 const exactInUtf8 = (s: string | null) => s === null || !SURROGATE.test(s) || !LONE_SURROGATE.test(s);
-const numberOrNaN = (v: number | null | undefined) => (v === null || v === undefined ? Number.NaN : v);
+/** A number as a Float64Array would store it; NULL is NaN. */
+const numberOrNaN = (v: number | null | undefined) =>
+  v === null || v === undefined ? Number.NaN : Number(v);
+const negativeZero = (v: number, bit: number) => (v === 0 && 1 / v < 0 ? bit : 0);
+/** A number read back from its field: empty is NULL. */
+const parseNumber = (field: string | undefined, negZero: boolean): number | null =>
+  field === undefined || field === '' ? null : negZero ? -0 : Number(field);
 
 /**
  * The stored CSV lines of the rows an export matches, in order, copied out a chunk at a time.
@@ -191,12 +194,6 @@ export class EventStore {
     const r = this.input;
     n.timestamp[i] = numberOrNaN(row.timestamp);
     r.timestamp = n.timestamp[i] as number;
-    n.obj_id[i] = numberOrNaN(row.obj_id);
-    r.objId = n.obj_id[i] as number;
-    n.count[i] = numberOrNaN(row.count);
-    r.count = n.count[i] as number;
-    n.duration[i] = numberOrNaN(row.duration);
-    r.duration = n.duration[i] as number;
     n.project_id[i] = numberOrNaN(row.project_id);
     r.projectId = n.project_id[i] as number;
     n.task_id[i] = numberOrNaN(row.task_id);
@@ -207,8 +204,10 @@ export class EventStore {
     r.userId = n.user_id[i] as number;
     n.org_id[i] = numberOrNaN(row.org_id);
     r.orgId = n.org_id[i] as number;
-    n.access_token_id[i] = numberOrNaN(row.access_token_id);
-    r.accessTokenId = n.access_token_id[i] as number;
+    r.objId = numberOrNaN(row.obj_id);
+    r.count = numberOrNaN(row.count);
+    r.duration = numberOrNaN(row.duration);
+    r.accessTokenId = numberOrNaN(row.access_token_id);
     const d = this.dict;
     const codes = this.coded;
     let c = d.scope.code(row.scope ?? null);
@@ -232,7 +231,11 @@ export class EventStore {
     this.nulls[i] =
       (objName === null ? NULL_OBJ_NAME : 0) |
       (objVal === null ? NULL_OBJ_VAL : 0) |
-      (payload === null ? NULL_PAYLOAD : 0);
+      (payload === null ? NULL_PAYLOAD : 0) |
+      negativeZero(r.objId, NEGATIVE_ZERO_OBJ_ID) |
+      negativeZero(r.count, NEGATIVE_ZERO_COUNT) |
+      negativeZero(r.duration, NEGATIVE_ZERO_DURATION) |
+      negativeZero(r.accessTokenId, NEGATIVE_ZERO_ACCESS_TOKEN_ID);
     if (!(exactInUtf8(objName) && exactInUtf8(objVal) && exactInUtf8(payload))) {
       this.inexact.set(i, { obj_name: objName, obj_val: objVal, payload });
     }
@@ -268,36 +271,30 @@ export class EventStore {
     return segment.subarray(this.lineStart[i] as number, this.lineEnd[i] as number);
   }
 
-  /** `obj_name`, `obj_val` and `payload` of row `i`, read back from its line. */
-  private texts(i: number): Texts {
-    const kept = this.inexact.get(i);
-    if (kept) return kept;
-    const nulls = this.nulls[i] as number;
-    const fields = splitCsvLine(this.decoder.decode(this.line(i)));
-    return {
-      obj_name: nulls & NULL_OBJ_NAME ? null : (fields[1] as string),
-      obj_val: nulls & NULL_OBJ_VAL ? null : (fields[3] as string),
-      payload: nulls & NULL_PAYLOAD ? null : (fields[16] as string),
-    };
-  }
-
-  /** Reads row `i` back as a record. */
+  /** Reads row `i` back as a record (`obj_name`, `obj_val`, `payload` and four numbers from its line). */
   row(i: number): EventRecord {
     const num = (c: NumericColumn): number | null => {
       const v = this.numeric[c][i] as number;
       return Number.isNaN(v) ? null : v;
     };
     const str = (c: CodedColumn) => this.dict[c].values[this.coded[c][i] as number] ?? null;
-    const texts = this.texts(i);
+    const flags = this.nulls[i] as number;
+    const fields = splitCsvLine(this.decoder.decode(this.line(i)));
+    const texts = this.inexact.get(i) ?? {
+      obj_name: flags & NULL_OBJ_NAME ? null : (fields[1] as string),
+      obj_val: flags & NULL_OBJ_VAL ? null : (fields[3] as string),
+      payload: flags & NULL_PAYLOAD ? null : (fields[16] as string),
+    };
     return {
       scope: str('scope') as string,
       obj_name: texts.obj_name,
-      obj_id: num('obj_id'),
+      obj_id: parseNumber(fields[2], (flags & NEGATIVE_ZERO_OBJ_ID) !== 0),
       obj_val: texts.obj_val,
       source: str('source'),
       timestamp: this.numeric.timestamp[i] as number,
-      count: num('count'),
-      duration: num('duration') ?? 0,
+      count: parseNumber(fields[6], (flags & NEGATIVE_ZERO_COUNT) !== 0),
+      // NULL is written `0`, and read as 0 (CVAT's default).
+      duration: parseNumber(fields[7], (flags & NEGATIVE_ZERO_DURATION) !== 0) ?? 0,
       project_id: num('project_id'),
       task_id: num('task_id'),
       job_id: num('job_id'),
@@ -307,7 +304,7 @@ export class EventStore {
       org_id: num('org_id'),
       org_slug: str('org_slug'),
       payload: texts.payload,
-      access_token_id: num('access_token_id'),
+      access_token_id: parseNumber(fields[17], (flags & NEGATIVE_ZERO_ACCESS_TOKEN_ID) !== 0),
     };
   }
 
