@@ -467,6 +467,18 @@ describe('failing receivers lose no event', () => {
     expect(b.requests).toHaveLength(1);
     expect(b.requests[0]?.signatureValid).toBe(true);
   });
+
+  it('counts the deliveries queued behind one in flight, per webhook, until they drain', async () => {
+    world({ delivery: { readTimeoutMs: 300 } });
+    const r = await receiver({ behaviour: (_q, n) => (n === 1 ? 'hang' : { status: 200 }) });
+    await projectHook(r.url, ['update:task']);
+    for (const name of ['a', 'b', 'c']) await h.patch('/api/tasks/1', { name }, { as: 'alice' });
+    await expect.poll(() => r.requests.length).toBe(1);
+    expect(h.sim.deliveries().stats()).toMatchObject({ queued: 2, inFlight: 1 });
+    await h.idle();
+    expect(h.sim.deliveries().stats()).toEqual({ queued: 0, inFlight: 0, scheduledRetries: 1 });
+    expect(r.requests.map((q) => q.json.task.name)).toEqual(['a', 'b', 'c']);
+  });
 });
 
 describe('receiver-side faults', () => {
@@ -569,5 +581,59 @@ describe('receiver-side faults', () => {
       'X-Signature-256',
       'Content-Length',
     ]);
+  });
+
+  it('journals every outcome with the same keys in the same order', async () => {
+    world();
+    const r = await receiver();
+    await projectHook(r.url, ['update:task']);
+    await rule({ deliveryDuplicate: true });
+    await h.patch('/api/tasks/1', { name: 'x' }, { as: 'alice' });
+    await h.idle();
+    await rule({ deliveryDrop: true });
+    await h.patch('/api/tasks/1', { name: 'y' }, { as: 'alice' });
+    await h.idle();
+    const entries = (await h.get('/_sim/deliveries')).body.entries;
+    expect(
+      entries.map((e: { outcome: string; deliveryId: number | null }) => [e.outcome, e.deliveryId]),
+    ).toEqual([
+      ['response', null],
+      ['response', 1],
+      ['dropped', null],
+    ]);
+    for (const e of entries)
+      expect(Object.keys(e)).toEqual([
+        'seq',
+        'time',
+        'webhookId',
+        'event',
+        'attempt',
+        'redelivery',
+        'url',
+        'method',
+        'headers',
+        'body',
+        'faults',
+        'deliveryId',
+        'outcome',
+        'statusCode',
+      ]);
+    expect(entries[2]).toMatchObject({ statusCode: null, faults: ['rule-2'], method: 'POST' });
+  });
+
+  it('matches fault rules on the current target path after target_url changes', async () => {
+    world();
+    const a = await receiver();
+    const b = await receiver();
+    const id = await projectHook(a.url, ['update:task']);
+    await rule({ deliveryDrop: true }, { path: '/other' });
+    await h.patch('/api/tasks/1', { name: 'x' }, { as: 'alice' });
+    await h.idle();
+    expect(a.requests).toHaveLength(1);
+    await h.patch(`/api/webhooks/${id}`, { target_url: b.url.replace('/hook', '/other') }, { as: 'alice' });
+    await h.patch('/api/tasks/1', { name: 'y' }, { as: 'alice' });
+    await h.idle();
+    expect(b.requests).toHaveLength(0);
+    expect((await h.get('/_sim/deliveries')).body.entries.at(-1)).toMatchObject({ outcome: 'dropped' });
   });
 });

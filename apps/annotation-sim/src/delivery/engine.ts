@@ -1,8 +1,7 @@
 import type { WorldCore } from '@sims/sim-core';
 import { formatDrfDate } from '../domain/dates';
 import type { DeliveryRec } from '../domain/model';
-import { changedFieldsOf, type Payload } from '../domain/payloads';
-import { pythonJsonDumps } from '../domain/python-json';
+import { changedFieldsOf, type Payload, payloadBody } from '../domain/payloads';
 import { signWebhookBody } from '../domain/signing';
 import { type AnnotationState, nextId } from '../domain/state';
 import { connectionErrorText, type OutboundResult, readTimeoutText, type WebhookSender } from './sender';
@@ -106,23 +105,57 @@ export function createDeliveryEngine(
   let seq = 0;
   let disposed = false;
   let pendingPumps = 0;
+  /** Jobs waiting in `queues` (the sum of their lengths, kept as jobs come and go). */
+  let queued = 0;
+  /** `target_url` → its path for the fault facts (parsed once per URL, not once per delivery). */
+  const paths = new Map<string, string>();
+  const pathOf = (url: string) => {
+    let p = paths.get(url);
+    if (p === undefined) {
+      if (paths.size >= 1024) paths.clear();
+      p = safePath(url);
+      paths.set(url, p);
+    }
+    return p;
+  };
 
-  const queuedCount = () => [...queues.values()].reduce((n, q) => n + q.length, 0);
   function checkIdle() {
-    if (queuedCount() === 0 && busy.size === 0 && pendingPumps === 0) {
+    if (queued === 0 && busy.size === 0 && pendingPumps === 0) {
       const ws = idleWaiters;
       idleWaiters = [];
       for (const w of ws) w();
     }
   }
 
-  function record(e: Omit<OutboundEntry, 'seq' | 'time'>): OutboundEntry {
-    const entry: OutboundEntry = { seq: ++seq, time: world.clock.iso(), ...e };
+  function record(
+    base: Base,
+    deliveryId: number | null,
+    outcome: OutboundEntry['outcome'],
+    statusCode: number | null,
+  ): OutboundEntry {
+    // The same keys in the same order as ever (the journal is served as JSON).
+    const entry: OutboundEntry = {
+      seq: ++seq,
+      time: world.clock.iso(),
+      webhookId: base.webhookId,
+      event: base.event,
+      attempt: base.attempt,
+      redelivery: base.redelivery,
+      url: base.url,
+      method: 'POST',
+      headers: base.headers,
+      body: base.body,
+      faults: base.faults,
+      deliveryId,
+      outcome,
+      statusCode,
+    };
     entries.push(entry);
     if (entries.length > capacity) {
       entries.shift();
       journalDropped++;
     }
+    if (waiters.size === 0) return entry;
     for (const w of [...waiters]) {
       if (w.pred(entry)) {
         waiters.delete(w);
@@ -161,7 +194,7 @@ export function createDeliveryEngine(
       operation: 'webhooks.deliver',
       resource: `webhooks/${job.webhookId}`,
       method: 'POST',
-      path: safePath(webhook.target_url),
+      path: pathOf(webhook.target_url),
       headers: {},
       query: {},
       body: job.payload,
@@ -177,7 +210,7 @@ export function createDeliveryEngine(
       webhook = state().webhooks.get(job.webhookId);
       if (!webhook || (!ignoreActive && !webhook.is_active)) return undefined;
     }
-    const bodyText = pythonJsonDumps(job.payload);
+    const bodyText = payloadBody(job.payload);
     const body = Buffer.from(bodyText, 'utf8');
     const refused = take('deliveryRefused') !== undefined;
     const timedOut = !refused && take('deliveryTimeout') !== undefined;
@@ -187,19 +220,18 @@ export function createDeliveryEngine(
     const corrupt = take('corruptSignature') !== undefined;
     const headers = headersFor(body, webhook.secret, corrupt);
     const url = webhook.target_url;
-    const base = {
+    const base: Base = {
       webhookId: job.webhookId,
       event: job.event,
       attempt: job.attempt,
       redelivery: job.redelivery,
       url,
-      method: 'POST' as const,
       headers,
       body: bodyText,
       faults: fired,
     };
     if (drop) {
-      record({ ...base, deliveryId: null, outcome: 'dropped', statusCode: null });
+      record(base, null, 'dropped', null);
       return undefined;
     }
     const started = wallNow();
@@ -215,12 +247,12 @@ export function createDeliveryEngine(
       const request = { url, headers, body, verifyTls: webhook.enable_ssl, connectTimeoutMs, readTimeoutMs };
       result = await sender(request);
       if (duplicate) {
-        record({ ...base, deliveryId: null, ...outcomeOf(result) });
+        record(base, null, outcomeOf(result), statusOf(result));
         result = await sender(request);
       }
     }
     const duration = Math.round(wallNow() - started);
-    const status = result.kind === 'response' ? result.status : result.kind === 'timeout' ? 504 : 502;
+    const status = statusOf(result);
     const response = result.kind === 'response' ? result.body : result.message;
     const s2 = state();
     const now = formatDrfDate(world.clock.now());
@@ -240,13 +272,8 @@ export function createDeliveryEngine(
     };
     // A webhook deleted while its request was in flight takes its deliveries with it.
     if (s2.webhooks.has(job.webhookId)) s2.deliveries.set(row.id, row);
-    record({ ...base, deliveryId: row.id, ...outcomeOf(result) });
+    record(base, row.id, outcomeOf(result), status);
     return row;
-  }
-
-  function outcomeOf(result: OutboundResult): { outcome: OutboundEntry['outcome']; statusCode: number } {
-    if (result.kind === 'response') return { outcome: 'response', statusCode: result.status };
-    return { outcome: result.kind, statusCode: result.kind === 'timeout' ? 504 : 502 };
   }
 
   function scheduleRetry(job: Job) {
@@ -261,9 +288,10 @@ export function createDeliveryEngine(
 
   function push(job: Job) {
     if (disposed) return;
-    const q = queues.get(job.webhookId) ?? [];
-    q.push(job);
-    queues.set(job.webhookId, q);
+    const q = queues.get(job.webhookId);
+    if (q) q.push(job);
+    else queues.set(job.webhookId, [job]);
+    queued++;
     pendingPumps++;
     // Never inside the API request: the worker picks the job up after the response is on its way.
     setImmediate(() => {
@@ -280,6 +308,7 @@ export function createDeliveryEngine(
       queues.delete(webhookId);
       return checkIdle();
     }
+    queued--;
     busy.add(webhookId);
     attempt(job, false)
       .then((row) => {
@@ -316,7 +345,7 @@ export function createDeliveryEngine(
         checkIdle();
       });
     },
-    stats: () => ({ queued: queuedCount(), inFlight: busy.size, scheduledRetries: timers.size }),
+    stats: () => ({ queued, inFlight: busy.size, scheduledRetries: timers.size }),
     journal: () => ({ entries: [...entries], dropped: journalDropped }),
     clearJournal() {
       entries.length = 0;
@@ -344,6 +373,7 @@ export function createDeliveryEngine(
       for (const t of timers) world.clock.cancel(t);
       timers.clear();
       queues.clear();
+      queued = 0;
       for (const w of waiters) w.resolve(undefined);
       waiters.clear();
       const ws = idleWaiters;
@@ -351,6 +381,27 @@ export function createDeliveryEngine(
       for (const w of ws) w();
     },
   };
+}
+
+/** What a journal entry of one attempt shares, whatever its outcome. */
+interface Base {
+  webhookId: number;
+  event: string;
+  attempt: number;
+  redelivery: boolean;
+  url: string;
+  headers: [string, string][];
+  body: string;
+  faults: string[];
+}
+
+function outcomeOf(result: OutboundResult): OutboundEntry['outcome'] {
+  return result.kind === 'response' ? 'response' : result.kind;
+}
+
+/** The delivery row's `status_code`: the response's, else 504 for a time-out and 502 for the rest. */
+function statusOf(result: OutboundResult): number {
+  return result.kind === 'response' ? result.status : result.kind === 'timeout' ? 504 : 502;
 }
 
 function safePath(url: string): string {

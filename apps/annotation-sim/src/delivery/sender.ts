@@ -82,11 +82,30 @@ const ERRNO: Record<string, string> = {
 /**
  * The real sender: node:http(s) with a connect time-out (until the socket connects) and a read
  * time-out (socket idle), like `requests.post(..., timeout=(3, 10), stream=True)`.
+ *
+ * One TCP connection per delivery, closed by the sender once the answer is read, as `requests.post`
+ * does (a Session per call): the headers say `Connection: keep-alive`, but nothing is reused. Plain
+ * HTTP goes through one shared agent without keep-alive (a socket per request, destroyed when its
+ * answer ends: the same wire traffic as a fresh agent per request, without building one each time);
+ * HTTPS keeps a fresh agent per request, so no TLS session is resumed (requests builds a new
+ * connection pool, and SSL context, per call).
  */
 export function createHttpSender(): WebhookSender {
+  const plainAgent = new http.Agent({ keepAlive: false });
+  /** Parsed target URLs (a webhook's URL is parsed once, not once per delivery). */
+  const urls = new Map<string, URL>();
+  const parse = (text: string): URL => {
+    let url = urls.get(text);
+    if (url === undefined) {
+      if (urls.size >= 1024) urls.clear();
+      url = new URL(text);
+      urls.set(text, url);
+    }
+    return url;
+  };
   return (req) =>
     new Promise<OutboundResult>((resolve) => {
-      const url = new URL(req.url);
+      const url = parse(req.url);
       const isHttps = url.protocol === 'https:';
       const headers: Record<string, string> = {};
       for (const [k, v] of req.headers) headers[k] = v;
@@ -100,8 +119,7 @@ export function createHttpSender(): WebhookSender {
       const options: https.RequestOptions = {
         method: 'POST',
         headers,
-        agent: false,
-        ...(isHttps ? { rejectUnauthorized: req.verifyTls } : {}),
+        ...(isHttps ? { agent: false, rejectUnauthorized: req.verifyTls } : { agent: plainAgent }),
       };
       const request = (isHttps ? https : http).request(url, options);
       const connectTimer = setTimeout(() => {

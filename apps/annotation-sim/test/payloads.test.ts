@@ -1,0 +1,56 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { payloadBody } from '../src/domain/payloads';
+import { pythonJsonDumps } from '../src/domain/python-json';
+
+/** Strings that exercise every escaping branch: quotes, backslashes, controls, DEL, BMP, astral. */
+const nasty = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'binary' }),
+  fc.constantFrom('', '"', '\\', '\n\r\t\b\f', '\u0000\u001f\u007f', 'é ☃ 😀', 'plain ascii / text', "it's"),
+);
+/** Keys include `position` (float lists) and integer-like keys (their enumeration order differs). */
+const key = fc.oneof(nasty, fc.constantFrom('position', 'frame', 'id', '0', '10', '2', 'webhook_id'));
+const number = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom(0, -0, 1e21, -1e21, 1e16, 1e-5, 0.1, 2 ** 53, Number.MAX_VALUE),
+);
+const { value } = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    nasty,
+    number,
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.array(tie('value'), { maxLength: 5 }),
+    fc.dictionary(key, tie('value'), { maxKeys: 5 }),
+  ),
+}));
+
+describe('payloadBody', () => {
+  it('is byte for byte pythonJsonDumps for any JSON-like value', () => {
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(payloadBody(v)).toBe(pythonJsonDumps(v));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('matches pythonJsonDumps on the edge cases it shortcuts', () => {
+    const sparse: unknown[] = [1];
+    sparse[3] = 2;
+    const cases: unknown[] = [
+      { event: 'update:task', webhook_id: 3, task: { name: 'renamed ☃', position: [1, 2.5] } },
+      { changes: { position: { from: [1, 2], to: [3, 4.5] } }, frame: 3 },
+      { a: undefined, b: [undefined, () => 1, Symbol('s'), 10n], c: new Date(0), 'k"\\': 'v' },
+      { 10: 'ten', 2: 'two', b: 'b', 1: 'one' },
+      sparse,
+      [-0, 0.5, 1e21, -1e21, Number.NaN, Number.POSITIVE_INFINITY],
+      'x'.repeat(10_000),
+    ];
+    for (const c of cases) expect(payloadBody(c)).toBe(pythonJsonDumps(c));
+  });
+});
