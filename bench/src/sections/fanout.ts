@@ -5,7 +5,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { json } from '../lib/http';
-import { run, stop, track } from '../lib/proc';
+import { stop, track } from '../lib/proc';
 import { percentile } from '../lib/stats';
 import { BENCH_DIR, launch, type Running } from '../lib/targets';
 import { CVAT_AUTH } from './throughput';
@@ -20,6 +20,8 @@ interface Report {
   unparsed: number;
   receipts: [number, number][];
   sample: string | null;
+  /** The first request's raw headers (name, value, ...), as the receiver got them. */
+  sampleHeaders: string[] | null;
   first: number;
   last: number;
 }
@@ -86,6 +88,49 @@ async function waitReceived(receiver: ChildProcess, count: number, timeoutMs: nu
     if (r.received >= count || Date.now() > deadline) return r;
     await new Promise((res) => setTimeout(res, 50));
   }
+}
+
+/**
+ * Runs `fanout-bare.mjs` (forked, tracked): its warm-up, then `between` (the receiver is reset), then the
+ * measured loop. Rejects if it fails or takes longer than `timeoutMs`.
+ */
+function runBare(
+  args: string[],
+  between: () => Promise<void>,
+  timeoutMs: number,
+): Promise<{ starts: [number, number][]; errors: number }> {
+  const child = track(
+    fork(join(BENCH_DIR, 'src/servers/fanout-bare.mjs'), args, {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    }),
+  );
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    if (stderr.length < 20_000) stderr += d.toString();
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    let result: { starts: [number, number][]; errors: number } | undefined;
+    child.on('message', (m: { type: string; starts?: [number, number][]; errors?: number }) => {
+      if (m.type === 'warm')
+        between().then(
+          () => child.send({ type: 'go' }),
+          (err) => {
+            child.kill('SIGKILL');
+            reject(err);
+          },
+        );
+      else if (m.type === 'done') result = { starts: m.starts ?? [], errors: m.errors ?? 0 };
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (result) resolve(result);
+      else
+        reject(
+          new Error(`fanout-bare.mjs exited ${code ?? signal} without a result: ${stderr.slice(-2000)}`),
+        );
+    });
+  });
 }
 
 /**
@@ -198,26 +243,26 @@ export async function fanout(opts: { count: number; concurrency: number; log: (s
     );
     const stats = await json<{ queued: number; inFlight: number }>(`${sim.url}/_sim/deliveries/stats`);
 
-    // The bare loop: the same signed bodies (one the simulator sent), the same concurrency.
+    // The bare loop: the same signed bodies (one the simulator sent) with the same headers in the same
+    // order (so the same `Connection: keep-alive` and the same close by the sender), the same
+    // concurrency, and the same warm-up as the simulator had; its clock starts at its first POST (the
+    // simulator's at its first PATCH), not at the spawn of its process.
     const sample = simReport.sample ?? '';
     const templatePath = join(dir, 'payload.json');
+    const headersPath = join(dir, 'headers.json');
     writeFileSync(templatePath, sample);
+    writeFileSync(headersPath, JSON.stringify(simReport.sampleHeaders ?? []));
     await ask(receiver, 'reset');
-    const bareT0 = now();
-    const out = await run(
-      process.execPath,
-      [
-        join(BENCH_DIR, 'src/servers/fanout-bare.mjs'),
-        hook,
-        SECRET,
-        String(opts.count),
-        String(opts.concurrency),
-        templatePath,
-      ],
+    const bare = await runBare(
+      [hook, SECRET, String(opts.count), String(opts.concurrency), templatePath, headersPath, String(warm)],
+      async () => {
+        await waitReceived(receiver, warm, 30_000);
+        await ask(receiver, 'reset');
+      },
       300_000,
     );
-    const bare = JSON.parse(out.trim()) as { starts: [number, number][]; errors: number };
     const bareReport = await waitReceived(receiver, opts.count, 30_000);
+    const bareT0 = Math.min(...bare.starts.map(([, t]) => t));
     const bareSide = summarize(opts.count, new Map(bare.starts), bareReport, bareT0);
     opts.log(
       `  bare loop: ${bareSide.received}/${opts.count} in ${bareSide.seconds.toFixed(2)} s, p99 ${bareSide.p99.toFixed(1)} ms`,

@@ -1,5 +1,6 @@
 // Webhook receiver in its own process: checks every X-Signature-256, notes the receipt time of each
-// delivery by the sequence number in the body, and reports to the parent over IPC.
+// delivery by the sequence number in the body, and reports to the parent over IPC (with the first
+// request's body and raw headers, which the bare loop replays).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 
@@ -14,6 +15,7 @@ function fresh() {
     unparsed: 0,
     receipts: new Map(),
     sample: null,
+    sampleHeaders: null,
     first: 0,
     last: 0,
   };
@@ -40,7 +42,10 @@ const server = http.createServer((req, res) => {
     if (seq < 0) state.unparsed++;
     else if (state.receipts.has(seq)) state.duplicates++;
     else state.receipts.set(seq, t);
-    if (state.sample === null) state.sample = text;
+    if (state.sample === null) {
+      state.sample = text;
+      state.sampleHeaders = req.rawHeaders;
+    }
     res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 2 });
     res.end('ok');
   });
@@ -62,6 +67,7 @@ process.on('message', (msg) => {
       unparsed: state.unparsed,
       receipts: [...state.receipts.entries()],
       sample: state.sample,
+      sampleHeaders: state.sampleHeaders,
       first: state.first,
       last: state.last,
     });
