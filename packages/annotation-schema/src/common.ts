@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** DRF datetime: ISO-8601 with `Z` (microseconds when non-zero). */
 export const DateTime = z

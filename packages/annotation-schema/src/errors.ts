@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `{"detail": "..."}`: authentication, permission, not-found and parse errors. */
 export const DetailError = z.object({ detail: z.string() });

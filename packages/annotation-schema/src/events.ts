@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Wire shapes of CVAT's events API (v2.73.0 `cvat/schema.yml`): client events, the export request id,

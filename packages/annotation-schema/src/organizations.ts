@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BasicUser, DateTime, paginated } from './common';
 
 export const OrganizationRole = z.enum(['worker', 'supervisor', 'maintainer', 'owner']);

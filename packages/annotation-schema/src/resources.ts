@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BasicUser, DateTime, paginated, Storage } from './common';
 
 export const JobStatus = z.enum(['annotation', 'validation', 'completed']);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Helpers for the proto3 JSON mapping the REST surface uses. The request parser in the simulator walks

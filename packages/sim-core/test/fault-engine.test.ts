@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createClock } from '../src/clock';
 import { createFaultEngine, type RequestFacts } from '../src/faults/engine';
 import { createRandom } from '../src/random';

@@ -15,7 +15,7 @@ import {
   WebhookRead,
   WebhookWriteRequest,
 } from '@sims/annotation-schema';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SIMULATOR_VERSION } from '../simulator';
 
 /** CVAT operationIds that do not follow `<resource>_<list|create|retrieve|update|partial_update|destroy>`. */

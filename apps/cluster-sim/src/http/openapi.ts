@@ -14,7 +14,7 @@ import {
   UpdateClusterRequest,
   UpdateNodePoolRequest,
 } from '@sims/cluster-schema';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SIMULATOR_VERSION } from '../definition';
 
 const SCHEMAS = {

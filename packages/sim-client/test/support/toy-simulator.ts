@@ -8,7 +8,7 @@ import {
   serve,
 } from '@sims/sim-core';
 import type { Context } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A tiny simulator on the real kernel (widgets with a slow "paint"), served over HTTP on 127.0.0.1,

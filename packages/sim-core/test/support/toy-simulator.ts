@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SimInputError } from '../../src/duration';
 import { createSimKernel, type KernelOptions, type SimEnv } from '../../src/http/kernel';
 import type { SimulatorDefinition } from '../../src/simulator';

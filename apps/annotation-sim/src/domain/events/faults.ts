@@ -1,5 +1,5 @@
 import { isDurationString } from '@sims/sim-core';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Domain fault effects of the events API, to merge into the simulator definition's `domainEffects`:

@@ -1,5 +1,5 @@
 import { type Clock, parseDuration, parseInput } from '@sims/sim-core';
-import { z } from 'zod';
+import * as z from 'zod';
 import { armJob, type ExportJob } from './export';
 import { type EventRecord, EventStore } from './store';
 

@@ -9,7 +9,7 @@ import {
   type World,
 } from '@sims/sim-core';
 import type { Context } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { processClientEvents } from '../../domain/events/client-events';
 import { createCsvStream } from '../../domain/events/csv';
 import {
