@@ -13,7 +13,7 @@
 #                     locally by scripts/docker-engine.sh because no registry is reachable there)
 #   SIMS_IMAGE_TAG    tag of the images (default dev)
 # The legacy builder is fine (and is what runs here: bookworm's docker.io has no buildx); the build context is
-# the app folder, of which .dockerignore lets only dist/main.js through.
+# the app folder, of which .dockerignore lets only dist/*.js through (main.js and its lazily imported chunks).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -68,8 +68,8 @@ echo "docker-images: sizes"
 for app in "${APPS[@]}"; do
   image=sims/$app:$TAG
   bytes=$(docker image inspect --format '{{.Size}}' "$image")
-  bundle=$(wc -c <"apps/$app/dist/main.js")
-  awk -v i="$image" -v b="$bytes" -v j="$bundle" 'BEGIN { printf "  %-28s %6.1f MB  (dist/main.js %.2f MB)\n", i, b / 1e6, j / 1e6 }'
+  bundle=$(cat "apps/$app"/dist/*.js | wc -c)
+  awk -v i="$image" -v b="$bytes" -v j="$bundle" 'BEGIN { printf "  %-28s %6.1f MB  (dist/*.js %.2f MB)\n", i, b / 1e6, j / 1e6 }'
 done
 
 ((MEASURE)) || exit 0

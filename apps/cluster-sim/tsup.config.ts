@@ -1,6 +1,7 @@
 import { defineConfig } from 'tsup';
 
-// One self-contained ESM file per entry: the Docker image ships dist/main.js and nothing else.
+// Self-contained ESM (nothing external): dist/main.js plus chunks it imports on first use (the YAML
+// parser for scenario files), which is why the Docker image copies all of dist/ (docs/decisions/0009).
 export default defineConfig({
   entry: { main: 'src/main.ts' },
   format: ['esm'],
@@ -8,7 +9,7 @@ export default defineConfig({
   platform: 'node',
   bundle: true,
   noExternal: [/.*/],
-  splitting: false,
+  splitting: true,
   clean: true,
   banner: {
     js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",

@@ -6,7 +6,6 @@ import type { AnnotationState, Compat } from './domain/state';
 import { createEventsBridge } from './events-bridge';
 import type { AppDeps, Kernel, Quirks } from './http/deps';
 import { registerEventRoutes } from './http/events/routes';
-import { buildOpenApi } from './http/openapi';
 import { hasRequestId } from './http/respond';
 import { registerAccessTokenRoutes } from './http/routes/access-tokens';
 import { registerAuthAndUserRoutes } from './http/routes/auth-users';
@@ -106,8 +105,10 @@ export function createAnnotationSim(options: AnnotationSimOptions = {}): Annotat
   registerEventRoutes(kernel, bridge.deps(deps));
   const served = kernel.app.routes.map((r) => ({ method: r.method, path: r.path }));
   let openApi: Record<string, unknown> | undefined;
-  kernel.app.get('/openapi.json', (c) => {
-    openApi ??= buildOpenApi(served);
+  kernel.app.get('/openapi.json', async (c) => {
+    // Imported on first use: the document is built from every wire schema of @sims/annotation-schema,
+    // which a process that never serves it should not build at startup (docs/decisions/0009).
+    openApi ??= (await import('./http/openapi')).buildOpenApi(served);
     return c.json(openApi);
   });
   for (const route of kernel.app.routes) {

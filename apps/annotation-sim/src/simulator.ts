@@ -8,7 +8,7 @@ import {
   type WorldCore,
 } from '@sims/sim-core';
 import type { Context, Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { registerDeliveryControlRoutes } from './control/deliveries';
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryOptions } from './delivery/engine';
 import { createHttpSender, type WebhookSender } from './delivery/sender';
@@ -181,7 +181,7 @@ export function createAnnotationDefinition(
           world.state.extensions.set(e.name, e.import(ext[e.name], world));
     },
     seed(world: World<AnnotationState>, input: unknown) {
-      const parsed = seedSchema.safeParse(input ?? {});
+      const parsed = seedSchema().safeParse(input ?? {});
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const path = (issue?.path ?? []).filter((k): k is string | number => typeof k !== 'symbol');

@@ -1,7 +1,6 @@
 import { createSimKernel, type KernelOptions, serve, type World } from '@sims/sim-core';
 import { createClusterDefinition } from './definition';
 import type { ClusterState, Settings } from './domain/state';
-import { createOpenApiDocument } from './http/openapi';
 import { registerApiRoutes } from './http/routes';
 import { createOperationScheduler } from './scheduler';
 
@@ -11,7 +10,7 @@ export interface ClusterSimOptions extends KernelOptions {
 }
 
 /** `GET /openapi.json`'s document, built once per process on first use. */
-let openApiDocument: ReturnType<typeof createOpenApiDocument> | undefined;
+let openApiDocument: Record<string, unknown> | undefined;
 
 /**
  * Builds a cluster simulator: the Hono app (emulated GKE v1beta1/v1 API + control plane at `/_sim`)
@@ -28,9 +27,10 @@ export function createClusterSim(options: ClusterSimOptions = {}) {
     scheduler,
   });
   const kernel = createSimKernel(def, options);
-  // Built on the first request and shared: zod's toJSONSchema takes ~10 ms, which every start paid.
-  kernel.app.get('/openapi.json', (c) => {
-    openApiDocument ??= createOpenApiDocument();
+  // Built on the first request and shared: zod's toJSONSchema takes ~10 ms, which every start paid. The
+  // module is imported then too, so the bundled CLI does not load it at startup (docs/decisions/0009).
+  kernel.app.get('/openapi.json', async (c) => {
+    openApiDocument ??= (await import('./http/openapi')).createOpenApiDocument();
     return c.json(openApiDocument);
   });
   registerApiRoutes(kernel, scheduler);

@@ -1,6 +1,6 @@
 import { RpcCode } from '@sims/cluster-schema';
 import { parseInput, SimInputError, type SimulatorDefinition, type World } from '@sims/sim-core';
-import { z } from 'zod';
+import * as z from 'zod';
 import { controlOpenApiPaths, registerControlRoutes } from './control/routes';
 import { applySeed, seedSchema } from './domain/seed';
 import { exportClusterState, importClusterState } from './domain/snapshot';
@@ -82,7 +82,7 @@ export function createClusterDefinition(deps: {
       scheduler.rescheduleAll(world);
     },
     seed(world, input) {
-      const parsed = parseInput(seedSchema, input ?? {}, 'seed');
+      const parsed = parseInput(seedSchema(), input ?? {}, 'seed');
       const result = applySeed(world.state, parsed, { now: world.clock.now(), ids: world.ids });
       if (!result.ok) throw new SimInputError(`seed.${result.error}`);
       for (const op of result.value.started) scheduler.schedule(world, op);

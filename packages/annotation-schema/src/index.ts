@@ -49,6 +49,7 @@ export {
   TaskSegment,
   TaskSegmentRead,
 } from './resources';
+export { PROJECT_WEBHOOK_EVENT_ORDER, WEBHOOK_EVENT_CATALOGUE } from './webhook-events';
 export {
   CreateEventPayload,
   DeleteEventPayload,
@@ -57,9 +58,7 @@ export {
   PaginatedWebhookReadList,
   PatchedWebhookWriteRequest,
   PingPayload,
-  PROJECT_WEBHOOK_EVENT_ORDER,
   UpdateEventPayload,
-  WEBHOOK_EVENT_CATALOGUE,
   WebhookContentType,
   WebhookDeliveryRead,
   WebhookEvents,

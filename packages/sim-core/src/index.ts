@@ -30,6 +30,7 @@ export type { RunningServer, ServeOptions } from './http/serve';
 export { serve } from './http/serve';
 export type { Journal, JournalEntry, JournalFilter, JournalStats } from './journal';
 export { createJournal, DeferredJournalEntry, formatRequestLog, journalMatches } from './journal';
+export { lazy } from './lazy';
 export type { Random } from './random';
 export { createRandom } from './random';
 export type { Scenario, ScenarioResult } from './scenario';

@@ -1,5 +1,4 @@
-import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseTime } from './clock';
 import { isDurationString, parseDuration, SimInputError } from './duration';
 import { createFaultEngine } from './faults/engine';
@@ -52,8 +51,20 @@ export interface ScenarioResult {
   clock: { mode: string; now: string };
 }
 
+/**
+ * The YAML parser, imported on first use: only scenario files need it, and it is a quarter of the
+ * bundled CLI, so a simulator started without `--scenario` never loads it (docs/decisions/0009).
+ */
+let yamlModule: Promise<typeof import('yaml')> | undefined;
+const loadYaml = () => {
+  // yaml is CommonJS: its exports object is the default export, in Node and in the bundle's chunk alike.
+  yamlModule ??= import('yaml').then((m) => (m as unknown as { default: typeof m }).default);
+  return yamlModule;
+};
+
 /** Finds `line:column` of a path in a parsed YAML/JSON document (the deepest part that exists). */
-function locate(text: string, segments: (string | number)[]): string | undefined {
+async function locate(text: string, segments: (string | number)[]): Promise<string | undefined> {
+  const { LineCounter, parseDocument } = await loadYaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter });
   for (let n = segments.length; n >= 0; n--) {
@@ -74,7 +85,8 @@ function locate(text: string, segments: (string | number)[]): string | undefined
  *
  * @example parseScenario('faults: []', 'empty.yaml')
  */
-export function parseScenario(text: string, source = 'scenario'): Scenario {
+export async function parseScenario(text: string, source = 'scenario'): Promise<Scenario> {
+  const { isMap, isSeq, LineCounter, parseDocument } = await loadYaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -89,19 +101,19 @@ export function parseScenario(text: string, source = 'scenario'): Scenario {
   try {
     return parseInput(scenarioSchema, value);
   } catch (err) {
-    throw withLocation(err, text, source, []);
+    throw await withLocation(err, text, source, []);
   }
 }
 
-function withLocation(
+async function withLocation(
   err: unknown,
   text: string | undefined,
   source: string,
   prefix: (string | number)[],
-): unknown {
+): Promise<unknown> {
   if (!(err instanceof SimInputError)) return err;
   const segments = [...prefix, ...err.segments];
-  const where = text === undefined ? undefined : locate(text, segments);
+  const where = text === undefined ? undefined : await locate(text, segments);
   const message = where ? `${source}:${where}: ${err.message}` : `${source}: ${err.message}`;
   return new SimInputError(message, segments);
 }
@@ -110,12 +122,12 @@ function withLocation(
  * Applies a scenario to a world: validates every fault rule first (nothing is applied if one is
  * wrong), then seeds, adds the rules, and sets the clock.
  */
-export function applyScenario<S>(
+export async function applyScenario<S>(
   def: SimulatorDefinition<S>,
   world: World<S>,
   scenario: Scenario,
   options: { text?: string; source?: string } = {},
-): ScenarioResult {
+): Promise<ScenarioResult> {
   const source = options.source ?? 'scenario';
   const faults = scenario.faults ?? [];
   // Dry run of the rules on a scratch engine so a bad rule leaves the world untouched.
@@ -126,20 +138,20 @@ export function applyScenario<S>(
     domainEffects: def.domainEffects,
   });
   const taken = new Set(world.faults.list().map((r) => r.id));
-  faults.forEach((rule, i) => {
+  for (const [i, rule] of faults.entries()) {
     try {
       const added = scratch.add(rule);
       if (taken.has(added.id))
         throw new SimInputError(`a fault rule with id "${added.id}" already exists`, 'id');
     } catch (err) {
-      throw withLocation(err, options.text, source, ['faults', i]);
+      throw await withLocation(err, options.text, source, ['faults', i]);
     }
-  });
+  }
   if (scenario.clock?.set !== undefined) {
     try {
       parseTime(scenario.clock.set);
     } catch (err) {
-      throw withLocation(err, options.text, source, ['clock', 'set']);
+      throw await withLocation(err, options.text, source, ['clock', 'set']);
     }
   }
   let seeded: unknown;
@@ -147,7 +159,7 @@ export function applyScenario<S>(
     try {
       seeded = def.seed(world, scenario.seed);
     } catch (err) {
-      throw withLocation(err, options.text, source, ['seed']);
+      throw await withLocation(err, options.text, source, ['seed']);
     }
   }
   const ids = faults.map((rule) => world.faults.add(rule).id);
@@ -165,11 +177,11 @@ export function applyScenario<S>(
 }
 
 /** Parses and applies scenario text in one step. */
-export function loadScenario<S>(
+export async function loadScenario<S>(
   def: SimulatorDefinition<S>,
   world: World<S>,
   text: string,
   source = 'scenario',
-): ScenarioResult {
-  return applyScenario(def, world, parseScenario(text, source), { text, source });
+): Promise<ScenarioResult> {
+  return applyScenario(def, world, await parseScenario(text, source), { text, source });
 }

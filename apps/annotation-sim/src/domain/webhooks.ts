@@ -1,4 +1,6 @@
-import { PROJECT_WEBHOOK_EVENT_ORDER, WEBHOOK_EVENT_CATALOGUE } from '@sims/annotation-schema';
+// The subpath holds only the event lists: importing the package root would put every wire schema into
+// the CLI's startup (docs/decisions/0009).
+import { PROJECT_WEBHOOK_EVENT_ORDER, WEBHOOK_EVENT_CATALOGUE } from '@sims/annotation-schema/webhook-events';
 import type { ResourceChange } from './changes';
 import { type ApiError, invalid } from './errors';
 import type { WebhookRec } from './model';

@@ -1,7 +1,7 @@
 import { ServerConfig } from '@sims/cluster-schema';
 import { type ControlTools, parseInput, type SimEnv } from '@sims/sim-core';
 import type { Context, Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { omitDefaults } from '../domain/node-pools';
 import { renderOperation, settleNow } from '../domain/operations';
 import { applyServerConfig, settingsSchema } from '../domain/seed';
@@ -36,7 +36,7 @@ export function registerControlRoutes(
 
   control.get('/settings', (c) => c.json(world(c).state.settings));
   control.put('/settings', async (c) => {
-    const patch = parseInput(settingsSchema, await readJson(c), 'settings');
+    const patch = parseInput(settingsSchema(), await readJson(c), 'settings');
     const w = world(c);
     w.state.settings = mergeSettings(w.state.settings, patch as Partial<Settings>);
     return c.json(w.state.settings);

@@ -1,5 +1,6 @@
 import { Cluster, NodePool, OperationType, RpcCode, ServerConfig } from '@sims/cluster-schema';
-import { z } from 'zod';
+import { lazy } from '@sims/sim-core';
+import * as z from 'zod';
 import { buildCluster, type DomainContext, seededPool } from './clusters';
 import { fail, ok, type Result } from './errors';
 import { clusterName, nodePoolName } from './names';
@@ -15,96 +16,103 @@ import {
 } from './state';
 import { sortDescending } from './versions';
 
-const principalSchema = z
-  .object({
-    scopes: z.array(z.string()).optional(),
-    permissions: z.array(z.string()).optional(),
-    deniedPermissions: z.array(z.string()).optional(),
-  })
-  .strict();
+// The schemas here are built on first use (docs/decisions/0009): seeding and settings are control-plane
+// requests, which a process that only serves the emulated API never gets.
+const principalSchema = () =>
+  z
+    .object({
+      scopes: z.array(z.string()).optional(),
+      permissions: z.array(z.string()).optional(),
+      deniedPermissions: z.array(z.string()).optional(),
+    })
+    .strict();
 
 /** Settings as the control plane and seeds accept them (every field optional). */
-export const settingsSchema = z
-  .object({
-    strictUnknownFields: z.boolean(),
-    operationDurationMs: z.number().int().nonnegative(),
-    operationPolls: z.number().int().positive().optional(),
-    abortingMs: z.number().int().nonnegative(),
-    maxNodeSkewMinors: z.number().int().nonnegative(),
-    concurrentOperationsQuota: z.number().int().positive(),
-    maxOperations: z.number().int().positive(),
-    busyMessage: z.enum(['current', 'legacy']),
-    failedPoolStatus: z.enum(['RUNNING_WITH_ERROR', 'ERROR']),
-    cancelError: z.object({ status: RpcCode, message: z.string() }).strict(),
-    etagMismatchMessage: z.string().min(1),
-    auth: z
-      .object({
-        principals: z.record(z.string(), principalSchema),
-        rejectedTokens: z.record(
-          z.string(),
-          z.enum(['ACCESS_TOKEN_EXPIRED', 'ACCESS_TOKEN_TYPE_UNSUPPORTED']),
-        ),
-        denyUnknownTokens: z.boolean(),
-      })
-      .partial()
-      .strict(),
-  })
-  .partial()
-  .strict();
+export const settingsSchema = lazy(() =>
+  z
+    .object({
+      strictUnknownFields: z.boolean(),
+      operationDurationMs: z.number().int().nonnegative(),
+      operationPolls: z.number().int().positive().optional(),
+      abortingMs: z.number().int().nonnegative(),
+      maxNodeSkewMinors: z.number().int().nonnegative(),
+      concurrentOperationsQuota: z.number().int().positive(),
+      maxOperations: z.number().int().positive(),
+      busyMessage: z.enum(['current', 'legacy']),
+      failedPoolStatus: z.enum(['RUNNING_WITH_ERROR', 'ERROR']),
+      cancelError: z.object({ status: RpcCode, message: z.string() }).strict(),
+      etagMismatchMessage: z.string().min(1),
+      auth: z
+        .object({
+          principals: z.record(z.string(), principalSchema()),
+          rejectedTokens: z.record(
+            z.string(),
+            z.enum(['ACCESS_TOKEN_EXPIRED', 'ACCESS_TOKEN_TYPE_UNSUPPORTED']),
+          ),
+          denyUnknownTokens: z.boolean(),
+        })
+        .partial()
+        .strict(),
+    })
+    .partial()
+    .strict(),
+);
 
-const seedPool = NodePool.extend({ name: z.string().min(1) }).strict();
-const seedCluster = Cluster.extend({
-  projectId: z.string().min(1),
-  location: z.string().min(1),
-  name: z.string().min(1),
-  nodePools: z.array(seedPool).optional(),
-}).strict();
+/** `POST /_sim/seed` and scenario `seed:`: resources created directly, already RUNNING. */
+export const seedSchema = lazy(() => {
+  const seedPool = NodePool.extend({ name: z.string().min(1) }).strict();
+  const seedCluster = Cluster.extend({
+    projectId: z.string().min(1),
+    location: z.string().min(1),
+    name: z.string().min(1),
+    nodePools: z.array(seedPool).optional(),
+  }).strict();
 
-/** A pool added to a cluster that exists (or is seeded earlier in the same document). */
-const seedClusterPool = seedPool.extend({
-  projectId: z.string().min(1),
-  location: z.string().min(1),
-  cluster: z.string().min(1),
-});
-
-/** An operation in a given phase (provider states: "is running", "is done", "ended with error …"). */
-const seedOperation = z
-  .object({
-    id: z
-      .string()
-      .regex(/^operation-\d{13}-[0-9a-f-]+$/, 'expected operation-<13 digit ms>-<hex or uuid>')
-      .optional(),
+  /** A pool added to a cluster that exists (or is seeded earlier in the same document). */
+  const seedClusterPool = seedPool.extend({
     projectId: z.string().min(1),
     location: z.string().min(1),
     cluster: z.string().min(1),
-    nodePool: z.string().min(1).optional(),
-    operationType: OperationType.optional(),
-    status: z.enum(['PENDING', 'RUNNING', 'DONE']),
-    startTime: z.string().optional(),
-    endTime: z.string().optional(),
-    error: z
-      .object({ code: z.int().min(1).max(16), message: z.string() })
-      .strict()
-      .optional(),
-    statusMessage: z.string().optional(),
-  })
-  .strict();
+  });
 
-/** `POST /_sim/seed` and scenario `seed:`: resources created directly, already RUNNING. */
-export const seedSchema = z
-  .object({
-    projects: z
-      .array(z.object({ projectId: z.string().min(1), projectNumber: z.string().regex(/^\d+$/) }).strict())
-      .optional(),
-    serverConfig: ServerConfig.strict().optional(),
-    settings: settingsSchema.optional(),
-    clusters: z.array(seedCluster).optional(),
-    nodePools: z.array(seedClusterPool).optional(),
-    operations: z.array(seedOperation).optional(),
-  })
-  .strict();
+  /** An operation in a given phase (provider states: "is running", "is done", "ended with error …"). */
+  const seedOperation = z
+    .object({
+      id: z
+        .string()
+        .regex(/^operation-\d{13}-[0-9a-f-]+$/, 'expected operation-<13 digit ms>-<hex or uuid>')
+        .optional(),
+      projectId: z.string().min(1),
+      location: z.string().min(1),
+      cluster: z.string().min(1),
+      nodePool: z.string().min(1).optional(),
+      operationType: OperationType.optional(),
+      status: z.enum(['PENDING', 'RUNNING', 'DONE']),
+      startTime: z.string().optional(),
+      endTime: z.string().optional(),
+      error: z
+        .object({ code: z.int().min(1).max(16), message: z.string() })
+        .strict()
+        .optional(),
+      statusMessage: z.string().optional(),
+    })
+    .strict();
 
-export type SeedInput = z.infer<typeof seedSchema>;
+  return z
+    .object({
+      projects: z
+        .array(z.object({ projectId: z.string().min(1), projectNumber: z.string().regex(/^\d+$/) }).strict())
+        .optional(),
+      serverConfig: ServerConfig.strict().optional(),
+      settings: settingsSchema().optional(),
+      clusters: z.array(seedCluster).optional(),
+      nodePools: z.array(seedClusterPool).optional(),
+      operations: z.array(seedOperation).optional(),
+    })
+    .strict();
+});
+
+export type SeedInput = z.infer<ReturnType<typeof seedSchema>>;
 
 export interface SeedResult {
   clusters: string[];
@@ -183,7 +191,7 @@ export function applySeed(
 
 function seedOperationRecord(
   state: ClusterState,
-  o: z.infer<typeof seedOperation>,
+  o: NonNullable<SeedInput['operations']>[number],
   ctx: DomainContext,
 ): Result<OperationRecord, string> {
   const record = state.clusters.get(clusterKey(o.projectId, o.location, o.cluster));

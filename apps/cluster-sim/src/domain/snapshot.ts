@@ -1,5 +1,6 @@
 import { Cluster, NodePool, ServerConfig } from '@sims/cluster-schema';
-import { z } from 'zod';
+import { lazy } from '@sims/sim-core';
+import * as z from 'zod';
 import { settingsSchema } from './seed';
 import {
   type ClusterState,
@@ -27,46 +28,49 @@ export function exportClusterState(state: ClusterState) {
   };
 }
 
-const snapshotSchema = z
-  .object({
-    clusters: z.array(
-      z
-        .object({
+/** Built on first use (docs/decisions/0009): only `PUT /_sim/state` and `--state-file` need it. */
+const snapshotSchema = lazy(() =>
+  z
+    .object({
+      clusters: z.array(
+        z
+          .object({
+            projectId: z.string(),
+            location: z.string(),
+            name: z.string(),
+            generation: z.number().int().default(0),
+            cluster: Cluster,
+            pools: z.array(
+              z.object({
+                pool: NodePool.extend({ name: z.string() }),
+                generation: z.number().int().default(0),
+              }),
+            ),
+          })
+          .strict(),
+      ),
+      operations: z.array(
+        z.looseObject({
+          id: z.string().regex(/^operation-\d{13}-[0-9a-f-]+$/),
           projectId: z.string(),
           location: z.string(),
-          name: z.string(),
-          generation: z.number().int().default(0),
-          cluster: Cluster,
-          pools: z.array(
-            z.object({
-              pool: NodePool.extend({ name: z.string() }),
-              generation: z.number().int().default(0),
-            }),
-          ),
-        })
-        .strict(),
-    ),
-    operations: z.array(
-      z.looseObject({
-        id: z.string().regex(/^operation-\d{13}-[0-9a-f-]+$/),
-        projectId: z.string(),
-        location: z.string(),
-        cluster: z.string(),
-        status: z.enum(['PENDING', 'RUNNING', 'ABORTING', 'DONE']),
-        startTime: z.number(),
-        plan: z.looseObject({ mode: z.enum(['time', 'polls']) }),
-        change: z.looseObject({ kind: z.string() }),
-      }),
-    ),
-    projectNumbers: z.record(z.string(), z.string()).default({}),
-    serverConfig: ServerConfig,
-    settings: settingsSchema.default({}),
-  })
-  .strict();
+          cluster: z.string(),
+          status: z.enum(['PENDING', 'RUNNING', 'ABORTING', 'DONE']),
+          startTime: z.number(),
+          plan: z.looseObject({ mode: z.enum(['time', 'polls']) }),
+          change: z.looseObject({ kind: z.string() }),
+        }),
+      ),
+      projectNumbers: z.record(z.string(), z.string()).default({}),
+      serverConfig: ServerConfig,
+      settings: settingsSchema().default({}),
+    })
+    .strict(),
+);
 
 /** Parses a snapshot into a fresh state; throws the zod error on a bad one (nothing changes then). */
 export function importClusterState(snapshot: unknown): ClusterState | z.ZodError {
-  const parsed = snapshotSchema.safeParse(snapshot);
+  const parsed = snapshotSchema().safeParse(snapshot);
   if (!parsed.success) return parsed.error;
   const s = parsed.data;
   return {

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Clock } from '../clock';
 import { parseDuration, SimInputError } from '../duration';
 import { globMatch } from '../glob';
+import { lazy } from '../lazy';
 import type { Random } from '../random';
 import { parseInput } from '../validation';
 import { createFaultRuleSchema, type FaultRuleSpec } from './rule-schema';
@@ -129,10 +130,10 @@ function isDomainRule(rule: FaultRule, domainKinds: Set<string>): boolean {
  */
 export function createFaultEngine(options: FaultEngineOptions): FaultEngine {
   const { clock, random } = options;
-  const schema = createFaultRuleSchema({
-    errorEffect: options.errorEffect,
-    domainEffects: options.domainEffects,
-  });
+  // Built on the first rule added (docs/decisions/0009): most worlds never get one.
+  const schema = lazy(() =>
+    createFaultRuleSchema({ errorEffect: options.errorEffect, domainEffects: options.domainEffects }),
+  );
   const domainKinds = new Set(Object.keys(options.domainEffects ?? {}));
   const rules = new Map<string, FaultRule>();
   let counter = 0;
@@ -174,7 +175,7 @@ export function createFaultEngine(options: FaultEngineOptions): FaultEngine {
 
   const engine: FaultEngine = {
     add(input) {
-      const spec = parseInput(schema, input) as FaultRuleSpec;
+      const spec = parseInput(schema(), input) as FaultRuleSpec;
       const id = spec.id ?? nextId();
       if (rules.has(id)) throw new SimInputError(`a fault rule with id "${id}" already exists`, 'id');
       const rule: FaultRule = { ...spec, id, matched: 0, fired: 0, createdAt: clock.iso(), exhausted: false };

@@ -1,75 +1,89 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isDurationString } from '../duration';
+import { lazy } from '../lazy';
 
-const duration = z.union([
-  z.number().nonnegative(),
-  z.string().refine(isDurationString, { message: 'expected a duration such as "500ms", "1.5s", "2m"' }),
-]);
+// Built on first use, like the rule schema itself (docs/decisions/0009).
+const duration = lazy(() =>
+  z.union([
+    z.number().nonnegative(),
+    z.string().refine(isDurationString, { message: 'expected a duration such as "500ms", "1.5s", "2m"' }),
+  ]),
+);
 /** An absolute clock time (ISO string or epoch ms) or a time relative to the rule's creation (`+30s`). */
-const clockTime = z.union([
-  z.number(),
-  z
-    .string()
-    .refine((v) => (v.startsWith('+') ? isDurationString(v.slice(1)) : !Number.isNaN(Date.parse(v))), {
-      message: 'expected an ISO-8601 time or "+<duration>" relative to the rule\'s creation',
-    }),
-]);
-
-export const faultMatchSchema = z
-  .object({
-    /** The emulated API's own method name, e.g. `nodePools.update`; a list matches any of them. */
-    operation: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
-    /** Resource name glob, e.g. `projects/*\/locations/*\/clusters/c1/nodePools/*`. */
-    resource: z.string().min(1).optional(),
-    method: z
+const clockTime = lazy(() =>
+  z.union([
+    z.number(),
+    z
       .string()
-      .regex(/^[A-Za-z]+$/, 'expected an HTTP method such as PUT')
-      .transform((m) => m.toUpperCase())
-      .optional(),
-    /** Path glob, matched against the path without any `/_ns/<name>` prefix. */
-    path: z.string().startsWith('/', 'a path glob starts with "/"').optional(),
-    /** Header name → exact value (or glob); names are case-insensitive. */
-    headers: z.record(z.string(), z.string()).optional(),
-    /** Query parameter → exact value (or glob). */
-    query: z.record(z.string(), z.string()).optional(),
-    /** Dotted JSON path in the request body → the value it must equal. */
-    body: z.record(z.string(), z.unknown()).optional(),
-  })
-  .strict();
+      .refine((v) => (v.startsWith('+') ? isDurationString(v.slice(1)) : !Number.isNaN(Date.parse(v))), {
+        message: 'expected an ISO-8601 time or "+<duration>" relative to the rule\'s creation',
+      }),
+  ]),
+);
 
-export const faultTriggerSchema = z
-  .object({
-    /** Fire on the first N matching requests, then stop. */
-    times: z.int().min(1).optional(),
-    /** Fire only on the N-th matching request (1-based). */
-    nth: z.int().min(1).optional(),
-    /** Let the first N matching requests through untouched, then fire. */
-    after: z.int().min(0).optional(),
-    /** Fire with this probability, drawn from the world's seeded generator. */
-    probability: z.number().min(0).max(1).optional(),
-    /** Fire only while the world's clock is inside [from, to). */
-    window: z.object({ from: clockTime.optional(), to: clockTime.optional() }).strict().optional(),
-  })
-  .strict()
-  .refine((t) => !(t.nth !== undefined && t.times !== undefined), {
-    message: 'nth and times cannot be combined: nth already fires once',
-  });
-
-export const httpEffectSchema = z
-  .object({
-    status: z.int().min(100).max(599),
-    headers: z.record(z.string(), z.string()).optional(),
-    body: z.unknown().optional(),
-  })
-  .strict();
-
-export const delayEffectSchema = z.union([
-  duration,
+export const faultMatchSchema = lazy(() =>
   z
-    .object({ min: duration, max: duration })
+    .object({
+      /** The emulated API's own method name, e.g. `nodePools.update`; a list matches any of them. */
+      operation: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+      /** Resource name glob, e.g. `projects/*\/locations/*\/clusters/c1/nodePools/*`. */
+      resource: z.string().min(1).optional(),
+      method: z
+        .string()
+        .regex(/^[A-Za-z]+$/, 'expected an HTTP method such as PUT')
+        .transform((m) => m.toUpperCase())
+        .optional(),
+      /** Path glob, matched against the path without any `/_ns/<name>` prefix. */
+      path: z.string().startsWith('/', 'a path glob starts with "/"').optional(),
+      /** Header name → exact value (or glob); names are case-insensitive. */
+      headers: z.record(z.string(), z.string()).optional(),
+      /** Query parameter → exact value (or glob). */
+      query: z.record(z.string(), z.string()).optional(),
+      /** Dotted JSON path in the request body → the value it must equal. */
+      body: z.record(z.string(), z.unknown()).optional(),
+    })
+    .strict(),
+);
+
+export const faultTriggerSchema = lazy(() =>
+  z
+    .object({
+      /** Fire on the first N matching requests, then stop. */
+      times: z.int().min(1).optional(),
+      /** Fire only on the N-th matching request (1-based). */
+      nth: z.int().min(1).optional(),
+      /** Let the first N matching requests through untouched, then fire. */
+      after: z.int().min(0).optional(),
+      /** Fire with this probability, drawn from the world's seeded generator. */
+      probability: z.number().min(0).max(1).optional(),
+      /** Fire only while the world's clock is inside [from, to). */
+      window: z.object({ from: clockTime().optional(), to: clockTime().optional() }).strict().optional(),
+    })
     .strict()
-    .refine((d) => toMs(d.min) <= toMs(d.max), { message: 'min must not exceed max' }),
-]);
+    .refine((t) => !(t.nth !== undefined && t.times !== undefined), {
+      message: 'nth and times cannot be combined: nth already fires once',
+    }),
+);
+
+export const httpEffectSchema = lazy(() =>
+  z
+    .object({
+      status: z.int().min(100).max(599),
+      headers: z.record(z.string(), z.string()).optional(),
+      body: z.unknown().optional(),
+    })
+    .strict(),
+);
+
+export const delayEffectSchema = lazy(() =>
+  z.union([
+    duration(),
+    z
+      .object({ min: duration(), max: duration() })
+      .strict()
+      .refine((d) => toMs(d.min) <= toMs(d.max), { message: 'min must not exceed max' }),
+  ]),
+);
 
 function toMs(d: number | string): number {
   if (typeof d === 'number') return d;
@@ -78,7 +92,7 @@ function toMs(d: number | string): number {
   return m ? Number(m[1]) * (unit[m[2] as string] as number) : 0;
 }
 
-export const connectionEffectSchema = z.enum(['reset', 'hang', 'truncate']);
+export const connectionEffectSchema = lazy(() => z.enum(['reset', 'hang', 'truncate']));
 
 /** The default shape of an `error` effect; simulators pass a stricter one of their own. */
 export const defaultErrorEffectSchema = z
@@ -98,9 +112,9 @@ export function createFaultRuleSchema(options: {
   const domain = options.domainEffects ?? {};
   const effectShape: Record<string, z.ZodType> = {
     error: (options.errorEffect ?? defaultErrorEffectSchema).optional(),
-    http: httpEffectSchema.optional(),
-    delay: delayEffectSchema.optional(),
-    connection: connectionEffectSchema.optional(),
+    http: httpEffectSchema().optional(),
+    delay: delayEffectSchema().optional(),
+    connection: connectionEffectSchema().optional(),
   };
   for (const [kind, schema] of Object.entries(domain)) effectShape[kind] = schema.optional();
   const known = Object.keys(effectShape);
@@ -134,19 +148,19 @@ export function createFaultRuleSchema(options: {
         .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'an id is 1-100 letters, digits, ".", "_", ":" or "-"')
         .optional(),
       description: z.string().optional(),
-      match: faultMatchSchema.default({}),
-      trigger: faultTriggerSchema.default({}),
+      match: faultMatchSchema().default({}),
+      trigger: faultTriggerSchema().default({}),
       phase: z.enum(['before', 'after']).default('before'),
       effect,
     })
     .strict();
 }
 
-export type FaultMatch = z.infer<typeof faultMatchSchema>;
-export type FaultTrigger = z.infer<typeof faultTriggerSchema>;
-export type HttpEffect = z.infer<typeof httpEffectSchema>;
-export type DelayEffect = z.infer<typeof delayEffectSchema>;
-export type ConnectionEffect = z.infer<typeof connectionEffectSchema>;
+export type FaultMatch = z.infer<ReturnType<typeof faultMatchSchema>>;
+export type FaultTrigger = z.infer<ReturnType<typeof faultTriggerSchema>>;
+export type HttpEffect = z.infer<ReturnType<typeof httpEffectSchema>>;
+export type DelayEffect = z.infer<ReturnType<typeof delayEffectSchema>>;
+export type ConnectionEffect = z.infer<ReturnType<typeof connectionEffectSchema>>;
 
 /** A validated rule as given (before the engine adds its counters). */
 export interface FaultRuleSpec {

@@ -1,8 +1,9 @@
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseDuration, SimInputError } from '../duration';
 import { createFaultEngine, type FaultRule } from '../faults/engine';
 import type { JournalFilter } from '../journal';
+import { lazy } from '../lazy';
 import { applyScenario, parseScenario } from '../scenario';
 import type { SimulatorDefinition } from '../simulator';
 import { parseInput } from '../validation';
@@ -12,43 +13,54 @@ import type { SimEnv } from './kernel';
 import { resolveNamespace } from './namespace';
 import { controlError } from './responses';
 
-const clockPutSchema = z
-  .object({
-    mode: z.enum(['real', 'manual']).optional(),
-    speed: z.number().positive().optional(),
-    set: z.union([z.string(), z.number()]).optional(),
-  })
-  .strict();
-const advanceSchema = z.object({ by: z.union([z.string().min(1), z.number().nonnegative()]) }).strict();
-const journalFilterSchema = z
-  .object({
-    operation: z.string().optional(),
-    resource: z.string().optional(),
-    method: z.string().optional(),
-    path: z.string().optional(),
-    status: z.coerce.number().int().optional(),
-    fault: z.string().optional(),
-    since: z.coerce.number().int().nonnegative().optional(),
-  })
-  .strict();
-const waitSchema = journalFilterSchema.extend({
-  /** Wall-clock time to wait: a long-poll is a transport matter, not simulated time. */
-  timeout: z.union([z.string(), z.number().nonnegative()]).default('10s'),
-});
-const stateSchema = z
-  .object({
-    simulator: z.string().optional(),
-    version: z.string().optional(),
-    namespace: z.string().optional(),
-    clock: z
-      .object({ mode: z.enum(['real', 'manual']), speed: z.number().positive(), now: z.string() })
-      .partial()
-      .passthrough()
-      .optional(),
-    faults: z.array(z.record(z.string(), z.unknown())).optional(),
-    state: z.unknown(),
-  })
-  .strict();
+// Built on first use: a process that never gets these control requests never builds them.
+const clockPutSchema = lazy(() =>
+  z
+    .object({
+      mode: z.enum(['real', 'manual']).optional(),
+      speed: z.number().positive().optional(),
+      set: z.union([z.string(), z.number()]).optional(),
+    })
+    .strict(),
+);
+const advanceSchema = lazy(() =>
+  z.object({ by: z.union([z.string().min(1), z.number().nonnegative()]) }).strict(),
+);
+const journalFilterSchema = lazy(() =>
+  z
+    .object({
+      operation: z.string().optional(),
+      resource: z.string().optional(),
+      method: z.string().optional(),
+      path: z.string().optional(),
+      status: z.coerce.number().int().optional(),
+      fault: z.string().optional(),
+      since: z.coerce.number().int().nonnegative().optional(),
+    })
+    .strict(),
+);
+const waitSchema = lazy(() =>
+  journalFilterSchema().extend({
+    /** Wall-clock time to wait: a long-poll is a transport matter, not simulated time. */
+    timeout: z.union([z.string(), z.number().nonnegative()]).default('10s'),
+  }),
+);
+const stateSchema = lazy(() =>
+  z
+    .object({
+      simulator: z.string().optional(),
+      version: z.string().optional(),
+      namespace: z.string().optional(),
+      clock: z
+        .object({ mode: z.enum(['real', 'manual']), speed: z.number().positive(), now: z.string() })
+        .partial()
+        .passthrough()
+        .optional(),
+      faults: z.array(z.record(z.string(), z.unknown())).optional(),
+      state: z.unknown(),
+    })
+    .strict(),
+);
 
 async function readJson(c: Context): Promise<unknown> {
   const text = await c.req.text();
@@ -138,7 +150,7 @@ export function createControlPlane<S>(
     });
   });
   control.put('/state', async (c) => {
-    const body = parseInput(stateSchema, await readJson(c));
+    const body = parseInput(stateSchema(), await readJson(c));
     const w = world(c);
     if (body.simulator !== undefined && body.simulator !== def.name) {
       throw new SimInputError(`this snapshot is of ${body.simulator}, not ${def.name}`, 'simulator');
@@ -232,7 +244,7 @@ export function createControlPlane<S>(
 
   control.get('/clock', (c) => c.json(world(c).clock.state()));
   control.put('/clock', async (c) => {
-    const body = parseInput(clockPutSchema, (await readJson(c)) ?? {});
+    const body = parseInput(clockPutSchema(), (await readJson(c)) ?? {});
     const clock = world(c).clock;
     if (body.mode !== undefined || body.speed !== undefined)
       clock.configure({ mode: body.mode, speed: body.speed });
@@ -240,7 +252,7 @@ export function createControlPlane<S>(
     return c.json(clock.state());
   });
   control.post('/clock/advance', async (c) => {
-    const body = parseInput(advanceSchema, await readJson(c));
+    const body = parseInput(advanceSchema(), await readJson(c));
     const clock = world(c).clock;
     clock.advance(parseDuration(body.by));
     // Let promise chains that timers started (e.g. delayed responses) settle before answering.
@@ -255,7 +267,7 @@ export function createControlPlane<S>(
       throw new SimInputError('limit must be a positive integer', 'limit');
     }
     const { limit: _ignored, ...filterQuery } = query;
-    const filter = parseInput(journalFilterSchema, filterQuery) as JournalFilter;
+    const filter = parseInput(journalFilterSchema(), filterQuery) as JournalFilter;
     const w = world(c);
     return c.json({ entries: w.journal.list(filter, limit), stats: w.journal.stats() });
   });
@@ -264,7 +276,7 @@ export function createControlPlane<S>(
     return c.body(null, 204);
   });
   control.post('/journal/wait', async (c) => {
-    const body = parseInput(waitSchema, (await readJson(c)) ?? {});
+    const body = parseInput(waitSchema(), (await readJson(c)) ?? {});
     const { timeout, ...filter } = body;
     const ms = parseDuration(timeout);
     const entry = await world(c).journal.wait(filter as JournalFilter, ms, c.req.raw.signal);
@@ -282,8 +294,8 @@ export function createControlPlane<S>(
   control.post('/scenarios', async (c) => {
     const text = await c.req.text();
     const source = c.req.query('source') ?? 'scenario';
-    const scenario = parseScenario(text, source);
-    return c.json(applyScenario(def, world(c), scenario, { text, source }), 201);
+    const scenario = await parseScenario(text, source);
+    return c.json(await applyScenario(def, world(c), scenario, { text, source }), 201);
   });
 
   def.controlRoutes?.(control, { world, namespaces });
