@@ -50,6 +50,10 @@ describe('payloadBody', () => {
       sparse,
       [-0, 0.5, 1e21, -1e21, Number.NaN, Number.POSITIVE_INFINITY],
       'x'.repeat(10_000),
+      // Inherited and non-enumerable properties are not written (Object.entries' own enumerable keys).
+      Object.create({ inherited: 1 }, { own: { value: 2, enumerable: true }, hidden: { value: 3 } }),
+      // More distinct keys than the rendered-key cache keeps.
+      Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}é`, i])),
     ];
     for (const c of cases) expect(payloadBody(c)).toBe(pythonJsonDumps(c));
   });

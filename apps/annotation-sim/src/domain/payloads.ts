@@ -67,6 +67,19 @@ const PLAIN_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 /** `pythonJsonDumps`'s float keys (its default): lists of Python floats under these keys. */
 const FLOAT_KEYS: ReadonlySet<string> = new Set(['position']);
 
+/** Rendered keys (`"name": `): payloads repeat the same few dozen field names. */
+const KEYS = new Map<string, string>();
+const KEYS_MAX = 4096;
+
+function keyText(k: string): string {
+  let text = KEYS.get(k);
+  if (text === undefined) {
+    text = `${PLAIN_STRING.test(k) ? `"${k}"` : pythonJsonDumps(k)}: `;
+    if (KEYS.size < KEYS_MAX) KEYS.set(k, text);
+  }
+  return text;
+}
+
 /**
  * The body CVAT sends for a payload: exactly `pythonJsonDumps(payload)` (Python's `json.dumps` with
  * its defaults), built in one pass. Strings that need no escaping (nearly all of them) are copied as
@@ -99,12 +112,14 @@ function encode(v: unknown, asFloat: boolean): string {
       }
       const o = v as Record<string, unknown>;
       let out = '{';
-      let first = true;
-      for (const k of Object.keys(o)) {
+      let sep = '';
+      // Own enumerable keys in `Object.entries` order (for-in lists own keys first, in that order).
+      for (const k in o) {
+        if (!Object.hasOwn(o, k)) continue;
         const x = o[k];
         if (x === undefined) continue;
-        out += `${first ? '' : ', '}${PLAIN_STRING.test(k) ? `"${k}"` : pythonJsonDumps(k)}: ${encode(x, asFloat || FLOAT_KEYS.has(k))}`;
-        first = false;
+        out += sep + keyText(k) + encode(x, asFloat || FLOAT_KEYS.has(k));
+        sep = ', ';
       }
       return `${out}}`;
     }
