@@ -201,6 +201,25 @@ function journalHeaders(lines: string, sensitive: ReadonlySet<string>): Record<s
   return out;
 }
 
+/**
+ * Hands out one instance per distinct string seen lately. A journal entry keeps its request's url,
+ * path, resource, header lines and bodies for 10,000 requests; clients repeat them, so keeping a shared
+ * instance lets each request's own copy die young instead of being promoted by the GC (bench/, issue
+ * 8). Bounded: forgets everything when full.
+ */
+class Interner {
+  readonly #seen = new Map<string, string>();
+  constructor(readonly capacity: number) {}
+  get<T extends string | undefined>(value: T): T {
+    if (value === undefined || value.length > 4096) return value;
+    const seen = this.#seen.get(value);
+    if (seen !== undefined) return seen as T;
+    if (this.#seen.size >= this.capacity) this.#seen.clear();
+    this.#seen.set(value, value);
+    return value;
+  }
+}
+
 /** The faults of the many entries for which none fired (one array fewer per entry kept). */
 const NO_FAULTS: string[] = [];
 
@@ -313,6 +332,7 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
   const answeredOnSocket = new WeakSet<Context<SimEnv<S>>>();
 
   const entryContext: EntryContext = { sensitive, bodyLimit };
+  const interned = new Interner(1024);
 
   app.use('/_sim', adminTokenGuard(options.adminToken));
   app.use('/_sim/*', adminTokenGuard(options.adminToken));
@@ -361,18 +381,20 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
           timeMs,
           namespace,
           sim.operation,
-          sim.resource,
+          interned.get(sim.resource),
           c.req.method,
-          c.req.path,
+          interned.get(c.req.path),
           status,
           Math.round((performance.now() - started) * 1000),
           sim.fired.length === 0 ? NO_FAULTS : sim.fired,
-          c.req.url,
-          headerLines(
-            incoming && !(incoming instanceof Http2ServerRequest) ? incoming.rawHeaders : c.req.raw.headers,
+          interned.get(c.req.url),
+          interned.get(
+            headerLines(
+              incoming && !(incoming instanceof Http2ServerRequest) ? incoming.rawHeaders : c.req.raw.headers,
+            ),
           ),
-          sim.rawBody,
-          responseText,
+          interned.get(sim.rawBody),
+          interned.get(responseText),
           entryContext,
         ),
       );
