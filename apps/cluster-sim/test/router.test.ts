@@ -6,7 +6,7 @@ import { createClusterSim } from '../src/index';
 // parameter (say `/_sim/faults/unfired` beside `/_sim/faults/:id`) sends the whole app to the slower
 // TrieRouter (docs/decisions/0008).
 describe('routing', () => {
-  it("fits Hono's RegExpRouter: every route of the API and the control plane", () => {
+  it("fits Hono's RegExpRouter: every route of the API and the control plane", async () => {
     const sim = createClusterSim();
     try {
       const router = new RegExpRouter<string>();
@@ -18,6 +18,8 @@ describe('routing', () => {
       expect(router.match('GET', '/_sim/faults/unfired')[0].map(([path]) => path)).toContain(
         '/_sim/faults/:id',
       );
+      await sim.app.request('/_sim/health');
+      expect(sim.app.router.name).toBe('SmartRouter + LiteralsApartRouter');
     } finally {
       sim.close();
     }

@@ -12,6 +12,7 @@ import { createNamespaces, type Namespaces, type World, type WorldOptions } from
 import { adminTokenGuard, createControlPlane } from './control-plane';
 import { namespaceAwareGetPath, resolveNamespace } from './namespace';
 import { controlError } from './responses';
+import { createRouter } from './router';
 
 /** What every emulated-API handler can read from `c.var.sim`. */
 export interface RequestSim<S> {
@@ -327,7 +328,7 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
     ...DEFAULT_SENSITIVE,
     ...(def.sensitiveHeaders ?? []).map((h) => h.toLowerCase()),
   ]);
-  const app = new Hono<SimEnv<S>>({ getPath: namespaceAwareGetPath });
+  const app = new Hono<SimEnv<S>>({ getPath: namespaceAwareGetPath, router: createRouter() });
   /** Requests a connection fault answered on the socket itself (RESPONSE_ALREADY_SENT). */
   const answeredOnSocket = new WeakSet<Context<SimEnv<S>>>();
 
