@@ -73,7 +73,21 @@ export function createAnnotationSim(options: AnnotationSimOptions = {}): Annotat
     extensions: [...bridge.extensions, ...(options.extensions ?? [])],
     listeners: [...bridge.listeners, ...(options.listeners ?? [])],
   });
-  const kernel = createSimKernel(def, options);
+  // Every response of the emulated API carries X-Request-Id (errors from faults and 404s included).
+  const kernel = createSimKernel(def, {
+    ...options,
+    onResponse(c) {
+      const sim = c.get('sim');
+      if (sim && !hasRequestId(c.res)) {
+        try {
+          c.res.headers.set('X-Request-Id', sim.requestId);
+        } catch {
+          // Immutable headers (a fetch Response): leave as is.
+        }
+      }
+      options.onResponse?.(c);
+    },
+  });
   const deps: AppDeps = {
     auth: {
       signedUrls: options.signedUrls ?? false,
@@ -84,18 +98,6 @@ export function createAnnotationSim(options: AnnotationSimOptions = {}): Annotat
     quirks: { webhookConstraint500: true, unknownDelivery500: true, ...options.quirks },
     delivery: deliveryOf,
   };
-  // Every response of the emulated API carries X-Request-Id (errors from faults and 404s included).
-  kernel.app.use('*', async (c, next) => {
-    await next();
-    const sim = c.get('sim');
-    if (sim && !hasRequestId(c.res)) {
-      try {
-        c.res.headers.set('X-Request-Id', sim.requestId);
-      } catch {
-        // Immutable headers (a fetch Response): leave as is.
-      }
-    }
-  });
   registerAuthAndUserRoutes(kernel, deps);
   registerAccessTokenRoutes(kernel, deps);
   registerOrganizationRoutes(kernel, deps);
