@@ -482,6 +482,16 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
     };
   }
 
+  /** Fires a phase's matching rules (recorded, delays slept) and gives the one that ends the request. */
+  async function runPhase(sim: RequestSim<S>, phase: 'before' | 'after'): Promise<FaultRule | undefined> {
+    const faults = sim.world.faults;
+    const rules = faults.evaluate(sim.facts(), phase);
+    for (const rule of rules) sim.fired.push(rule.id);
+    const delay = rules.reduce((sum, rule) => sum + faults.delayOf(rule), 0);
+    if (delay > 0) await sim.world.clock.sleep(delay);
+    return rules.find((r) => r.effect.error || r.effect.http || r.effect.connection);
+  }
+
   async function withBodyAndRules(
     c: Context<SimEnv<S>>,
     next: () => Promise<void>,
@@ -498,14 +508,9 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
         }
       }
     }
-    const faults = sim.world.faults;
-    const hasRules = faults.size() > 0;
+    const hasRules = sim.world.faults.size() > 0;
     if (hasRules) {
-      const before = faults.evaluate(sim.facts(), 'before');
-      for (const rule of before) sim.fired.push(rule.id);
-      const delay = before.reduce((sum, rule) => sum + faults.delayOf(rule), 0);
-      if (delay > 0) await sim.world.clock.sleep(delay);
-      const terminal = before.find((r) => r.effect.error || r.effect.http || r.effect.connection);
+      const terminal = await runPhase(sim, 'before');
       if (terminal) {
         c.res = await applyTerminal(c, terminal, 'before');
         return;
@@ -513,11 +518,7 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
     }
     await next();
     if (hasRules) {
-      const after = faults.evaluate(sim.facts(), 'after');
-      for (const rule of after) sim.fired.push(rule.id);
-      const delay = after.reduce((sum, rule) => sum + faults.delayOf(rule), 0);
-      if (delay > 0) await sim.world.clock.sleep(delay);
-      const terminal = after.find((r) => r.effect.error || r.effect.http || r.effect.connection);
+      const terminal = await runPhase(sim, 'after');
       if (terminal) c.res = await applyTerminal(c, terminal, 'after');
     }
     return undefined;
