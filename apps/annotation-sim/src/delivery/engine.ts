@@ -1,7 +1,8 @@
 import type { WorldCore } from '@sims/sim-core';
 import { formatDrfDate } from '../domain/dates';
 import type { DeliveryRec } from '../domain/model';
-import { changedFieldsOf, type Payload, payloadBody } from '../domain/payloads';
+import { changedFieldsOf, type Payload } from '../domain/payloads';
+import { pythonJsonDumps } from '../domain/python-json';
 import { signWebhookBody } from '../domain/signing';
 import { type AnnotationState, nextId } from '../domain/state';
 import { connectionErrorText, type OutboundResult, readTimeoutText, type WebhookSender } from './sender';
@@ -210,7 +211,7 @@ export function createDeliveryEngine(
       webhook = state().webhooks.get(job.webhookId);
       if (!webhook || (!ignoreActive && !webhook.is_active)) return undefined;
     }
-    const bodyText = payloadBody(job.payload);
+    const bodyText = pythonJsonDumps(job.payload);
     const body = Buffer.from(bodyText, 'utf8');
     const refused = take('deliveryRefused') !== undefined;
     const timedOut = !refused && take('deliveryTimeout') !== undefined;

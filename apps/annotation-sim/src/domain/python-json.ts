@@ -12,22 +12,59 @@ export function pythonJsonDumps(value: unknown, floatKeys: ReadonlySet<string> =
 
 const DEFAULT_FLOAT_KEYS: ReadonlySet<string> = new Set(['position']);
 
-function dump(v: unknown, asFloat: boolean, floatKeys: ReadonlySet<string>): string {
-  if (v === null || v === undefined) return 'null';
-  if (v === true) return 'true';
-  if (v === false) return 'false';
-  if (typeof v === 'number') return asFloat ? pythonFloatRepr(v) : pythonNumber(v);
-  if (typeof v === 'string') return pythonString(v);
-  if (Array.isArray(v)) return `[${v.map((x) => dump(x, asFloat, floatKeys)).join(', ')}]`;
-  if (typeof v === 'object') {
-    const parts: string[] = [];
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-      if (x === undefined) continue;
-      parts.push(`${pythonString(k)}: ${dump(x, asFloat || floatKeys.has(k), floatKeys)}`);
-    }
-    return `{${parts.join(', ')}}`;
+/** Printable ASCII without `"` and `\\`: Python writes such a string as is, in quotes. */
+const PLAIN_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** Rendered keys (`"name": `): payloads repeat the same few dozen field names (a webhook per delivery). */
+const KEYS = new Map<string, string>();
+const KEYS_MAX = 4096;
+
+function keyText(k: string): string {
+  let text = KEYS.get(k);
+  if (text === undefined) {
+    text = `${pythonString(k)}: `;
+    if (KEYS.size < KEYS_MAX) KEYS.set(k, text);
   }
-  return 'null';
+  return text;
+}
+
+// One pass with string concatenation: every webhook delivery renders its payload with this.
+function dump(v: unknown, asFloat: boolean, floatKeys: ReadonlySet<string>): string {
+  switch (typeof v) {
+    case 'string':
+      return pythonString(v);
+    case 'number':
+      return asFloat ? pythonFloatRepr(v) : pythonNumber(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'object': {
+      if (v === null) return 'null';
+      if (Array.isArray(v)) {
+        let out = '[';
+        for (let i = 0; i < v.length; i++) {
+          if (i > 0) out += ', ';
+          // A hole is written as nothing (as `map` then `join` would).
+          if (i in v) out += dump(v[i], asFloat, floatKeys);
+        }
+        return `${out}]`;
+      }
+      const o = v as Record<string, unknown>;
+      let out = '{';
+      let sep = '';
+      // Own enumerable keys in `Object.entries` order (for-in lists own keys first, in that order).
+      for (const k in o) {
+        if (!Object.hasOwn(o, k)) continue;
+        const x = o[k];
+        if (x === undefined) continue;
+        out += sep + keyText(k) + dump(x, asFloat || floatKeys.has(k), floatKeys);
+        sep = ', ';
+      }
+      return `${out}}`;
+    }
+    default:
+      // undefined, functions, symbols and bigints.
+      return 'null';
+  }
 }
 
 function pythonNumber(n: number): string {
@@ -54,6 +91,7 @@ export function pythonFloatRepr(n: number): string {
 }
 
 function pythonString(s: string): string {
+  if (PLAIN_STRING.test(s)) return `"${s}"`;
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
