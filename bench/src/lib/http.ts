@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 
 export interface Reply {
   status: number;
@@ -88,5 +88,79 @@ export async function until200(
     }
     if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+/**
+ * A lean HTTP/1.1 keep-alive connection to 127.0.0.1: writes a request prepared by the caller as bytes
+ * and reads one `Content-Length` answer at a time (no pipelining). A load generator that shares the
+ * machine's cores with the server it drives should spend as little CPU as it can: node:http's client
+ * costs several times this per request.
+ */
+export class RawConnection {
+  private readonly socket: Socket;
+  private buffer: Buffer = Buffer.alloc(0);
+  private waiting: { resolve: (status: number) => void; reject: (err: Error) => void } | undefined;
+  private failed: Error | undefined;
+
+  private constructor(socket: Socket) {
+    this.socket = socket;
+    socket.setNoDelay(true);
+    socket.on('data', (d: Buffer) => {
+      this.buffer = this.buffer.length === 0 ? d : Buffer.concat([this.buffer, d]);
+      this.parse();
+    });
+    const fail = (err: Error) => {
+      this.failed ??= err;
+      const w = this.waiting;
+      this.waiting = undefined;
+      w?.reject(err);
+    };
+    socket.on('error', fail);
+    socket.on('close', () => fail(new Error('connection closed')));
+  }
+
+  static open(url: string): Promise<RawConnection> {
+    const u = new URL(url);
+    if (u.hostname !== '127.0.0.1') throw new Error(`bench traffic stays on 127.0.0.1, not ${u.hostname}`);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(u.port), '127.0.0.1', () => {
+        socket.off('error', reject);
+        resolve(new RawConnection(socket));
+      });
+      socket.once('error', reject);
+    });
+  }
+
+  /** Sends `raw` (a whole request) and resolves with the answer's status once its body is read. */
+  send(raw: Buffer | string): Promise<number> {
+    if (this.failed) return Promise.reject(this.failed);
+    if (this.waiting) return Promise.reject(new Error('one request at a time'));
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+      this.socket.write(raw);
+    });
+  }
+
+  private parse() {
+    const end = this.buffer.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    const head = this.buffer.toString('latin1', 0, end);
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+    if (!length) {
+      this.socket.destroy(new Error(`answer without Content-Length: ${head.slice(0, 200)}`));
+      return;
+    }
+    const total = end + 4 + Number(length[1]);
+    if (this.buffer.length < total) return;
+    const status = Number(head.slice(9, 12));
+    this.buffer = this.buffer.subarray(total);
+    const w = this.waiting;
+    this.waiting = undefined;
+    w?.resolve(status);
+  }
+
+  close() {
+    this.socket.destroy();
   }
 }

@@ -1,10 +1,9 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { json } from '../lib/http';
+import { json, RawConnection } from '../lib/http';
 import { stop, track } from '../lib/proc';
 import { percentile } from '../lib/stats';
 import { BENCH_DIR, launch, type Running } from '../lib/targets';
@@ -179,32 +178,22 @@ export async function fanout(opts: { count: number; concurrency: number; log: (s
         },
       });
     }
-    const agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency });
+    // One keep-alive connection per writer, each PATCH written as prepared bytes (RawConnection: the
+    // generator shares the 2 cores with the simulator and the receiver, so it should cost little).
+    const connections = await Promise.all(
+      Array.from({ length: opts.concurrency }, () => RawConnection.open(sim?.url ?? '')),
+    );
+    const host = new URL(sim.url).host;
+    const patchName = async (taskId: number, name: string) => {
+      const body = JSON.stringify({ name });
+      const conn = connections[taskId - 1] as RawConnection;
+      const status = await conn.send(
+        `PATCH /api/tasks/${taskId} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: ${CVAT_AUTH.authorization}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      if (status !== 200) throw new Error(`PATCH ${status}`);
+    };
     const patch = (taskId: number, seq: number) => patchName(taskId, `bench-${seq}`);
-    const patchName = (taskId: number, name: string) =>
-      new Promise<void>((resolve, reject) => {
-        const body = JSON.stringify({ name });
-        const req = http.request(
-          `${sim?.url}/api/tasks/${taskId}`,
-          {
-            method: 'PATCH',
-            agent,
-            headers: {
-              ...CVAT_AUTH,
-              'content-type': 'application/json',
-              'content-length': Buffer.byteLength(body),
-            },
-          },
-          (res) => {
-            res.resume();
-            res.on('end', () =>
-              res.statusCode === 200 ? resolve() : reject(new Error(`PATCH ${res.statusCode}`)),
-            );
-          },
-        );
-        req.on('error', reject);
-        req.end(body);
-      });
 
     // Warm-up (not measured): the simulator's JIT and sockets, like the throughput runs' warm-up. The
     // names do not match the receiver's `bench-<seq>`, and the engine is drained before measuring.
@@ -235,7 +224,7 @@ export async function fanout(opts: { count: number; concurrency: number; log: (s
         }
       }),
     );
-    agent.destroy();
+    for (const c of connections) c.close();
     const simReport = await waitReceived(receiver, opts.count, 120_000);
     const simSide = summarize(opts.count, starts, simReport, t0);
     opts.log(
