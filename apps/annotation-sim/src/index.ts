@@ -3,7 +3,7 @@ export { createAnnotationSim, startAnnotationSim } from './app';
 export type { DeliveryEngine, DeliveryOptions, OutboundEntry } from './delivery/engine';
 export { CVAT_RETRY_DELAYS_S } from './delivery/engine';
 export type { OutboundRequest, OutboundResult, WebhookSender } from './delivery/sender';
-export { createHttpSender } from './delivery/sender';
+export { createHttpSender, createWorkerSender } from './delivery/sender';
 export type { Actor, ResourceChange } from './domain/changes';
 export { createEventPayload, createPingPayload } from './domain/payloads';
 export { pythonJsonDumps } from './domain/python-json';

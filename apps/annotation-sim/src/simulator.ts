@@ -11,7 +11,7 @@ import type { Context, Hono } from 'hono';
 import * as z from 'zod';
 import { registerDeliveryControlRoutes } from './control/deliveries';
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryOptions } from './delivery/engine';
-import { createHttpSender, type WebhookSender } from './delivery/sender';
+import { createHttpSender, createWorkerSender, type WebhookSender } from './delivery/sender';
 import type { ChangeListener } from './domain/changes';
 import { eventsDomainEffects } from './domain/events/faults';
 import { createEventPayload, senderOf } from './domain/payloads';
@@ -118,7 +118,8 @@ export function createAnnotationDefinition(
 ): SimulatorDefinition<AnnotationState> & {
   knownRoutes: { method: string; re: RegExp }[];
 } {
-  const sender = options.sender ?? createHttpSender();
+  const sender =
+    options.sender ?? (options.delivery?.thread === 'main' ? createHttpSender() : createWorkerSender());
   const extensions = options.extensions ?? [];
   const listeners = options.listeners ?? [];
   const knownRoutes: { method: string; re: RegExp }[] = [];

@@ -105,6 +105,27 @@ describe('emission and payloads', () => {
     expect(got.rawBody.toString('utf8')).toBe(pythonJsonDumps(got.json));
   });
 
+  it.each([
+    ['on the delivery thread (default)', {}],
+    ["on the API's thread (delivery.thread 'main')", { delivery: { thread: 'main' as const } }],
+  ])('sends the same signed bytes and records the same row %s', async (_where, options) => {
+    world(options);
+    const r = await receiver({ secret: 'k', behaviour: () => ({ status: 201, body: 'created' }) });
+    const id = await projectHook(r.url, ['update:task'], 'k');
+    await h.patch('/api/tasks/1', { name: 'renamed' }, { as: 'alice' });
+    await h.idle();
+    expect(r.requests).toHaveLength(1);
+    expect(r.requests[0]?.signatureValid).toBe(true);
+    expect(r.requests[0]?.rawBody.toString('utf8')).toBe(pythonJsonDumps(r.requests[0]?.json));
+    const rows = await h.get(`/api/webhooks/${id}/deliveries?org=acme`, { as: 'alice' });
+    expect(rows.body.results).toHaveLength(1);
+    expect(rows.body.results[0]).toMatchObject({
+      status_code: 201,
+      response: 'created',
+      event: 'update:task',
+    });
+  });
+
   it('sends no X-Signature-256 header without a secret', async () => {
     world();
     const r = await receiver();

@@ -1,7 +1,15 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpSender, type OutboundRequest } from '../src/delivery/sender';
+import {
+  createHttpSender,
+  createWorkerSender,
+  type OutboundRequest,
+  type WebhookSender,
+} from '../src/delivery/sender';
 
 /** A receiver that notes, per request, which connection carried it and who closed that connection. */
 async function connectionReceiver() {
@@ -61,11 +69,14 @@ const request = (url: string): OutboundRequest => ({
   readTimeoutMs: 10000,
 });
 
-describe('createHttpSender', () => {
+describe.each([
+  ['createHttpSender (calling thread)', createHttpSender],
+  ['createWorkerSender (delivery thread)', createWorkerSender],
+] as [string, () => WebhookSender][])('%s', (_name, createSender) => {
   it('opens one connection per delivery and closes it itself, as requests.post does, even when in flight together', async () => {
     const r = await connectionReceiver();
     close = r.close;
-    const send = createHttpSender();
+    const send = createSender();
     const results = [
       ...(await Promise.all([1, 2, 3, 4].map(() => send(request(r.url))))),
       await send(request(r.url)),
@@ -97,10 +108,105 @@ describe('createHttpSender', () => {
       await a.close();
       await b.close();
     };
-    const send = createHttpSender();
+    const send = createSender();
     for (const url of [a.url, b.url, a.url, `${b.url}?x=1`]) await send(request(url));
     expect(a.seen).toHaveLength(2);
     expect(b.seen).toHaveLength(2);
     expect(b.seen[1]?.headers.host).toBe(new URL(b.url).host);
+  });
+
+  it("answers a refused connection in urllib3's words", async () => {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const result = await createSender()(request(`http://127.0.0.1:${port}/hook?a=1`));
+    expect(result).toEqual({
+      kind: 'connection-error',
+      message: `HTTPConnectionPool(host='127.0.0.1', port=${port}): Max retries exceeded with url: /hook?a=1 (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f5e2c3b1d90>: Failed to establish a new connection: [Errno 111] Connection refused'))`,
+    });
+  });
+
+  it('gives up on a receiver that accepts and never answers after the read time-out', async () => {
+    const sockets: Socket[] = [];
+    const server = net.createServer((s) => sockets.push(s));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    close = () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      });
+    const port = (server.address() as AddressInfo).port;
+    const result = await createSender()({ ...request(`http://127.0.0.1:${port}/hook`), readTimeoutMs: 100 });
+    expect(result).toEqual({
+      kind: 'timeout',
+      message: `HTTPConnectionPool(host='127.0.0.1', port=${port}): Read timed out. (read timeout=0.1)`,
+    });
+  });
+
+  it('records a body over 1 MiB as "" and keeps the status', async () => {
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () =>
+        res.writeHead(201, { 'content-type': 'text/plain' }).end('x'.repeat(1024 * 1024 + 1)),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+    const port = (server.address() as AddressInfo).port;
+    expect(await createSender()(request(`http://127.0.0.1:${port}/hook`))).toEqual({
+      kind: 'response',
+      status: 201,
+      body: '',
+    });
+  });
+});
+
+describe('createWorkerSender', () => {
+  it('does not keep an otherwise finished process alive once its deliveries are answered', async () => {
+    const r = await connectionReceiver();
+    close = r.close;
+    // A child process that sends one delivery through the delivery thread and then has nothing left to do:
+    // it must exit by itself (the thread is unreferenced while nothing is in flight).
+    const script = `
+      import { createWorkerSender } from ${JSON.stringify(new URL('../src/delivery/sender.ts', import.meta.url).href)};
+      const request = { ...${JSON.stringify({ ...request(r.url), body: undefined })}, body: Buffer.from('{}') };
+      console.log(JSON.stringify(await createWorkerSender()(request)));
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+    clearTimeout(timer);
+    expect({ code, signal, err }).toEqual({ code: 0, signal: null, err: '' });
+    expect(JSON.parse(out)).toEqual({ kind: 'response', status: 200, body: 'ok' });
+    expect(r.seen).toHaveLength(1);
+  });
+
+  it('sends the deliveries of several senders through the one thread, each to its own URL', async () => {
+    const a = await connectionReceiver();
+    const b = await connectionReceiver();
+    close = async () => {
+      await a.close();
+      await b.close();
+    };
+    const [one, two] = [createWorkerSender(), createWorkerSender()];
+    const results = await Promise.all([
+      one(request(a.url)),
+      two(request(b.url)),
+      one(request(b.url)),
+      two(request(a.url)),
+    ]);
+    expect(results.map((x) => x.kind === 'response' && x.status)).toEqual([200, 200, 200, 200]);
+    expect([a.seen.length, b.seen.length]).toEqual([2, 2]);
   });
 });

@@ -22,6 +22,12 @@ export interface DeliveryOptions {
   journalCapacity?: number;
   /** Wall clock for `request_duration` (ms), injectable. */
   wallNow?: () => number;
+  /**
+   * Where the real sender opens, writes, reads and closes each connection: `'worker'` (default), a
+   * thread of its own shared by the process's simulators, as CVAT sends from a worker process and not
+   * from its API server; `'main'`, the thread that serves the API. No effect with an injected `sender`.
+   */
+  thread?: 'worker' | 'main';
 }
 
 /** One entry of the outbound journal: what went (or would have gone) on the wire. */

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { Worker } from 'node:worker_threads';
 
 /** One outgoing webhook POST, exactly as it will be written to the wire. */
 export interface OutboundRequest {
@@ -80,83 +81,93 @@ const ERRNO: Record<string, string> = {
 };
 
 /**
- * The real sender: node:http(s) with a connect time-out (until the socket connects) and a read
- * time-out (socket idle), like `requests.post(..., timeout=(3, 10), stream=True)`.
+ * What happened to one request on the wire, before it is put in requests' words ({@link outboundResult}).
+ * Plain data: it crosses from the delivery worker thread to the API thread.
+ */
+export type WireOutcome =
+  | { kind: 'response'; status: number; body: string }
+  | { kind: 'connect-timeout' }
+  | { kind: 'read-timeout' }
+  | { kind: 'error'; code: string; message: string };
+
+/** One request as the wire code takes it (plain data, so that it can be posted to the worker). */
+export interface WireRequest {
+  url: string;
+  /** Header name, value, name, value... in the order they are sent. */
+  headers: string[];
+  body: Uint8Array;
+  verifyTls: boolean;
+  connectTimeoutMs: number;
+  readTimeoutMs: number;
+}
+
+/**
+ * The wire side of a delivery, as JavaScript source: a function `(http, https, maxResponseBytes)` that
+ * returns `send(req: WireRequest): Promise<WireOutcome>`. node:http(s) with a connect time-out (until
+ * the socket connects) and a read time-out (socket idle), like `requests.post(..., timeout=(3, 10),
+ * stream=True)`.
  *
  * One TCP connection per delivery, closed by the sender once the answer is read, as `requests.post`
  * does (a Session per call): the headers say `Connection: keep-alive`, but nothing is reused. Plain
  * HTTP goes through one shared agent without keep-alive (a socket per request, destroyed when its
  * answer ends: the same wire traffic as a fresh agent per request, without building one each time);
- * HTTPS keeps a fresh agent per request, so no TLS session is resumed (requests builds a new
- * connection pool, and SSL context, per call).
+ * HTTPS has no agent, so no TLS session is resumed (requests builds a new connection pool, and SSL
+ * context, per call). A response body over `maxResponseBytes` is dropped and recorded as "".
+ *
+ * It is source text, not a TypeScript function, because the delivery thread runs exactly this text
+ * (`Function.prototype.toString` of compiled code would carry the compiler's helpers); the calling
+ * thread's sender is made from the same text ({@link wireSender}), so the two cannot drift apart.
  */
-export function createHttpSender(): WebhookSender {
+export const WIRE_SENDER_SOURCE = `function wireSender(http, https, maxResponseBytes) {
   const plainAgent = new http.Agent({ keepAlive: false });
-  /** Parsed target URLs (a webhook's URL is parsed once, not once per delivery). */
-  const urls = new Map<string, URL>();
-  const parse = (text: string): URL => {
-    let url = urls.get(text);
-    if (url === undefined) {
-      if (urls.size >= 1024) urls.clear();
-      url = new URL(text);
-      urls.set(text, url);
-    }
-    return url;
-  };
+  // Parsed target URLs: a webhook's URL is parsed once, not once per delivery.
+  const urls = new Map();
   return (req) =>
-    new Promise<OutboundResult>((resolve) => {
-      const url = parse(req.url);
+    new Promise((resolve) => {
+      let url = urls.get(req.url);
+      if (url === undefined) {
+        if (urls.size >= 1024) urls.clear();
+        url = new URL(req.url);
+        urls.set(req.url, url);
+      }
       const isHttps = url.protocol === 'https:';
-      const headers: Record<string, string> = {};
-      for (const [k, v] of req.headers) headers[k] = v;
+      const headers = {};
+      for (let i = 0; i < req.headers.length; i += 2) headers[req.headers[i]] = req.headers[i + 1];
       let settled = false;
-      const done = (r: OutboundResult) => {
+      const done = (outcome) => {
         if (settled) return;
         settled = true;
         clearTimeout(connectTimer);
-        resolve(r);
+        resolve(outcome);
       };
-      const options: https.RequestOptions = {
-        method: 'POST',
-        headers,
-        ...(isHttps ? { agent: false, rejectUnauthorized: req.verifyTls } : { agent: plainAgent }),
-      };
-      const request = (isHttps ? https : http).request(url, options);
+      const request = isHttps
+        ? https.request(url, { method: 'POST', headers, agent: false, rejectUnauthorized: req.verifyTls })
+        : http.request(url, { method: 'POST', headers, agent: plainAgent });
       const connectTimer = setTimeout(() => {
-        done({ kind: 'timeout', message: connectTimeoutText(url, req.connectTimeoutMs / 1000) });
+        done({ kind: 'connect-timeout' });
         request.destroy();
       }, req.connectTimeoutMs);
       request.on('socket', (socket) => {
         const connected = () => {
           clearTimeout(connectTimer);
           socket.setTimeout(req.readTimeoutMs, () => {
-            done({ kind: 'timeout', message: readTimeoutText(url, req.readTimeoutMs / 1000) });
+            done({ kind: 'read-timeout' });
             request.destroy();
           });
         };
-        if ((socket as { connecting?: boolean }).connecting)
-          socket.once(isHttps ? 'secureConnect' : 'connect', connected);
+        if (socket.connecting) socket.once(isHttps ? 'secureConnect' : 'connect', connected);
         else connected();
       });
-      request.on('error', (err: NodeJS.ErrnoException) => {
-        const code = err.code ?? '';
-        const verify =
-          CERT_VERIFY[code] ?? (code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? mismatchReason(url) : undefined);
-        if (isHttps && verify !== undefined) {
-          done({ kind: 'connection-error', message: sslVerifyErrorText(url, verify) });
-          return;
-        }
-        const reason = ERRNO[err.code ?? ''] ?? `${err.code ?? 'error'}: ${err.message}`;
-        done({ kind: 'connection-error', message: connectionErrorText(url, reason) });
-      });
+      request.on('error', (err) => done({ kind: 'error', code: err.code ?? '', message: err.message }));
       request.on('response', (res) => {
-        const chunks: Buffer[] = [];
+        const chunks = [];
         let size = 0;
         let tooBig = false;
-        res.on('data', (chunk: Buffer) => {
+        const text = () => (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
+        res.on('data', (chunk) => {
           if (tooBig) return;
           size += chunk.length;
-          if (size > MAX_RESPONSE_BYTES) {
+          if (size > maxResponseBytes) {
             tooBig = true;
             chunks.length = 0;
             done({ kind: 'response', status: res.statusCode ?? 0, body: '' });
@@ -165,21 +176,125 @@ export function createHttpSender(): WebhookSender {
           }
           chunks.push(chunk);
         });
-        res.on('end', () =>
-          done({
-            kind: 'response',
-            status: res.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-        res.on('error', () =>
-          done({
-            kind: 'response',
-            status: res.statusCode ?? 0,
-            body: tooBig ? '' : Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
+        res.on('end', () => done({ kind: 'response', status: res.statusCode ?? 0, body: text() }));
+        res.on('error', () => done({ kind: 'response', status: res.statusCode ?? 0, body: tooBig ? '' : text() }));
       });
       request.end(req.body);
     });
+}`;
+
+/** {@link WIRE_SENDER_SOURCE} as a function of this thread. */
+export const wireSender = new Function(`return (${WIRE_SENDER_SOURCE});`)() as (
+  httpModule: typeof http,
+  httpsModule: typeof https,
+  maxResponseBytes: number,
+) => (req: WireRequest) => Promise<WireOutcome>;
+
+/** `requests`' account of a wire outcome: what the delivery row and the outbound journal record. */
+export function outboundResult(req: OutboundRequest, outcome: WireOutcome): OutboundResult {
+  switch (outcome.kind) {
+    case 'response':
+      return outcome;
+    case 'connect-timeout':
+      return { kind: 'timeout', message: connectTimeoutText(new URL(req.url), req.connectTimeoutMs / 1000) };
+    case 'read-timeout':
+      return { kind: 'timeout', message: readTimeoutText(new URL(req.url), req.readTimeoutMs / 1000) };
+    default: {
+      const url = new URL(req.url);
+      const code = outcome.code;
+      const verify =
+        CERT_VERIFY[code] ?? (code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? mismatchReason(url) : undefined);
+      if (url.protocol === 'https:' && verify !== undefined)
+        return { kind: 'connection-error', message: sslVerifyErrorText(url, verify) };
+      const reason = ERRNO[code] ?? `${code || 'error'}: ${outcome.message}`;
+      return { kind: 'connection-error', message: connectionErrorText(url, reason) };
+    }
+  }
+}
+
+function wireRequestOf(req: OutboundRequest): WireRequest {
+  const headers: string[] = [];
+  for (const [k, v] of req.headers) headers.push(k, v);
+  return {
+    url: req.url,
+    headers,
+    body: req.body,
+    verifyTls: req.verifyTls,
+    connectTimeoutMs: req.connectTimeoutMs,
+    readTimeoutMs: req.readTimeoutMs,
+  };
+}
+
+/**
+ * The real sender on the calling thread: {@link wireSender} put in requests' words. The simulator's
+ * default is {@link createWorkerSender}, which runs the same wire code on a thread of its own.
+ */
+export function createHttpSender(): WebhookSender {
+  const send = wireSender(http, https, MAX_RESPONSE_BYTES);
+  return async (req) => outboundResult(req, await send(wireRequestOf(req)));
+}
+
+/** The delivery thread's whole program: {@link WIRE_SENDER_SOURCE} and a message loop around it. */
+const WORKER_SOURCE = `'use strict';
+const load = (name) => process.getBuiltinModule(name);
+const { parentPort } = load('node:worker_threads');
+const send = (${WIRE_SENDER_SOURCE})(load('node:http'), load('node:https'), ${MAX_RESPONSE_BYTES});
+parentPort.on('message', (m) => {
+  send(m.request).then((outcome) => parentPort.postMessage({ id: m.id, outcome }));
+});
+`;
+
+interface DeliveryThread {
+  send(req: WireRequest): Promise<WireOutcome>;
+}
+
+/** The one delivery thread of this module instance, started on first use (never at import). */
+let thread: DeliveryThread | undefined;
+
+function startDeliveryThread(): DeliveryThread {
+  // No inherited execArgv: the thread runs plain JavaScript, whatever loaders or module flags the process has.
+  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], name: 'annotation-sim deliveries' });
+  // Only requests in flight keep the process alive (as their sockets do on the calling thread).
+  worker.unref();
+  const pending = new Map<number, (outcome: WireOutcome) => void>();
+  let next = 0;
+  worker.on('message', (m: { id: number; outcome: WireOutcome }) => {
+    const resolve = pending.get(m.id);
+    pending.delete(m.id);
+    if (pending.size === 0) worker.unref();
+    resolve?.(m.outcome);
+  });
+  const fail = (message: string) => {
+    if (self === thread) thread = undefined;
+    const waiting = [...pending.values()];
+    pending.clear();
+    for (const resolve of waiting) resolve({ kind: 'error', code: '', message });
+  };
+  worker.on('error', (err) => fail(`delivery thread failed: ${err.message}`));
+  worker.on('exit', (code) => fail(`delivery thread exited (${code})`));
+  const self: DeliveryThread = {
+    send(req) {
+      return new Promise<WireOutcome>((resolve) => {
+        const id = ++next;
+        if (pending.size === 0) worker.ref();
+        pending.set(id, resolve);
+        worker.postMessage({ id, request: req });
+      });
+    },
+  };
+  return self;
+}
+
+/**
+ * The simulator's default sender: the same wire code as {@link createHttpSender}, run on a worker
+ * thread shared by every simulator of the process, as CVAT sends webhooks from a worker process of its
+ * own and not from the API server. The API thread prepares each request (payload, signature, headers)
+ * and records the outcome; the thread only opens the connection, writes, reads and closes. It is
+ * started on the first delivery and keeps the process alive only while requests are in flight.
+ */
+export function createWorkerSender(): WebhookSender {
+  return async (req) => {
+    thread ??= startDeliveryThread();
+    return outboundResult(req, await thread.send(wireRequestOf(req)));
+  };
 }
