@@ -1,9 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   dumpsPy,
   PyJsonError,
   parsePyJson,
   pyFloatRepr,
+  pyJsonString,
   pyRepr,
   renderDrfJson,
 } from '../../src/domain/events/pyjson';
@@ -78,5 +80,41 @@ describe('DRF date-times', () => {
     expect(iso('2026-02-30T10:00:00Z')).toBeUndefined();
     expect(iso('2026-08-12T24:00:00Z')).toBeUndefined();
     expect(iso('yesterday')).toBeUndefined();
+  });
+
+  it('writes every string as a plain character-by-character escaper does, with and without ensure_ascii', () => {
+    const plain = (s: string, ascii: boolean) => {
+      let out = '"';
+      for (const unit of Array.from({ length: s.length }, (_, k) => s.charCodeAt(k))) {
+        const ch = String.fromCharCode(unit);
+        if (ch === '"') out += '\\"';
+        else if (ch === '\\') out += '\\\\';
+        else if (ch === '\n') out += '\\n';
+        else if (ch === '\r') out += '\\r';
+        else if (ch === '\t') out += '\\t';
+        else if (ch === '\b') out += '\\b';
+        else if (ch === '\f') out += '\\f';
+        else if (unit < 0x20 || (ascii && unit > 0x7e)) out += `\\u${unit.toString(16).padStart(4, '0')}`;
+        else out += ch;
+      }
+      return `${out}"`;
+    };
+    const text = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.string({ unit: fc.constantFrom('a', '"', '\\', '\n', '\u0000', '\u007f', 'é', '\ud800', '😀') }),
+    );
+    fc.assert(
+      fc.property(text, fc.boolean(), (s, ascii) => {
+        expect(pyJsonString(s, ascii)).toBe(plain(s, ascii));
+        expect(dumpsPy(Number.MAX_SAFE_INTEGER)).toBe('9007199254740991');
+      }),
+      { numRuns: 1000 },
+    );
+    expect([dumpsPy(-0), dumpsPy(2 ** 60), dumpsPy(-7), dumpsPy(1.5)]).toEqual([
+      '-0.0',
+      '1152921504606846976',
+      '-7',
+      '1.5',
+    ]);
   });
 });

@@ -1,5 +1,7 @@
 import { parse } from 'csv-parse/sync';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { pyStr, renderDrfJson } from '../../src/domain/events/pyjson';
 import { serverEventRecords } from '../../src/domain/events/server-events';
 import { createHarness, type Harness, START_MS } from './support/harness';
 
@@ -148,5 +150,82 @@ describe('server events', () => {
     h.events().settings.storeConnected = false;
     h.emit({ scope: 'create:project', resource: { id: 1, name: 'P' } });
     expect(h.events().store.length).toBe(0);
+  });
+});
+
+describe('server events of updates (property)', () => {
+  // The plain definition: every field of the new representation but labels and url whose value is not
+  // deeply equal to the old one is a row; its payload is DRF JSON of {old_value, request}.
+  const isObj = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
+  const stripUrl = (v: unknown) =>
+    isObj(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'url')) : v;
+  const deepEqual = (a: unknown, b: unknown): boolean => {
+    if (a === b) return true;
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+    if (Array.isArray(a) !== Array.isArray(b)) return false;
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  };
+  const expectedRows = (r: Record<string, unknown>, before: Record<string, unknown>, request: unknown) =>
+    Object.entries(r)
+      .filter(([k, v]) => k !== 'labels' && k !== 'url' && !deepEqual(before[k] ?? null, v ?? null))
+      .map(([k, v]) => ({
+        obj_name: k,
+        obj_id: isObj(v) && typeof v.id === 'number' && Number.isInteger(v.id) ? v.id : null,
+        obj_val: pyStr(stripUrl(v) ?? null),
+        payload: renderDrfJson({ old_value: stripUrl(before[k]) ?? null, request }),
+      }));
+
+  const leaf = fc.oneof(
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.boolean(),
+    fc.integer({ min: -3, max: 3 }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.constantFrom('', 'a', 'é"\\\n', '2026-01-01T00:00:00Z'),
+  );
+  const value = fc.letrec((tie) => ({
+    v: fc.oneof({ depthSize: 'small' }, leaf, tie('arr'), tie('obj')),
+    arr: fc.array(tie('v'), { maxLength: 3 }),
+    obj: fc.dictionary(fc.constantFrom('id', 'url', 'name', 'count', 'x'), tie('v'), { maxKeys: 4 }),
+  })).v;
+  const keys = fc.constantFrom(
+    'name',
+    'url',
+    'labels',
+    'owner',
+    'assignee',
+    'status',
+    'jobs',
+    'subset',
+    'id',
+  );
+
+  it('writes exactly the plain definition`s rows, in the field order of the new representation', () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(keys, value, { maxKeys: 8 }),
+        fc.dictionary(keys, value, { maxKeys: 8 }),
+        fc.boolean(),
+        (resource, before, sameObjects) => {
+          // Often the old representation shares values (or equal copies) with the new one.
+          const old = sameObjects ? { ...before, ...structuredClone(resource), name: before.name } : before;
+          const change = { scope: 'update:task', resource, before: old, actor, org: null, time: START_MS };
+          const rows = serverEventRecords(change, 0);
+          expect(
+            rows.map(({ obj_name, obj_id, obj_val, payload }) => ({ obj_name, obj_id, obj_val, payload })),
+          ).toEqual(expectedRows(resource, old, { id: actor.requestId }));
+          const [deleted] = serverEventRecords({ ...change, scope: 'delete:task' }, 0);
+          for (const row of rows) {
+            const { obj_name: _n, obj_id: _i, obj_val: _v, payload: _p, ...rest } = row;
+            const { obj_name: _dn, obj_id: _di, obj_val: _dv, payload: _dp, ...deletedRest } = deleted ?? {};
+            expect(rest).toEqual({ ...deletedRest, scope: 'update:task' });
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -215,8 +215,15 @@ const SHORT_ESCAPES: Record<string, string> = {
   '\f': '\\f',
 };
 
+/** Characters `pyJsonString` writes escaped: controls, `"` and `\\` (and, with `ensure_ascii`, non-ASCII). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for
+const NEEDS_ESCAPE_ASCII = /[\u0000-\u001f"\\\u007f-\uffff]/;
+
 /** A JSON string literal as Python's `json.dumps` writes it (`ensure_ascii=True` unless `ascii` is false). */
 export function pyJsonString(s: string, ascii = true): string {
+  if (!(ascii ? NEEDS_ESCAPE_ASCII : NEEDS_ESCAPE).test(s)) return `"${s}"`;
   let out = '"';
   for (let k = 0; k < s.length; k++) {
     const code = s.charCodeAt(k);
@@ -272,6 +279,7 @@ export function dumpsPy(value: unknown, options: DumpsOptions = {}): string {
     if (v === false) return 'false';
     if (typeof v === 'string') return pyJsonString(v, ascii);
     if (typeof v === 'number') {
+      if (Number.isSafeInteger(v) && !Object.is(v, -0)) return String(v);
       return Number.isInteger(v) && !Object.is(v, -0) && Math.abs(v) < 2 ** 63
         ? BigInt(v).toString()
         : floatJson(v);

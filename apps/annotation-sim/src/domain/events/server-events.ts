@@ -155,60 +155,61 @@ export function serverEventRecords(change: ResourceChange, now: number): EventRe
   const requestId = change.requestId ?? change.actor?.requestId;
   if (requestId) requestInfo.id = requestId;
   if (change.userAgent) requestInfo.user_agent = change.userAgent;
-  const base = {
+  const timestamp = typeof change.time === 'string' ? Date.parse(change.time) : (change.time ?? now);
+  const userId = change.actor?.id ?? null;
+  const userName = change.actor?.username ?? null;
+  // `user_email(instance)` is `email or None`.
+  const userEmail = change.actor?.email || null;
+  const orgId = change.org?.id ?? (resource === 'organization' ? intOrNull(r.id) : null);
+  const orgSlug =
+    change.org?.slug ?? (resource === 'organization' && typeof r.slug === 'string' ? r.slug : null);
+  const accessTokenId = change.accessTokenId ?? null;
+  // Every row is one object literal of one shape (rows are made per changed field of every update).
+  const row = (objId: number | null, objName: string | null, objVal: string | null, payload: string) => ({
     source: 'server',
-    timestamp: typeof change.time === 'string' ? Date.parse(change.time) : (change.time ?? now),
+    timestamp,
     count: null,
     duration: 0,
-    ...ids,
-    user_id: change.actor?.id ?? null,
-    user_name: change.actor?.username ?? null,
-    // `user_email(instance)` is `email or None`.
-    user_email: change.actor?.email || null,
-    org_id: change.org?.id ?? (resource === 'organization' ? intOrNull(r.id) : null),
-    org_slug: change.org?.slug ?? (resource === 'organization' && typeof r.slug === 'string' ? r.slug : null),
-    access_token_id: change.accessTokenId ?? null,
-  };
-  const payloadOf = (p: Record<string, unknown>) => renderDrfJson({ ...p, request: requestInfo });
+    project_id: ids.project_id,
+    task_id: ids.task_id,
+    job_id: ids.job_id,
+    user_id: userId,
+    user_name: userName,
+    user_email: userEmail,
+    org_id: orgId,
+    org_slug: orgSlug,
+    access_token_id: accessTokenId,
+    scope: change.scope,
+    obj_id: objId,
+    obj_name: objName,
+    obj_val: objVal,
+    payload,
+  });
   if (action === 'create') {
-    return [
-      {
-        ...base,
-        scope: change.scope,
-        obj_id: intOrNull(r.id),
-        obj_name: objectName(resource, r),
-        obj_val: null,
-        payload: payloadOf(cleanup(r)),
-      },
-    ];
+    // `{**payload, "request": …}`: a `request` key already there keeps its place.
+    const payload = renderDrfJson({ ...cleanup(r), request: requestInfo });
+    return [row(intOrNull(r.id), objectName(resource, r), null, payload)];
   }
-  if (action === 'delete') {
-    return [
-      {
-        ...base,
-        scope: change.scope,
-        obj_id: intOrNull(r.id),
-        obj_name: objectName(resource, r),
-        obj_val: null,
-        payload: payloadOf({}),
-      },
-    ];
-  }
+  // The payload's tail, the same for every row of this change: `"request":{…}}`.
+  const requestTail = `"request":${renderDrfJson(requestInfo)}}`;
+  if (action === 'delete') return [row(intOrNull(r.id), objectName(resource, r), null, `{${requestTail}`)];
   const before = change.before ?? {};
   const out: EventRecord[] = [];
-  for (const [prop, value] of Object.entries(r)) {
+  for (const prop in r) {
     if (prop === 'labels' || prop === 'url') continue;
+    const value = r[prop];
     const old = before[prop];
-    if (deepEqual(old ?? null, value ?? null)) continue;
-    out.push({
-      ...base,
-      scope: change.scope,
-      obj_name: prop,
-      // getattr(instance, f"{prop}_id"): set for foreign keys (assignee → assignee_id).
-      obj_id: isObject(value) ? intOrNull(value.id) : null,
-      obj_val: pyStr(stripUrl(value) ?? null),
-      payload: payloadOf({ old_value: stripUrl(old) ?? null }),
-    });
+    if (old === value || (old ?? null) === (value ?? null)) continue;
+    if (typeof old === 'object' && typeof value === 'object' && deepEqual(old, value)) continue;
+    out.push(
+      row(
+        // getattr(instance, f"{prop}_id"): set for foreign keys (assignee → assignee_id).
+        isObject(value) ? intOrNull(value.id) : null,
+        prop,
+        pyStr(stripUrl(value) ?? null),
+        `{"old_value":${renderDrfJson(stripUrl(old) ?? null)},${requestTail}`,
+      ),
+    );
   }
   return out;
 }
