@@ -8,6 +8,7 @@ import {
   createHttpSender,
   createWorkerSender,
   type OutboundRequest,
+  profilingArgs,
   type WebhookSender,
 } from '../src/delivery/sender';
 
@@ -115,6 +116,33 @@ describe.each([
     expect(b.seen[1]?.headers.host).toBe(new URL(b.url).host);
   });
 
+  it('writes the body bytes exactly, from a Buffer of any bytes or from the text the engine has', async () => {
+    const bodies: Buffer[] = [];
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (d: Buffer) => chunks.push(d));
+      req.on('end', () => {
+        bodies.push(Buffer.concat(chunks));
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    const send = createSender();
+    const binary = Buffer.from([0xff, 0x00, 0xe9, 0x0a, 0x22, 0x80, 0x7f]);
+    const withLength = (body: Buffer): [string, string][] => [['Content-Length', String(body.length)]];
+    await send({ ...request(url), headers: withLength(binary), body: binary });
+    const text = '{"name": "caf\\u00e9"}';
+    await send({
+      ...request(url),
+      headers: withLength(Buffer.from(text)),
+      body: Buffer.from(text),
+      bodyText: text,
+    });
+    expect(bodies).toEqual([binary, Buffer.from(text)]);
+  });
+
   it("answers a refused connection in urllib3's words", async () => {
     const server = net.createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -208,5 +236,24 @@ describe('createWorkerSender', () => {
     ]);
     expect(results.map((x) => x.kind === 'response' && x.status)).toEqual([200, 200, 200, 200]);
     expect([a.seen.length, b.seen.length]).toEqual([2, 2]);
+  });
+});
+
+describe('profilingArgs', () => {
+  it('passes --cpu-prof options to the delivery thread with their values and nothing else', () => {
+    expect(
+      profilingArgs([
+        '--import',
+        'tsx',
+        '--cpu-prof',
+        '--cpu-prof-dir',
+        '/tmp/p',
+        '--cpu-prof-name=x.cpuprofile',
+        '--inspect',
+      ]),
+    ).toEqual(['--cpu-prof', '--cpu-prof-dir', '/tmp/p', '--cpu-prof-name=x.cpuprofile']);
+    expect(profilingArgs(['--input-type=module', '--cpu-prof-dir=/tmp/p'])).toEqual([
+      '--cpu-prof-dir=/tmp/p',
+    ]);
   });
 });

@@ -80,11 +80,12 @@ function summarize(count: number, starts: Map<number, number>, report: Report, t
   };
 }
 
+/** Polls the receiver's count (cheap) until `count` arrived or time is up, then takes its full report. */
 async function waitReceived(receiver: ChildProcess, count: number, timeoutMs: number): Promise<Report> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const r = await ask(receiver, 'report');
-    if (r.received >= count || Date.now() > deadline) return r;
+    const r = await ask(receiver, 'count');
+    if (r.received >= count || Date.now() > deadline) return ask(receiver, 'report');
     await new Promise((res) => setTimeout(res, 50));
   }
 }

@@ -251,7 +251,15 @@ export function createDeliveryEngine(
     else if (timedOut)
       result = { kind: 'timeout', message: readTimeoutText(new URL(url), readTimeoutMs / 1000) };
     else {
-      const request = { url, headers, body, verifyTls: webhook.enable_ssl, connectTimeoutMs, readTimeoutMs };
+      const request = {
+        url,
+        headers,
+        body,
+        bodyText,
+        verifyTls: webhook.enable_ssl,
+        connectTimeoutMs,
+        readTimeoutMs,
+      };
       result = await sender(request);
       if (duplicate) {
         record(base, null, outcomeOf(result), statusOf(result));

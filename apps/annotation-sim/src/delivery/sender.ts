@@ -8,6 +8,8 @@ export interface OutboundRequest {
   /** Header name → value, in the order python-requests sends them. */
   headers: [string, string][];
   body: Buffer;
+  /** The body as a string of the same UTF-8 bytes, when the caller has it (the engine does: its bodies are ASCII). */
+  bodyText?: string;
   /** `enable_ssl`: false skips certificate verification. */
   verifyTls: boolean;
   connectTimeoutMs: number;
@@ -239,30 +241,74 @@ const WORKER_SOURCE = `'use strict';
 const load = (name) => process.getBuiltinModule(name);
 const { parentPort } = load('node:worker_threads');
 const send = (${WIRE_SENDER_SOURCE})(load('node:http'), load('node:https'), ${MAX_RESPONSE_BYTES});
+// [id, url, headers joined by LF, body text, its encoding, verifyTls, connectTimeoutMs, readTimeoutMs]
 parentPort.on('message', (m) => {
-  send(m.request).then((outcome) => parentPort.postMessage({ id: m.id, outcome }));
+  const request = {
+    url: m[1],
+    headers: m[2].split('\\n'),
+    body: Buffer.from(m[3], m[4]),
+    verifyTls: m[5],
+    connectTimeoutMs: m[6],
+    readTimeoutMs: m[7],
+  };
+  send(request).then((outcome) => parentPort.postMessage([m[0], outcome]));
 });
 `;
 
+/**
+ * What goes to the delivery thread: one flat array of strings, numbers and booleans (a structured clone
+ * of this costs a third of one of a request object with a Buffer, whose whole 8 KiB pool slab is copied).
+ * Header names and values never hold a line feed (node:http refuses them), so LF joins them.
+ */
+type ThreadMessage = [number, string, string, string, 'utf8' | 'latin1', boolean, number, number];
+
+function threadMessage(id: number, req: OutboundRequest): ThreadMessage {
+  let headers = '';
+  for (const [k, v] of req.headers) headers += headers === '' ? `${k}\n${v}` : `\n${k}\n${v}`;
+  const [text, encoding] =
+    req.bodyText !== undefined
+      ? [req.bodyText, 'utf8' as const]
+      : [req.body.toString('latin1'), 'latin1' as const];
+  return [id, req.url, headers, text, encoding, req.verifyTls, req.connectTimeoutMs, req.readTimeoutMs];
+}
+
+/** The `--cpu-prof*` options of an execArgv, with the values of those given as separate arguments. */
+export function profilingArgs(execArgv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const a = execArgv[i] as string;
+    if (!a.startsWith('--cpu-prof')) continue;
+    out.push(a);
+    const takesValue = a === '--cpu-prof-dir' || a === '--cpu-prof-name' || a === '--cpu-prof-interval';
+    if (takesValue && i + 1 < execArgv.length) out.push(execArgv[++i] as string);
+  }
+  return out;
+}
+
 interface DeliveryThread {
-  send(req: WireRequest): Promise<WireOutcome>;
+  send(req: OutboundRequest): Promise<WireOutcome>;
 }
 
 /** The one delivery thread of this module instance, started on first use (never at import). */
 let thread: DeliveryThread | undefined;
 
 function startDeliveryThread(): DeliveryThread {
-  // No inherited execArgv: the thread runs plain JavaScript, whatever loaders or module flags the process has.
-  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], name: 'annotation-sim deliveries' });
+  // Of the process's execArgv only --cpu-prof*: the thread runs plain JavaScript, whatever loaders or
+  // module flags the process has, and `node --cpu-prof` profiles it too.
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    execArgv: profilingArgs(process.execArgv),
+    name: 'annotation-sim deliveries',
+  });
   // Only requests in flight keep the process alive (as their sockets do on the calling thread).
   worker.unref();
   const pending = new Map<number, (outcome: WireOutcome) => void>();
   let next = 0;
-  worker.on('message', (m: { id: number; outcome: WireOutcome }) => {
-    const resolve = pending.get(m.id);
-    pending.delete(m.id);
+  worker.on('message', ([id, outcome]: [number, WireOutcome]) => {
+    const resolve = pending.get(id);
+    pending.delete(id);
     if (pending.size === 0) worker.unref();
-    resolve?.(m.outcome);
+    resolve?.(outcome);
   });
   const fail = (message: string) => {
     if (self === thread) thread = undefined;
@@ -278,7 +324,7 @@ function startDeliveryThread(): DeliveryThread {
         const id = ++next;
         if (pending.size === 0) worker.ref();
         pending.set(id, resolve);
-        worker.postMessage({ id, request: req });
+        worker.postMessage(threadMessage(id, req));
       });
     },
   };
@@ -293,8 +339,19 @@ function startDeliveryThread(): DeliveryThread {
  * started on the first delivery and keeps the process alive only while requests are in flight.
  */
 export function createWorkerSender(): WebhookSender {
+  let onThisThread: WebhookSender | undefined;
   return async (req) => {
-    thread ??= startDeliveryThread();
-    return outboundResult(req, await thread.send(wireRequestOf(req)));
+    if (onThisThread) return onThisThread(req);
+    try {
+      thread ??= startDeliveryThread();
+    } catch (err) {
+      // No thread to be had (a runtime without worker_threads, resource limits): send from this one.
+      console.warn(
+        `annotation-sim: no delivery thread (${(err as Error).message}); sending from the API thread`,
+      );
+      onThisThread = createHttpSender();
+      return onThisThread(req);
+    }
+    return outboundResult(req, await thread.send(req));
   };
 }
