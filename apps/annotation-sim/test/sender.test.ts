@@ -220,6 +220,44 @@ describe('createWorkerSender', () => {
     expect(r.seen).toHaveLength(1);
   });
 
+  it('ends the thread once it has been idle a while, and starts it again for the next delivery', async () => {
+    const r = await connectionReceiver();
+    close = r.close;
+    // In a child process of its own, so that the count of its threads is the sender's doing alone.
+    const script = `
+      import { readdirSync } from 'node:fs';
+      import { createWorkerSender, DELIVERY_THREAD_IDLE_MS } from ${JSON.stringify(new URL('../src/delivery/sender.ts', import.meta.url).href)};
+      const threads = () => readdirSync('/proc/self/task').length;
+      const request = { ...${JSON.stringify({ ...request(r.url), body: undefined })}, body: Buffer.from('{}') };
+      const send = createWorkerSender();
+      const counts = [threads()];
+      await send(request);
+      counts.push(threads());
+      await new Promise((resolve) => setTimeout(resolve, DELIVERY_THREAD_IDLE_MS + 1000));
+      counts.push(threads());
+      const again = await send(request);
+      counts.push(threads());
+      console.log(JSON.stringify({ counts, again: again.kind }));
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    await once(child, 'exit');
+    clearTimeout(timer);
+    const { counts, again } = JSON.parse(out) as { counts: number[]; again: string };
+    const [before, sending, idle, resent] = counts as [number, number, number, number];
+    expect(sending).toBeGreaterThan(before);
+    expect(idle).toBe(before);
+    expect(resent).toBe(sending);
+    expect(again).toBe('response');
+    expect(r.seen).toHaveLength(2);
+  }, 20_000);
+
   it('sends the deliveries of several senders through the one thread, each to its own URL', async () => {
     const a = await connectionReceiver();
     const b = await connectionReceiver();

@@ -289,6 +289,12 @@ interface DeliveryThread {
   send(req: OutboundRequest): Promise<WireOutcome>;
 }
 
+/**
+ * How long the delivery thread outlives its last delivery. A process that imports this module more than
+ * once (test runners that isolate each test file do) would otherwise keep one idle thread per import.
+ */
+export const DELIVERY_THREAD_IDLE_MS = 2_000;
+
 /** The one delivery thread of this module instance, started on first use (never at import). */
 let thread: DeliveryThread | undefined;
 
@@ -304,13 +310,24 @@ function startDeliveryThread(): DeliveryThread {
   worker.unref();
   const pending = new Map<number, (outcome: WireOutcome) => void>();
   let next = 0;
+  /** Ends the thread after a spell with nothing in flight (unreferenced: it never holds the process). */
+  let idleTimer: NodeJS.Timeout | undefined;
   worker.on('message', ([id, outcome]: [number, WireOutcome]) => {
     const resolve = pending.get(id);
     pending.delete(id);
-    if (pending.size === 0) worker.unref();
+    if (pending.size === 0) {
+      worker.unref();
+      idleTimer = setTimeout(retire, DELIVERY_THREAD_IDLE_MS).unref();
+    }
     resolve?.(outcome);
   });
+  const retire = () => {
+    if (pending.size > 0) return;
+    if (self === thread) thread = undefined;
+    void worker.terminate();
+  };
   const fail = (message: string) => {
+    clearTimeout(idleTimer);
     if (self === thread) thread = undefined;
     const waiting = [...pending.values()];
     pending.clear();
@@ -322,7 +339,10 @@ function startDeliveryThread(): DeliveryThread {
     send(req) {
       return new Promise<WireOutcome>((resolve) => {
         const id = ++next;
-        if (pending.size === 0) worker.ref();
+        if (pending.size === 0) {
+          clearTimeout(idleTimer);
+          worker.ref();
+        }
         pending.set(id, resolve);
         worker.postMessage(threadMessage(id, req));
       });
@@ -336,7 +356,8 @@ function startDeliveryThread(): DeliveryThread {
  * thread shared by every simulator of the process, as CVAT sends webhooks from a worker process of its
  * own and not from the API server. The API thread prepares each request (payload, signature, headers)
  * and records the outcome; the thread only opens the connection, writes, reads and closes. It is
- * started on the first delivery and keeps the process alive only while requests are in flight.
+ * started on the first delivery, keeps the process alive only while requests are in flight, and ends
+ * {@link DELIVERY_THREAD_IDLE_MS} after the last one (the next delivery starts it again).
  */
 export function createWorkerSender(): WebhookSender {
   let onThisThread: WebhookSender | undefined;
