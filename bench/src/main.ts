@@ -196,7 +196,7 @@ async function main() {
   }
   if (only.has('5')) {
     log(`5. webhook fan-out (${cfg.fanout} task updates)`);
-    results.fanout = await fanout({ count: cfg.fanout, concurrency: 4, log });
+    results.fanout = await fanout({ count: cfg.fanout, concurrency: 4, rounds: cfg.rounds, log });
   }
   if (only.has('6')) {
     log(`6. event log (${cfg.events} events)`);
