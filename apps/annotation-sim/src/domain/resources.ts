@@ -57,10 +57,12 @@ export function diffRecords(
   const changes: Record<string, { from: unknown; to: unknown }> = {};
   for (const key of Object.keys(after)) {
     if (NOT_ATTRS.has(key)) continue;
-    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) {
-      beforeUpdate[key] = before[key];
-      changes[key] = { from: before[key], to: after[key] };
-    }
+    const was = before[key];
+    const is = after[key];
+    // Changed when the JSON differs; a value that is the very same one needs no JSON to tell.
+    if (was === is || JSON.stringify(was) === JSON.stringify(is)) continue;
+    beforeUpdate[key] = was;
+    changes[key] = { from: was, to: is };
   }
   return { beforeUpdate, changes };
 }
