@@ -90,7 +90,7 @@ async function main() {
         coldRuns: 10,
         coldRunsJvm: 3,
         warmRuns: 30,
-        rounds: 3,
+        rounds: 5,
         seconds: 5,
         warmup: 1,
         cycleRounds: 3,
