@@ -34,7 +34,9 @@ export interface PrismSetup {
 /** `BENCH_CPU_PROF=<dir>`: the simulators run under `node --cpu-prof` (a profile per process, written on SIGTERM). */
 const profileArgs = (): string[] => [
   ...(process.env.BENCH_SIM_FLAGS ? process.env.BENCH_SIM_FLAGS.split(' ') : []),
-  ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.BENCH_CPU_PROF)] : []),
+  ...(process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.BENCH_CPU_PROF)]
+    : []),
 ];
 
 /** The command that starts `kind` on `port` (every one binds 127.0.0.1 only). */
