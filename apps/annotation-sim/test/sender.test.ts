@@ -143,6 +143,16 @@ describe.each([
     expect(bodies).toEqual([binary, Buffer.from(text)]);
   });
 
+  it('rejects a request node:http refuses to write, and goes on sending the next ones', async () => {
+    const r = await connectionReceiver();
+    close = r.close;
+    const send = createSender();
+    await expect(send({ ...request(r.url), headers: [['X-Bad', 'a\u0001b']] })).rejects.toThrow(/X-Bad/);
+    await expect(send({ ...request('not a url'), headers })).rejects.toThrow(/Invalid URL/);
+    expect(await send(request(r.url))).toEqual({ kind: 'response', status: 200, body: 'ok' });
+    expect(r.seen).toHaveLength(1);
+  });
+
   it("answers a refused connection in urllib3's words", async () => {
     const server = net.createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

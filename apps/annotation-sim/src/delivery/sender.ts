@@ -251,7 +251,12 @@ parentPort.on('message', (m) => {
     connectTimeoutMs: m[6],
     readTimeoutMs: m[7],
   };
-  send(request).then((outcome) => parentPort.postMessage([m[0], outcome]));
+  // A request node:http refuses (a header it will not write, a URL it cannot parse) rejects, as it does
+  // on the calling thread; the thread answers with the message and goes on.
+  send(request).then(
+    (outcome) => parentPort.postMessage([m[0], outcome]),
+    (err) => parentPort.postMessage([m[0], null, String(err && err.message)]),
+  );
 });
 `;
 
@@ -308,18 +313,22 @@ function startDeliveryThread(): DeliveryThread {
   });
   // Only requests in flight keep the process alive (as their sockets do on the calling thread).
   worker.unref();
-  const pending = new Map<number, (outcome: WireOutcome) => void>();
+  const pending = new Map<
+    number,
+    { resolve: (outcome: WireOutcome) => void; reject: (err: Error) => void }
+  >();
   let next = 0;
   /** Ends the thread after a spell with nothing in flight (unreferenced: it never holds the process). */
   let idleTimer: NodeJS.Timeout | undefined;
-  worker.on('message', ([id, outcome]: [number, WireOutcome]) => {
-    const resolve = pending.get(id);
+  worker.on('message', ([id, outcome, refused]: [number, WireOutcome | null, string?]) => {
+    const waiter = pending.get(id);
     pending.delete(id);
     if (pending.size === 0) {
       worker.unref();
       idleTimer = setTimeout(retire, DELIVERY_THREAD_IDLE_MS).unref();
     }
-    resolve?.(outcome);
+    if (outcome) waiter?.resolve(outcome);
+    else waiter?.reject(new Error(refused));
   });
   const retire = () => {
     if (pending.size > 0) return;
@@ -331,19 +340,19 @@ function startDeliveryThread(): DeliveryThread {
     if (self === thread) thread = undefined;
     const waiting = [...pending.values()];
     pending.clear();
-    for (const resolve of waiting) resolve({ kind: 'error', code: '', message });
+    for (const waiter of waiting) waiter.resolve({ kind: 'error', code: '', message });
   };
   worker.on('error', (err) => fail(`delivery thread failed: ${err.message}`));
   worker.on('exit', (code) => fail(`delivery thread exited (${code})`));
   const self: DeliveryThread = {
     send(req) {
-      return new Promise<WireOutcome>((resolve) => {
+      return new Promise<WireOutcome>((resolve, reject) => {
         const id = ++next;
         if (pending.size === 0) {
           clearTimeout(idleTimer);
           worker.ref();
         }
-        pending.set(id, resolve);
+        pending.set(id, { resolve, reject });
         worker.postMessage(threadMessage(id, req));
       });
     },
