@@ -201,34 +201,44 @@ describe.each([
 });
 
 describe('createWorkerSender', () => {
-  it('does not keep an otherwise finished process alive once its deliveries are answered', async () => {
-    const r = await connectionReceiver();
-    close = r.close;
-    // A child process that sends one delivery through the delivery thread and then has nothing left to do:
-    // it must exit by itself (the thread is unreferenced while nothing is in flight).
-    const script = `
+  it.each([
+    ['', []],
+    [' (code generation from strings forbidden)', ['--disallow-code-generation-from-strings']],
+  ])(
+    'does not keep an otherwise finished process alive once its deliveries are answered%s',
+    async (_, flags) => {
+      const r = await connectionReceiver();
+      close = r.close;
+      // A child process that sends one delivery through the delivery thread and then has nothing left to do:
+      // it must exit by itself (the thread is unreferenced while nothing is in flight).
+      const script = `
       import { createWorkerSender } from ${JSON.stringify(new URL('../src/delivery/sender.ts', import.meta.url).href)};
       const request = { ...${JSON.stringify({ ...request(r.url), body: undefined })}, body: Buffer.from('{}') };
       console.log(JSON.stringify(await createWorkerSender()(request)));
     `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
-    clearTimeout(timer);
-    expect({ code, signal, err }).toEqual({ code: 0, signal: null, err: '' });
-    expect(JSON.parse(out)).toEqual({ kind: 'response', status: 200, body: 'ok' });
-    expect(r.seen).toHaveLength(1);
-  });
+      const child = spawn(
+        process.execPath,
+        [...flags, '--import', 'tsx', '--input-type=module', '-e', script],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+      });
+      child.stderr.on('data', (d: Buffer) => {
+        err += d.toString();
+      });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+      clearTimeout(timer);
+      expect({ code, signal, err }).toEqual({ code: 0, signal: null, err: '' });
+      expect(JSON.parse(out)).toEqual({ kind: 'response', status: 200, body: 'ok' });
+      expect(r.seen).toHaveLength(1);
+    },
+  );
 
   it('ends the thread once it has been idle a while, and starts it again for the next delivery', async () => {
     const r = await connectionReceiver();

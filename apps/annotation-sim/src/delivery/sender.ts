@@ -185,12 +185,25 @@ export const WIRE_SENDER_SOURCE = `function wireSender(http, https, maxResponseB
     });
 }`;
 
-/** {@link WIRE_SENDER_SOURCE} as a function of this thread. */
-export const wireSender = new Function(`return (${WIRE_SENDER_SOURCE});`)() as (
+type WireSenderFactory = (
   httpModule: typeof http,
   httpsModule: typeof https,
   maxResponseBytes: number,
 ) => (req: WireRequest) => Promise<WireOutcome>;
+let compiledWireSender: WireSenderFactory | undefined;
+
+/**
+ * {@link WIRE_SENDER_SOURCE} as a function of this thread, compiled on first use (never at import: a
+ * process that forbids code generation from strings can still import the module and use the thread).
+ */
+export function wireSender(
+  httpModule: typeof http,
+  httpsModule: typeof https,
+  maxResponseBytes: number,
+): (req: WireRequest) => Promise<WireOutcome> {
+  compiledWireSender ??= new Function(`return (${WIRE_SENDER_SOURCE});`)() as WireSenderFactory;
+  return compiledWireSender(httpModule, httpsModule, maxResponseBytes);
+}
 
 /** `requests`' account of a wire outcome: what the delivery row and the outbound journal record. */
 export function outboundResult(req: OutboundRequest, outcome: WireOutcome): OutboundResult {
