@@ -1,5 +1,6 @@
 import type { UpdateNodePoolRequestShape } from '@sims/cluster-schema';
 import { computeEtag } from './etag';
+import { deepFreeze } from './freeze';
 import { type ApiVersion, nodePoolSelfLink } from './names';
 import type { ClusterRecord, ClusterState, NodePoolShape, PoolRecord } from './state';
 import { compareVersions } from './versions';
@@ -171,15 +172,6 @@ export function omitDefaults<T>(value: T, key?: string): T {
     return out as T;
   }
   void key;
-  return value;
-}
-
-/** A deep-frozen copy of a rendering: shared between requests, so nobody may change it. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
   return value;
 }
 

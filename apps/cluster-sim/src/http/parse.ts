@@ -1,6 +1,7 @@
 import { duration as durationSchema, enumNameOf, isInt64Schema } from '@sims/cluster-schema';
 import type { z } from 'zod';
 import { fail, ok, type Result } from '../domain/errors';
+import { deepFreeze } from '../domain/freeze';
 import type { HttpError } from './errors';
 
 /**
@@ -183,6 +184,41 @@ export function parseRequest<T extends z.ZodType>(
     });
   }
   return ok(parsed.data);
+}
+
+/**
+ * {@link parseRequest} remembered per raw body text: clients send the same bytes again and again (a
+ * retried update, a poller, a load test), and the walk for unknown fields plus zod's parse were the
+ * bulk of an update's own CPU (bench/, issue 8). The parse is a pure function of the schema, the body
+ * text and the strictness, so the remembered result is the one a fresh parse would give; it is
+ * deep-frozen because requests share it. Bodies over `maxBodyChars` are not remembered; a schema's
+ * memory is cleared once it holds `maxEntries` bodies.
+ *
+ * @example const parseBody = createParseCache(); parseBody(UpdateNodePoolRequest, raw, JSON.parse(raw), true)
+ */
+export function createParseCache(maxEntries = 256, maxBodyChars = 4096) {
+  const bySchema = new Map<z.ZodType, Map<string, Result<unknown, HttpError>>>();
+  return function parseBody<T extends z.ZodType>(
+    schema: T,
+    rawBody: string,
+    json: unknown,
+    strict: boolean,
+  ): Result<z.output<T>, HttpError> {
+    if (rawBody.length > maxBodyChars) return parseRequest(schema, json, strict);
+    let remembered = bySchema.get(schema);
+    if (remembered === undefined) {
+      remembered = new Map();
+      bySchema.set(schema, remembered);
+    }
+    const key = strict ? `1${rawBody}` : `0${rawBody}`;
+    let result = remembered.get(key);
+    if (result === undefined) {
+      result = deepFreeze(parseRequest(schema, json, strict));
+      if (remembered.size >= maxEntries) remembered.clear();
+      remembered.set(key, result);
+    }
+    return result as Result<z.output<T>, HttpError>;
+  };
 }
 
 /** Query parameters every Google API accepts (system parameters); they change nothing here. */

@@ -45,7 +45,7 @@ import type { OperationScheduler } from '../scheduler';
 import { authorize } from './auth';
 import { encodeEnumsAsNumbers, wantsNumericEnums } from './encode';
 import { googleHeaders, type HttpError, renderError } from './errors';
-import { checkQuery, parseRequest } from './parse';
+import { checkQuery, createParseCache } from './parse';
 
 type Ctx = Context<SimEnv<ClusterState>>;
 
@@ -147,6 +147,8 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
     return new Response(jsonText(body), { status: 200, headers: googleHeaders(requestId) });
   }
 
+  /** Request bodies parsed once per distinct body text (per simulator; see createParseCache). */
+  const parseBody = createParseCache();
   /** Everything common to a route: query check, auth, body parsing, then the handler; errors rendered once. */
   function handler<B>(spec: RouteSpec<B>, version: ApiVersion, viaZones: boolean) {
     return (c: Ctx) => {
@@ -188,7 +190,12 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
               violations: [{ description: `Invalid JSON payload received. ${sim.jsonError}` }],
             });
           }
-          const parsed = parseRequest(spec.body, sim.json, state.settings.strictUnknownFields);
+          const parsed = parseBody(
+            spec.body,
+            sim.rawBody ?? '',
+            sim.json,
+            state.settings.strictUnknownFields,
+          );
           if (!parsed.ok) return parsed;
           body = parsed.value as B;
         }
