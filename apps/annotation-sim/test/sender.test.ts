@@ -12,6 +12,12 @@ import {
   type WebhookSender,
 } from '../src/delivery/sender';
 
+/** Listens on 127.0.0.1 at a free port and gives the port. */
+async function listen(server: net.Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
 /** A receiver that notes, per request, which connection carried it and who closed that connection. */
 async function connectionReceiver() {
   const seen: { connection: number; headers: http.IncomingHttpHeaders; rawHeaders: string[] }[] = [];
@@ -32,8 +38,7 @@ async function connectionReceiver() {
     // 'end' is the peer's FIN: the sender closed the connection (the server would have kept it).
     s.on('end', () => clientClosed.add(id));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const port = await listen(server);
   return {
     url: `http://127.0.0.1:${port}/hook`,
     seen,
@@ -48,6 +53,17 @@ async function connectionReceiver() {
 }
 
 let close: (() => Promise<void>) | undefined;
+
+/** Two receivers, both closed after the test. */
+async function twoReceivers() {
+  const a = await connectionReceiver();
+  const b = await connectionReceiver();
+  close = async () => {
+    await a.close();
+    await b.close();
+  };
+  return [a, b] as const;
+}
 afterEach(async () => {
   await close?.();
   close = undefined;
@@ -103,12 +119,7 @@ describe.each([
   });
 
   it('sends each request to its own URL when one sender serves several targets', async () => {
-    const a = await connectionReceiver();
-    const b = await connectionReceiver();
-    close = async () => {
-      await a.close();
-      await b.close();
-    };
+    const [a, b] = await twoReceivers();
     const send = createSender();
     for (const url of [a.url, b.url, a.url, `${b.url}?x=1`]) await send(request(url));
     expect(a.seen).toHaveLength(2);
@@ -126,9 +137,8 @@ describe.each([
         res.end('ok');
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${await listen(server)}/hook`;
     close = () => new Promise<void>((resolve) => server.close(() => resolve()));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
     const send = createSender();
     const binary = Buffer.from([0xff, 0x00, 0xe9, 0x0a, 0x22, 0x80, 0x7f]);
     const withLength = (body: Buffer): [string, string][] => [['Content-Length', String(body.length)]];
@@ -155,8 +165,7 @@ describe.each([
 
   it("answers a refused connection in urllib3's words", async () => {
     const server = net.createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as AddressInfo).port;
+    const port = await listen(server);
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const result = await createSender()(request(`http://127.0.0.1:${port}/hook?a=1`));
     expect(result).toEqual({
@@ -168,13 +177,12 @@ describe.each([
   it('gives up on a receiver that accepts and never answers after the read time-out', async () => {
     const sockets: Socket[] = [];
     const server = net.createServer((s) => sockets.push(s));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = await listen(server);
     close = () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       });
-    const port = (server.address() as AddressInfo).port;
     const result = await createSender()({ ...request(`http://127.0.0.1:${port}/hook`), readTimeoutMs: 100 });
     expect(result).toEqual({
       kind: 'timeout',
@@ -189,9 +197,8 @@ describe.each([
         res.writeHead(201, { 'content-type': 'text/plain' }).end('x'.repeat(1024 * 1024 + 1)),
       );
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = await listen(server);
     close = () => new Promise<void>((resolve) => server.close(() => resolve()));
-    const port = (server.address() as AddressInfo).port;
     expect(await createSender()(request(`http://127.0.0.1:${port}/hook`))).toEqual({
       kind: 'response',
       status: 201,
@@ -279,12 +286,7 @@ describe('createWorkerSender', () => {
   }, 20_000);
 
   it('sends the deliveries of several senders through the one thread, each to its own URL', async () => {
-    const a = await connectionReceiver();
-    const b = await connectionReceiver();
-    close = async () => {
-      await a.close();
-      await b.close();
-    };
+    const [a, b] = await twoReceivers();
     const [one, two] = [createWorkerSender(), createWorkerSender()];
     const results = await Promise.all([
       one(request(a.url)),
@@ -305,13 +307,11 @@ describe('profilingArgs', () => {
         'tsx',
         '--cpu-prof',
         '--cpu-prof-dir',
-        '/tmp/p',
+        'prof',
         '--cpu-prof-name=x.cpuprofile',
         '--inspect',
       ]),
-    ).toEqual(['--cpu-prof', '--cpu-prof-dir', '/tmp/p', '--cpu-prof-name=x.cpuprofile']);
-    expect(profilingArgs(['--input-type=module', '--cpu-prof-dir=/tmp/p'])).toEqual([
-      '--cpu-prof-dir=/tmp/p',
-    ]);
+    ).toEqual(['--cpu-prof', '--cpu-prof-dir', 'prof', '--cpu-prof-name=x.cpuprofile']);
+    expect(profilingArgs(['--input-type=module', '--cpu-prof-dir=prof'])).toEqual(['--cpu-prof-dir=prof']);
   });
 });

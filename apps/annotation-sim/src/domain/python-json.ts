@@ -90,7 +90,8 @@ export function pythonFloatRepr(n: number): string {
   return s.includes('.') ? s : `${s}.0`;
 }
 
-function pythonString(s: string): string {
+/** A string as `json.dumps` writes it with `ensure_ascii` (the default): `"caf\\u00e9"`. */
+export function pythonString(s: string): string {
   if (PLAIN_STRING.test(s)) return `"${s}"`;
   let out = '"';
   for (let i = 0; i < s.length; i++) {

@@ -1,3 +1,5 @@
+import { pythonString } from '../python-json';
+
 /**
  * What CVAT's Python does with JSON, byte for byte: `json.loads` (which keeps ints and floats apart and
  * accepts `NaN`/`Infinity`) and `json.dumps` with its defaults (separators `", "` and `": "`,
@@ -215,19 +217,19 @@ const SHORT_ESCAPES: Record<string, string> = {
   '\f': '\\f',
 };
 
-/** Characters `pyJsonString` writes escaped: controls, `"` and `\\` (and, with `ensure_ascii`, non-ASCII). */
+/** Characters `json.dumps(..., ensure_ascii=False)` writes escaped: controls, `"` and `\\`. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\]/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for
-const NEEDS_ESCAPE_ASCII = /[\u0000-\u001f"\\\u007f-\uffff]/;
 
 /** A JSON string literal as Python's `json.dumps` writes it (`ensure_ascii=True` unless `ascii` is false). */
 export function pyJsonString(s: string, ascii = true): string {
-  if (!(ascii ? NEEDS_ESCAPE_ASCII : NEEDS_ESCAPE).test(s)) return `"${s}"`;
+  // With ensure_ascii it is the webhook payloads' writer, one implementation for both.
+  if (ascii) return pythonString(s);
+  if (!NEEDS_ESCAPE.test(s)) return `"${s}"`;
   let out = '"';
   for (let k = 0; k < s.length; k++) {
     const code = s.charCodeAt(k);
-    if (code >= 0x20 && code !== 0x22 && code !== 0x5c && (code <= 0x7e || !ascii)) {
+    if (code >= 0x20 && code !== 0x22 && code !== 0x5c) {
       out += s[k];
       continue;
     }

@@ -199,7 +199,7 @@ export function serverEventRecords(change: ResourceChange, now: number): EventRe
     if (prop === 'labels' || prop === 'url') continue;
     const value = r[prop];
     const old = before[prop];
-    if (old === value || (old ?? null) === (value ?? null)) continue;
+    if ((old ?? null) === (value ?? null)) continue;
     if (typeof old === 'object' && typeof value === 'object' && deepEqual(old, value)) continue;
     out.push(
       row(
