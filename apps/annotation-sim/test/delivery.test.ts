@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import {
   CreateEventPayload,
   PingPayload,
@@ -300,6 +302,27 @@ describe('delivery rows, ping and redelivery', () => {
     expect(res.body.response).toContain('Connection refused');
   });
 
+  it('records 502 with urllib3\'s "Connection aborted." text when the receiver closes without answering, and retries it', async () => {
+    world();
+    const server = net.createServer((s) => s.once('data', () => s.end()));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    receivers.push({
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    } as Receiver);
+    const port = (server.address() as AddressInfo).port;
+    const id = await projectHook(`http://127.0.0.1:${port}/hook`, ['update:task']);
+    await h.patch('/api/tasks/1', { name: 'x' }, { as: 'alice' });
+    await h.idle();
+    const rows = (await h.get(`/api/webhooks/${id}/deliveries`, { as: 'alice' })).body.results;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      status_code: 502,
+      response:
+        "('Connection aborted.', RemoteDisconnected('Remote end closed connection without response'))",
+    });
+    expect((await h.get('/_sim/deliveries/stats')).body.scheduledRetries).toBe(1);
+  });
+
   it('shows last_status and last_delivery_date only after a delivery', async () => {
     world();
     const r = await receiver({ behaviour: () => ({ status: 201 }) });
@@ -593,15 +616,21 @@ describe('receiver-side faults', () => {
     expect(Object.fromEntries(entry.headers)['X-Signature-256']).toBe(
       r.requests[0]!.headers['x-signature-256'],
     );
-    expect(entry.headers.map((x: [string, string]) => x[0])).toEqual([
+    // http.client's Host first, requests' session headers, the request's signature, then what
+    // prepare_body adds for json=: Content-Length, then Content-Type. The receiver got them in that order.
+    const names = [
+      'Host',
       'User-Agent',
       'Accept-Encoding',
       'Accept',
       'Connection',
-      'Content-Type',
       'X-Signature-256',
       'Content-Length',
-    ]);
+      'Content-Type',
+    ];
+    expect(entry.headers.map((x: [string, string]) => x[0])).toEqual(names);
+    expect(r.requests[0]!.rawHeaders.filter((_: string, i: number) => i % 2 === 0)).toEqual(names);
+    expect(Object.fromEntries(entry.headers).Host).toBe(new URL(r.url).host);
   });
 
   it('journals every outcome with the same keys in the same order', async () => {

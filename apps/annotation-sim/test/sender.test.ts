@@ -106,15 +106,17 @@ describe.each([
     await expect.poll(() => r.clientClosed.size).toBe(6);
     for (const s of r.seen) {
       expect(s.headers.connection).toBe('keep-alive');
+      // http.client writes Host first (putrequest) when the headers have none.
       expect(s.rawHeaders.filter((_, i) => i % 2 === 0)).toEqual([
+        'Host',
         'User-Agent',
         'Accept-Encoding',
         'Accept',
         'Connection',
         'Content-Type',
         'Content-Length',
-        'Host',
       ]);
+      expect(s.headers.host).toBe(new URL(r.url).host);
     }
   });
 

@@ -114,17 +114,19 @@ export function createDeliveryEngine(
   let pendingPumps = 0;
   /** Jobs waiting in `queues` (the sum of their lengths, kept as jobs come and go). */
   let queued = 0;
-  /** `target_url` → its path for the fault facts (parsed once per URL, not once per delivery). */
-  const paths = new Map<string, string>();
-  const pathOf = (url: string) => {
-    let p = paths.get(url);
+  /** `target_url` → its path for the fault facts and its `Host` (parsed once per URL, not per delivery). */
+  const parts = new Map<string, { path: string; host: string }>();
+  const partsOf = (url: string) => {
+    let p = parts.get(url);
     if (p === undefined) {
-      if (paths.size >= 1024) paths.clear();
-      p = safePath(url);
-      paths.set(url, p);
+      if (parts.size >= 1024) parts.clear();
+      p = urlParts(url);
+      parts.set(url, p);
     }
     return p;
   };
+  const pathOf = (url: string) => partsOf(url).path;
+  const hostOf = (url: string) => partsOf(url).host;
 
   function checkIdle() {
     if (queued === 0 && busy.size === 0 && pendingPumps === 0) {
@@ -172,22 +174,28 @@ export function createDeliveryEngine(
     return entry;
   }
 
-  function headersFor(body: Buffer, secret: string, corrupt: boolean): [string, string][] {
-    // python-requests: session defaults first, then the request's own headers, then Content-Length.
-    const h: [string, string][] = [
+  /**
+   * The request's headers as they go on the wire. http.client writes `Host` first (`putrequest`); then
+   * python-requests' own: the session's defaults, the request's `X-Signature-256`, then what
+   * `prepare_body` adds for `json=`: `Content-Length` (`prepare_content_length`) and only then
+   * `Content-Type`.
+   */
+  function headersFor(url: string, body: Buffer, secret: string, corrupt: boolean): [string, string][] {
+    const host = hostOf(url);
+    const h: [string, string][] = host === '' ? [] : [['Host', host]];
+    h.push(
       ['User-Agent', userAgent],
       ['Accept-Encoding', 'gzip, deflate'],
       ['Accept', '*/*'],
       ['Connection', 'keep-alive'],
-      ['Content-Type', 'application/json'],
-    ];
+    );
     if (secret !== '') {
       let sig = signWebhookBody(secret, body);
       if (corrupt)
         sig = `sha256=${[...sig.slice(7)].map((c) => ((Number.parseInt(c, 16) + 1) % 16).toString(16)).join('')}`;
       h.push(['X-Signature-256', sig]);
     }
-    h.push(['Content-Length', String(body.length)]);
+    h.push(['Content-Length', String(body.length)], ['Content-Type', 'application/json']);
     return h;
   }
 
@@ -225,7 +233,7 @@ export function createDeliveryEngine(
     const drop = !ignoreActive && !refused && !timedOut && take('deliveryDrop') !== undefined;
     const duplicate = take('deliveryDuplicate') !== undefined;
     const corrupt = take('corruptSignature') !== undefined;
-    const headers = headersFor(body, webhook.secret, corrupt);
+    const headers = headersFor(webhook.target_url, body, webhook.secret, corrupt);
     const url = webhook.target_url;
     const base: Base = {
       webhookId: job.webhookId,
@@ -419,10 +427,15 @@ function statusOf(result: OutboundResult): number {
   return result.kind === 'response' ? result.status : result.kind === 'timeout' ? 504 : 502;
 }
 
-function safePath(url: string): string {
+/**
+ * A target URL's path, and its `Host` header as http.client writes it: the host (IPv6 in brackets) and
+ * the port unless it is the scheme's default.
+ */
+function urlParts(url: string): { path: string; host: string } {
   try {
-    return new URL(url).pathname;
+    const u = new URL(url);
+    return { path: u.pathname, host: u.host };
   } catch {
-    return '/';
+    return { path: '/', host: '' };
   }
 }

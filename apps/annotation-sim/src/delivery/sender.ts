@@ -1,6 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
+import net from 'node:net';
 import { Worker } from 'node:worker_threads';
+import zlib from 'node:zlib';
 
 /** One outgoing webhook POST, exactly as it will be written to the wire. */
 export interface OutboundRequest {
@@ -47,6 +49,43 @@ export function readTimeoutText(url: URL, seconds: number): string {
 }
 
 /**
+ * `str(requests.exceptions.ConnectionError)` of a connection that was open and failed before a
+ * response could be read: urllib3's `ProtocolError('Connection aborted.', <http.client's error>)`.
+ */
+export function connectionAbortedText(
+  cause: 'remote-disconnected' | 'reset' | 'bad-status-line' | 'unknown-protocol',
+  detail: string,
+): string {
+  const inner =
+    cause === 'remote-disconnected'
+      ? "RemoteDisconnected('Remote end closed connection without response')"
+      : cause === 'reset'
+        ? "ConnectionResetError(104, 'Connection reset by peer')"
+        : cause === 'bad-status-line'
+          ? `BadStatusLine(${pythonStrRepr(detail === '' ? "''" : detail)})`
+          : `UnknownProtocol(${pythonStrRepr(detail)})`;
+  return `('Connection aborted.', ${inner})`;
+}
+
+/** Python's `repr()` of a str whose characters are all below U+0100 (text read as ISO-8859-1). */
+export function pythonStrRepr(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of s) {
+    const c = ch.charCodeAt(0);
+    if (ch === '\\' || ch === quote) out += `\\${ch}`;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    // Not printable in Python: C0 and C1 controls, DEL, NO-BREAK SPACE and SOFT HYPHEN.
+    else if (c < 0x20 || (c >= 0x7f && c <= 0xa0) || c === 0xad)
+      out += `\\x${c.toString(16).padStart(2, '0')}`;
+    else out += ch;
+  }
+  return out + quote;
+}
+
+/**
  * Certificate failures, as OpenSSL 3 words them in Python's `ssl` (CVAT 2.73 runs Python 3.10 on
  * OpenSSL 3): node's error code → the verify message.
  */
@@ -85,11 +124,21 @@ const ERRNO: Record<string, string> = {
 /**
  * What happened to one request on the wire, before it is put in requests' words ({@link outboundResult}).
  * Plain data: it crosses from the delivery worker thread to the API thread.
+ *
+ * `aborted` is a connection that was open and then failed before a response could be read, as
+ * http.client reports it: the peer closed without a word (`remote-disconnected`), reset it
+ * (`reset`), or answered with something that is not an HTTP/1.x status line (`bad-status-line`, with
+ * that line; `unknown-protocol`, with the version).
  */
 export type WireOutcome =
   | { kind: 'response'; status: number; body: string }
   | { kind: 'connect-timeout' }
   | { kind: 'read-timeout' }
+  | {
+      kind: 'aborted';
+      cause: 'remote-disconnected' | 'reset' | 'bad-status-line' | 'unknown-protocol';
+      detail: string;
+    }
   | { kind: 'error'; code: string; message: string };
 
 /** One request as the wire code takes it (plain data, so that it can be posted to the worker). */
@@ -104,90 +153,364 @@ export interface WireRequest {
 }
 
 /**
- * The wire side of a delivery, as JavaScript source: a function `(http, https, maxResponseBytes)` that
- * returns `send(req: WireRequest): Promise<WireOutcome>`. node:http(s) with a connect time-out (until
- * the socket connects) and a read time-out (socket idle), like `requests.post(..., timeout=(3, 10),
- * stream=True)`.
+ * The wire side of a delivery, as JavaScript source: a function `(http, https, net, zlib,
+ * maxResponseBytes)` that returns `send(req: WireRequest): Promise<WireOutcome>`, with a connect
+ * time-out (until the socket connects) and a read time-out (socket idle), like `requests.post(...,
+ * timeout=(3, 10), stream=True)`.
  *
  * One TCP connection per delivery, closed by the sender once the answer is read, as `requests.post`
- * does (a Session per call): the headers say `Connection: keep-alive`, but nothing is reused. Plain
- * HTTP goes through one shared agent without keep-alive (a socket per request, destroyed when its
- * answer ends: the same wire traffic as a fresh agent per request, without building one each time);
- * HTTPS has no agent, so no TLS session is resumed (requests builds a new connection pool, and SSL
- * context, per call). A response body over `maxResponseBytes` is dropped and recorded as "".
+ * does (a Session per call): the headers say `Connection: keep-alive`, but nothing is reused.
+ *
+ * - **Plain HTTP** is written and read here, on a bare socket, the way http.client does it: the
+ *   request line, `Host` first unless the headers have one (`putrequest`), then the headers in their
+ *   order, then the body (one `writev`); `TCP_NODELAY` as urllib3 sets it. The answer is read as
+ *   http.client reads it: `100 Continue` heads skipped, other 1xx, 204 and 304 without a body,
+ *   `Transfer-Encoding: chunked`, `Content-Length`, else until the peer closes; the body decoded when
+ *   `Content-Encoding` is gzip or deflate, as urllib3 does with `decode_content=True`. node:http's
+ *   client did the same job with two to three times the CPU per delivery (issue 8's fan-out).
+ * - **HTTPS** goes through node:https without an agent, so no TLS session is resumed (requests builds a
+ *   new connection pool, and SSL context, per call); `Host` is put first there too.
+ *
+ * A response body over `maxResponseBytes` is dropped and recorded as "". Header names and values are
+ * checked as node:http checks them, and a bad one rejects before anything is sent.
  *
  * It is source text, not a TypeScript function, because the delivery thread runs exactly this text
  * (`Function.prototype.toString` of compiled code would carry the compiler's helpers); the calling
  * thread's sender is made from the same text ({@link wireSender}), so the two cannot drift apart.
  */
-export const WIRE_SENDER_SOURCE = `function wireSender(http, https, maxResponseBytes) {
-  const plainAgent = new http.Agent({ keepAlive: false });
+export const WIRE_SENDER_SOURCE = `function wireSender(http, https, net, zlib, maxResponseBytes) {
+  const CRLF = String.fromCharCode(13, 10);
   // Parsed target URLs: a webhook's URL is parsed once, not once per delivery.
   const urls = new Map();
-  return (req) =>
-    new Promise((resolve) => {
-      let url = urls.get(req.url);
-      if (url === undefined) {
-        if (urls.size >= 1024) urls.clear();
-        url = new URL(req.url);
-        urls.set(req.url, url);
+  const parse = (raw) => {
+    let url = urls.get(raw);
+    if (url === undefined) {
+      if (urls.size >= 1024) urls.clear();
+      url = new URL(raw);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new TypeError('Protocol "' + url.protocol + '" not supported. Expected "http:"');
+      urls.set(raw, url);
+    }
+    return url;
+  };
+  /** Checks every header as node:http would, and says whether one of them is Host. */
+  const checkHeaders = (headers) => {
+    let host = false;
+    for (let i = 0; i < headers.length; i += 2) {
+      http.validateHeaderName(headers[i]);
+      http.validateHeaderValue(headers[i], headers[i + 1]);
+      if (headers[i].length === 4 && headers[i].toLowerCase() === 'host') host = true;
+    }
+    return host;
+  };
+  /** urllib3's decode_content: gzip and deflate (zlib-wrapped or raw); other codings stay as they are. */
+  const decode = (body, coding) => {
+    const opts = { maxOutputLength: maxResponseBytes + 1 };
+    try {
+      if (coding === 'gzip' || coding === 'x-gzip') return zlib.gunzipSync(body, opts);
+      if (coding === 'deflate') {
+        try {
+          return zlib.inflateSync(body, opts);
+        } catch (err) {
+          if (err && err.code === 'ERR_BUFFER_TOO_LARGE') throw err;
+          return zlib.inflateRawSync(body, opts);
+        }
       }
-      const isHttps = url.protocol === 'https:';
-      const headers = {};
-      for (let i = 0; i < req.headers.length; i += 2) headers[req.headers[i]] = req.headers[i + 1];
-      let settled = false;
-      const done = (outcome) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(connectTimer);
-        resolve(outcome);
-      };
-      const request = isHttps
-        ? https.request(url, { method: 'POST', headers, agent: false, rejectUnauthorized: req.verifyTls })
-        : http.request(url, { method: 'POST', headers, agent: plainAgent });
-      const connectTimer = setTimeout(() => {
-        done({ kind: 'connect-timeout' });
-        request.destroy();
-      }, req.connectTimeoutMs);
-      request.on('socket', (socket) => {
-        const connected = () => {
-          clearTimeout(connectTimer);
-          socket.setTimeout(req.readTimeoutMs, () => {
-            done({ kind: 'read-timeout' });
-            request.destroy();
-          });
-        };
-        if (socket.connecting) socket.once(isHttps ? 'secureConnect' : 'connect', connected);
-        else connected();
-      });
-      request.on('error', (err) => done({ kind: 'error', code: err.code ?? '', message: err.message }));
-      request.on('response', (res) => {
-        const chunks = [];
-        let size = 0;
-        let tooBig = false;
-        const text = () => (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
-        res.on('data', (chunk) => {
-          if (tooBig) return;
-          size += chunk.length;
-          if (size > maxResponseBytes) {
-            tooBig = true;
-            chunks.length = 0;
-            done({ kind: 'response', status: res.statusCode ?? 0, body: '' });
-            res.destroy();
+    } catch (err) {
+      if (err && err.code === 'ERR_BUFFER_TOO_LARGE') return null;
+      return body;
+    }
+    return body;
+  };
+
+  /**
+   * Reads one HTTP/1.x response from the bytes given to push(), as http.client does; calls
+   * finish(outcome) once, when the response is complete or cannot be. end() is the peer's close.
+   */
+  function responseReader(finish) {
+    let head = null; // bytes of the head not yet complete
+    let status = 0;
+    let mode = ''; // 'length' | 'chunked' | 'close' | 'none'
+    let remaining = 0; // length mode: body bytes still due; chunked: bytes of the current chunk
+    let chunkState = 'size'; // chunked: 'size' | 'data' | 'data-end' | 'trailer'
+    let line = null; // chunked: the partial size or trailer line
+    let coding = '';
+    const chunks = [];
+    let size = 0;
+    let tooBig = false;
+    let done = false;
+    const complete = () => {
+      if (done) return;
+      done = true;
+      if (tooBig) return finish({ kind: 'response', status, body: '' });
+      let body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      if (coding !== '' && coding !== 'identity' && body.length > 0) body = decode(body, coding);
+      if (body === null || body.length > maxResponseBytes) return finish({ kind: 'response', status, body: '' });
+      finish({ kind: 'response', status, body: body.toString('utf8') });
+    };
+    const fail = (outcome) => {
+      if (done) return;
+      done = true;
+      finish(outcome);
+    };
+    const keep = (bytes) => {
+      if (tooBig || bytes.length === 0) return;
+      size += bytes.length;
+      if (size > (coding === '' || coding === 'identity' ? maxResponseBytes : 2 * maxResponseBytes + 64)) {
+        tooBig = true;
+        chunks.length = 0;
+        return complete();
+      }
+      chunks.push(bytes);
+    };
+    /** The end of the head in buf (the index after its blank line), or -1. */
+    const headEnd = (buf) => {
+      for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) {
+        if (buf[i + 1] === 10) return i + 2;
+        if (buf[i + 1] === 13 && buf[i + 2] === 10) return i + 3;
+      }
+      return -1;
+    };
+    /** Takes a head (latin1 text as read, its blank line included); false when it failed the response. */
+    const takeHead = (text) => {
+      const nl = text.indexOf(String.fromCharCode(10));
+      // The status line as http.client's readline returns it (line end included), for BadStatusLine.
+      const statusLine = nl === -1 ? text : text.slice(0, nl + 1);
+      const lines = text.split(String.fromCharCode(10)).map((l) => (l.endsWith(String.fromCharCode(13)) ? l.slice(0, -1) : l));
+      const first = lines[0];
+      const parts = first.trim().split(' ').filter((x) => x !== '');
+      const version = parts[0] || '';
+      const code = parts[1] || '';
+      if (!version.startsWith('HTTP/')) return fail({ kind: 'aborted', cause: 'bad-status-line', detail: statusLine }), false;
+      let n = code.length === 3 ? Number(code) : NaN;
+      if (!(n >= 100 && n <= 999) || code.split('').some((c) => c < '0' || c > '9'))
+        return fail({ kind: 'aborted', cause: 'bad-status-line', detail: statusLine }), false;
+      if (version !== 'HTTP/1.0' && version !== 'HTTP/0.9' && !version.startsWith('HTTP/1.'))
+        return fail({ kind: 'aborted', cause: 'unknown-protocol', detail: version }), false;
+      if (n === 100) return true; // skipped, as http.client skips it; the real head follows
+      status = n;
+      let length = -1;
+      let chunked = false;
+      for (let i = 1; i < lines.length; i++) {
+        const l = lines[i];
+        const colon = l.indexOf(':');
+        if (colon <= 0) continue;
+        const name = l.slice(0, colon).trim().toLowerCase();
+        const value = l.slice(colon + 1).trim();
+        if (name === 'transfer-encoding') chunked = value.toLowerCase() === 'chunked';
+        else if (name === 'content-length') {
+          const v = value.split('').every((c) => c >= '0' && c <= '9') && value !== '' ? Number(value) : -1;
+          length = v;
+        } else if (name === 'content-encoding') coding = value.toLowerCase();
+      }
+      if (n === 204 || n === 304 || (n >= 100 && n < 200)) mode = 'none';
+      else if (chunked) mode = 'chunked';
+      else if (length >= 0) {
+        mode = 'length';
+        remaining = length;
+      } else mode = 'close';
+      return true;
+    };
+    /** Feeds body bytes to the current mode. */
+    const body = (buf) => {
+      if (mode === 'length') {
+        const take = Math.min(remaining, buf.length);
+        keep(take === buf.length ? buf : buf.subarray(0, take));
+        remaining -= take;
+        if (remaining === 0) complete();
+      } else if (mode === 'close') keep(buf);
+      else if (mode === 'chunked') chunkedBody(buf);
+    };
+    const chunkedBody = (buf) => {
+      let i = 0;
+      while (i < buf.length && !done) {
+        if (chunkState === 'data') {
+          const take = Math.min(remaining, buf.length - i);
+          keep(buf.subarray(i, i + take));
+          remaining -= take;
+          i += take;
+          if (remaining === 0) chunkState = 'data-end';
+          continue;
+        }
+        const nl = buf.indexOf(10, i);
+        const piece = buf.subarray(i, nl === -1 ? buf.length : nl + 1);
+        line = line === null ? piece : Buffer.concat([line, piece]);
+        i += piece.length;
+        if (nl === -1) {
+          if (line.length > 65536) return complete();
+          return;
+        }
+        const text = line.toString('latin1').trim();
+        line = null;
+        if (chunkState === 'data-end') chunkState = 'size';
+        else if (chunkState === 'size') {
+          const hex = text.split(';')[0].trim();
+          const n = /^[0-9a-fA-F]+$/.test(hex) ? Number.parseInt(hex, 16) : NaN;
+          if (Number.isNaN(n)) return complete();
+          if (n === 0) chunkState = 'trailer';
+          else {
+            remaining = n;
+            chunkState = 'data';
+          }
+        } else if (chunkState === 'trailer' && text === '') return complete();
+      }
+    };
+    return {
+      push(buf) {
+        if (done) return;
+        if (mode !== '') return body(buf);
+        head = head === null ? buf : Buffer.concat([head, buf]);
+        for (;;) {
+          const end = headEnd(head);
+          if (end === -1) {
+            if (head.length > 65536) fail({ kind: 'aborted', cause: 'bad-status-line', detail: head.toString('latin1', 0, 65537) });
             return;
           }
-          chunks.push(chunk);
+          const text = head.toString('latin1', 0, end);
+          const rest = head.subarray(end);
+          if (!takeHead(text)) return;
+          head = rest;
+          if (mode === '') {
+            if (head.length === 0) {
+              head = null;
+              return;
+            }
+            continue; // a 100 Continue head: the next head follows
+          }
+          if (mode === 'none') return complete();
+          if (mode === 'length' && remaining === 0) return complete();
+          if (rest.length > 0) body(rest);
+          return;
+        }
+      },
+      /** The peer closed (or the socket ended): what has been read is all there is. */
+      end() {
+        if (done) return;
+        if (mode === '') {
+          if (head === null || head.length === 0)
+            return fail({ kind: 'aborted', cause: 'remote-disconnected', detail: '' });
+          // http.client reads the head up to the end of the stream.
+          const text = head.toString('latin1');
+          head = null;
+          if (!takeHead(text)) return;
+          if (mode === '') return fail({ kind: 'aborted', cause: 'remote-disconnected', detail: '' });
+        }
+        complete();
+      },
+      /** Whether a head has been read (the response has begun). */
+      started: () => mode !== '',
+    };
+  }
+
+  function plain(url, req, resolve) {
+    const hasHost = checkHeaders(req.headers);
+    let text = 'POST ' + (url.pathname || '/') + url.search + ' HTTP/1.1' + CRLF;
+    if (!hasHost) text += 'Host: ' + url.host + CRLF;
+    for (let i = 0; i < req.headers.length; i += 2) text += req.headers[i] + ': ' + req.headers[i + 1] + CRLF;
+    text += CRLF;
+    const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    const socket = net.connect({ host: hostname, port: url.port === '' ? 80 : Number(url.port) });
+    let settled = false;
+    let connected = false;
+    const done = (outcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(connectTimer);
+      socket.destroy();
+      resolve(outcome);
+    };
+    const reader = responseReader(done);
+    const connectTimer = setTimeout(() => done({ kind: 'connect-timeout' }), req.connectTimeoutMs);
+    socket.once('connect', () => {
+      connected = true;
+      clearTimeout(connectTimer);
+      socket.setNoDelay(true);
+      socket.setTimeout(req.readTimeoutMs, () => done({ kind: 'read-timeout' }));
+      socket.cork();
+      socket.write(text, 'latin1');
+      if (req.body.length > 0) socket.write(req.body);
+      socket.uncork();
+    });
+    socket.on('data', (buf) => reader.push(buf));
+    socket.on('end', () => reader.end());
+    socket.on('close', () => reader.end());
+    socket.on('error', (err) => {
+      const code = (err && err.code) || '';
+      if (!connected) return done({ kind: 'error', code, message: err.message });
+      // A receiver that answers without reading the whole request: the answer still counts (urllib3
+      // reads the response after a broken pipe).
+      if (code === 'EPIPE') return;
+      if (reader.started()) return reader.end();
+      if (code === 'ECONNRESET') return done({ kind: 'aborted', cause: 'reset', detail: '' });
+      done({ kind: 'error', code, message: err.message });
+    });
+  }
+
+  function secure(url, req, resolve) {
+    const hasHost = checkHeaders(req.headers);
+    const headers = {};
+    if (!hasHost) headers.Host = url.host;
+    for (let i = 0; i < req.headers.length; i += 2) headers[req.headers[i]] = req.headers[i + 1];
+    let settled = false;
+    const done = (outcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(connectTimer);
+      resolve(outcome);
+    };
+    const request = https.request(url, { method: 'POST', headers, agent: false, rejectUnauthorized: req.verifyTls });
+    const connectTimer = setTimeout(() => {
+      done({ kind: 'connect-timeout' });
+      request.destroy();
+    }, req.connectTimeoutMs);
+    request.on('socket', (socket) => {
+      const connected = () => {
+        clearTimeout(connectTimer);
+        socket.setTimeout(req.readTimeoutMs, () => {
+          done({ kind: 'read-timeout' });
+          request.destroy();
         });
-        res.on('end', () => done({ kind: 'response', status: res.statusCode ?? 0, body: text() }));
-        res.on('error', () => done({ kind: 'response', status: res.statusCode ?? 0, body: tooBig ? '' : text() }));
+      };
+      if (socket.connecting) socket.once('secureConnect', connected);
+      else connected();
+    });
+    request.on('error', (err) => done({ kind: 'error', code: err.code ?? '', message: err.message }));
+    request.on('response', (res) => {
+      const chunks = [];
+      let size = 0;
+      let tooBig = false;
+      const text = () => (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
+      res.on('data', (chunk) => {
+        if (tooBig) return;
+        size += chunk.length;
+        if (size > maxResponseBytes) {
+          tooBig = true;
+          chunks.length = 0;
+          done({ kind: 'response', status: res.statusCode ?? 0, body: '' });
+          res.destroy();
+          return;
+        }
+        chunks.push(chunk);
       });
-      request.end(req.body);
+      res.on('end', () => done({ kind: 'response', status: res.statusCode ?? 0, body: text() }));
+      res.on('error', () => done({ kind: 'response', status: res.statusCode ?? 0, body: tooBig ? '' : text() }));
+    });
+    request.end(req.body);
+  }
+
+  return (req) =>
+    new Promise((resolve) => {
+      const url = parse(req.url);
+      if (url.protocol === 'https:') secure(url, req, resolve);
+      else plain(url, req, resolve);
     });
 }`;
 
 type WireSenderFactory = (
   httpModule: typeof http,
   httpsModule: typeof https,
+  netModule: typeof net,
+  zlibModule: typeof zlib,
   maxResponseBytes: number,
 ) => (req: WireRequest) => Promise<WireOutcome>;
 let compiledWireSender: WireSenderFactory | undefined;
@@ -196,13 +519,9 @@ let compiledWireSender: WireSenderFactory | undefined;
  * {@link WIRE_SENDER_SOURCE} as a function of this thread, compiled on first use (never at import: a
  * process that forbids code generation from strings can still import the module and use the thread).
  */
-export function wireSender(
-  httpModule: typeof http,
-  httpsModule: typeof https,
-  maxResponseBytes: number,
-): (req: WireRequest) => Promise<WireOutcome> {
+export function wireSender(maxResponseBytes: number): (req: WireRequest) => Promise<WireOutcome> {
   compiledWireSender ??= new Function(`return (${WIRE_SENDER_SOURCE});`)() as WireSenderFactory;
-  return compiledWireSender(httpModule, httpsModule, maxResponseBytes);
+  return compiledWireSender(http, https, net, zlib, maxResponseBytes);
 }
 
 /** `requests`' account of a wire outcome: what the delivery row and the outbound journal record. */
@@ -214,6 +533,8 @@ export function outboundResult(req: OutboundRequest, outcome: WireOutcome): Outb
       return { kind: 'timeout', message: connectTimeoutText(new URL(req.url), req.connectTimeoutMs / 1000) };
     case 'read-timeout':
       return { kind: 'timeout', message: readTimeoutText(new URL(req.url), req.readTimeoutMs / 1000) };
+    case 'aborted':
+      return { kind: 'connection-error', message: connectionAbortedText(outcome.cause, outcome.detail) };
     default: {
       const url = new URL(req.url);
       const code = outcome.code;
@@ -245,7 +566,7 @@ function wireRequestOf(req: OutboundRequest): WireRequest {
  * default is {@link createWorkerSender}, which runs the same wire code on a thread of its own.
  */
 export function createHttpSender(): WebhookSender {
-  const send = wireSender(http, https, MAX_RESPONSE_BYTES);
+  const send = wireSender(MAX_RESPONSE_BYTES);
   return async (req) => outboundResult(req, await send(wireRequestOf(req)));
 }
 
@@ -253,7 +574,7 @@ export function createHttpSender(): WebhookSender {
 const WORKER_SOURCE = `'use strict';
 const load = (name) => process.getBuiltinModule(name);
 const { parentPort } = load('node:worker_threads');
-const send = (${WIRE_SENDER_SOURCE})(load('node:http'), load('node:https'), ${MAX_RESPONSE_BYTES});
+const send = (${WIRE_SENDER_SOURCE})(load('node:http'), load('node:https'), load('node:net'), load('node:zlib'), ${MAX_RESPONSE_BYTES});
 // [id, url, headers joined by LF, body text, its encoding, verifyTls, connectTimeoutMs, readTimeoutMs]
 parentPort.on('message', (m) => {
   const request = {

@@ -8,6 +8,8 @@ export interface Received {
   method: string;
   path: string;
   headers: http.IncomingHttpHeaders;
+  /** Header names and values as they arrived, in their order. */
+  rawHeaders: string[];
   rawBody: Buffer;
   // biome-ignore lint/suspicious/noExplicitAny: payloads are inspected freely in tests
   json: any;
@@ -59,6 +61,7 @@ export async function startReceiver(
         method: req.method ?? '',
         path: req.url ?? '',
         headers: req.headers,
+        rawHeaders: req.rawHeaders,
         rawBody,
         json,
         signatureValid,
