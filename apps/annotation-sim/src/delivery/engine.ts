@@ -5,7 +5,13 @@ import { changedFieldsOf, type Payload } from '../domain/payloads';
 import { pythonJsonDumps } from '../domain/python-json';
 import { signWebhookBody } from '../domain/signing';
 import { type AnnotationState, nextId } from '../domain/state';
-import { connectionErrorText, type OutboundResult, readTimeoutText, type WebhookSender } from './sender';
+import {
+  connectionErrorText,
+  type OutboundRequest,
+  type OutboundResult,
+  readTimeoutText,
+  type WebhookSender,
+} from './sender';
 
 /** CVAT's `SEND_WEBHOOK_TASK_RETRIES` default, in seconds: 8 retries, 9 attempts in all. */
 export const CVAT_RETRY_DELAYS_S = [5, 300, 1800, 10800, 86400, 86400, 86400, 86400];
@@ -180,7 +186,7 @@ export function createDeliveryEngine(
    * `prepare_body` adds for `json=`: `Content-Length` (`prepare_content_length`) and only then
    * `Content-Type`.
    */
-  function headersFor(url: string, body: Buffer, secret: string, corrupt: boolean): [string, string][] {
+  function headersFor(url: string, body: string, secret: string, corrupt: boolean): [string, string][] {
     const host = hostOf(url);
     const h: [string, string][] = host === '' ? [] : [['Host', host]];
     h.push(
@@ -195,6 +201,7 @@ export function createDeliveryEngine(
         sig = `sha256=${[...sig.slice(7)].map((c) => ((Number.parseInt(c, 16) + 1) % 16).toString(16)).join('')}`;
       h.push(['X-Signature-256', sig]);
     }
+    // The body is ASCII (json.dumps escapes the rest): as many bytes as characters.
     h.push(['Content-Length', String(body.length)], ['Content-Type', 'application/json']);
     return h;
   }
@@ -225,15 +232,16 @@ export function createDeliveryEngine(
       webhook = state().webhooks.get(job.webhookId);
       if (!webhook || (!ignoreActive && !webhook.is_active)) return undefined;
     }
+    // ASCII only (ensure_ascii): signed, measured and sent as text; its bytes are made only for a sender
+    // that asks for them (the delivery thread takes the text).
     const bodyText = pythonJsonDumps(job.payload);
-    const body = Buffer.from(bodyText, 'utf8');
     const refused = take('deliveryRefused') !== undefined;
     const timedOut = !refused && take('deliveryTimeout') !== undefined;
     // A synchronous ping cannot be lost in a queue: drop rules do not apply to it.
     const drop = !ignoreActive && !refused && !timedOut && take('deliveryDrop') !== undefined;
     const duplicate = take('deliveryDuplicate') !== undefined;
     const corrupt = take('corruptSignature') !== undefined;
-    const headers = headersFor(webhook.target_url, body, webhook.secret, corrupt);
+    const headers = headersFor(webhook.target_url, bodyText, webhook.secret, corrupt);
     const url = webhook.target_url;
     const base: Base = {
       webhookId: job.webhookId,
@@ -259,10 +267,14 @@ export function createDeliveryEngine(
     else if (timedOut)
       result = { kind: 'timeout', message: readTimeoutText(new URL(url), readTimeoutMs / 1000) };
     else {
-      const request = {
+      let bytes: Buffer | undefined;
+      const request: OutboundRequest = {
         url,
         headers,
-        body,
+        get body() {
+          bytes ??= Buffer.from(bodyText, 'latin1');
+          return bytes;
+        },
         bodyText,
         verifyTls: webhook.enable_ssl,
         connectTimeoutMs,
