@@ -96,6 +96,22 @@ describe.each([
     );
   });
 
+  it('reaches an IPv6 literal target and names it in Host with its brackets, as http.client does', async () => {
+    const seen: string[] = [];
+    const server = net.createServer((s) => {
+      s.once('data', (d: Buffer) => {
+        seen.push(d.toString('latin1'));
+        s.end('HTTP/1.1 204 No Content\r\n\r\n');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '::1', resolve));
+    closeAll = () => new Promise<void>((resolve) => server.close(() => resolve()));
+    const port = (server.address() as AddressInfo).port;
+    const result = await createSender()(request(`http://[::1]:${port}/hook`));
+    expect(result).toEqual({ kind: 'response', status: 204, body: '' });
+    expect(seen[0]?.split('\r\n').slice(0, 2)).toEqual(['POST /hook HTTP/1.1', `Host: [::1]:${port}`]);
+  });
+
   it('keeps a Host header the request has, in its place, and adds none', async () => {
     const r = await rawReceiver((s) => s.end('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'));
     const req = request(r.url);
