@@ -245,6 +245,14 @@ describe.each([
         "('Connection aborted.', BadStatusLine('HTTP/1.1 2OO OK\\r\\n'))",
       ],
       [(s) => s.end('HTTP/2.0 200 OK\r\n\r\n'), "('Connection aborted.', UnknownProtocol('HTTP/2.0'))"],
+      [
+        (s) => s.end('x'.repeat(70_000)),
+        "('Connection aborted.', LineTooLong('got more than 65536 bytes when reading status line'))",
+      ],
+      [
+        (s) => s.end(`HTTP/1.1 200 OK\r\nX-Long: ${'y'.repeat(70_000)}`),
+        "('Connection aborted.', LineTooLong('got more than 65536 bytes when reading header line'))",
+      ],
     ];
     for (const [answer, message] of cases) {
       const r = await rawReceiver(answer);

@@ -53,7 +53,7 @@ export function readTimeoutText(url: URL, seconds: number): string {
  * response could be read: urllib3's `ProtocolError('Connection aborted.', <http.client's error>)`.
  */
 export function connectionAbortedText(
-  cause: 'remote-disconnected' | 'reset' | 'bad-status-line' | 'unknown-protocol',
+  cause: 'remote-disconnected' | 'reset' | 'bad-status-line' | 'unknown-protocol' | 'line-too-long',
   detail: string,
 ): string {
   const inner =
@@ -63,7 +63,9 @@ export function connectionAbortedText(
         ? "ConnectionResetError(104, 'Connection reset by peer')"
         : cause === 'bad-status-line'
           ? `BadStatusLine(${pythonStrRepr(detail === '' ? "''" : detail)})`
-          : `UnknownProtocol(${pythonStrRepr(detail)})`;
+          : cause === 'line-too-long'
+            ? `LineTooLong(${pythonStrRepr(`got more than 65536 bytes when reading ${detail}`)})`
+            : `UnknownProtocol(${pythonStrRepr(detail)})`;
   return `('Connection aborted.', ${inner})`;
 }
 
@@ -128,7 +130,8 @@ const ERRNO: Record<string, string> = {
  * `aborted` is a connection that was open and then failed before a response could be read, as
  * http.client reports it: the peer closed without a word (`remote-disconnected`), reset it
  * (`reset`), or answered with something that is not an HTTP/1.x status line (`bad-status-line`, with
- * that line; `unknown-protocol`, with the version).
+ * that line; `unknown-protocol`, with the version) or with a line over 65,536 bytes (`line-too-long`,
+ * with which line).
  */
 export type WireOutcome =
   | { kind: 'response'; status: number; body: string }
@@ -363,7 +366,11 @@ export const WIRE_SENDER_SOURCE = `function wireSender(http, https, net, zlib, m
         for (;;) {
           const end = headEnd(head);
           if (end === -1) {
-            if (head.length > 65536) fail({ kind: 'aborted', cause: 'bad-status-line', detail: head.toString('latin1', 0, 65537) });
+            if (head.length > 65536) {
+              // http.client's _MAXLINE: a status or header line longer than 65,536 bytes.
+              const nl = head.indexOf(10);
+              fail({ kind: 'aborted', cause: 'line-too-long', detail: nl === -1 || nl > 65536 ? 'status line' : 'header line' });
+            }
             return;
           }
           const text = head.toString('latin1', 0, end);
