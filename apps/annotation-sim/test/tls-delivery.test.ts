@@ -108,6 +108,17 @@ describe('enable_ssl over real TLS (self-signed receiver on 127.0.0.1)', () => {
     const got = r.requests[0];
     expect(got?.signatureValid).toBe(true);
     expect(got?.headers['x-signature-256']).toMatch(/^sha256=[0-9a-f]{64}$/);
+    // Over TLS too, the headers reach the wire in http.client's and requests' order, Host first.
+    expect(got?.rawHeaders.filter((_, i) => i % 2 === 0)).toEqual([
+      'Host',
+      'User-Agent',
+      'Accept-Encoding',
+      'Accept',
+      'Connection',
+      'X-Signature-256',
+      'Content-Length',
+      'Content-Type',
+    ]);
     expect(got?.json).toMatchObject({ event: 'update:task', webhook_id: id, task: patched.body });
     const rows = await deliveries(id);
     expect(rows).toHaveLength(1);

@@ -1,6 +1,6 @@
 import http from 'node:http';
-import https from 'node:https';
 import net from 'node:net';
+import tls from 'node:tls';
 import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 
@@ -156,23 +156,22 @@ export interface WireRequest {
 }
 
 /**
- * The wire side of a delivery, as JavaScript source: a function `(http, https, net, zlib,
+ * The wire side of a delivery, as JavaScript source: a function `(http, net, tls, zlib,
  * maxResponseBytes)` that returns `send(req: WireRequest): Promise<WireOutcome>`, with a connect
- * time-out (until the socket connects) and a read time-out (socket idle), like `requests.post(...,
- * timeout=(3, 10), stream=True)`.
+ * time-out (until the socket, or its TLS session, is up) and a read time-out (socket idle), like
+ * `requests.post(..., timeout=(3, 10), stream=True)`.
  *
  * One TCP connection per delivery, closed by the sender once the answer is read, as `requests.post`
- * does (a Session per call): the headers say `Connection: keep-alive`, but nothing is reused.
+ * does (a Session per call): the headers say `Connection: keep-alive`, but nothing is reused. HTTPS is
+ * the same over `tls.connect`, with no session cache (requests builds a new SSL context per call).
  *
- * - **Plain HTTP** is written and read here, on a bare socket, the way http.client does it: the
- *   request line, `Host` first unless the headers have one (`putrequest`), then the headers in their
- *   order, then the body (one `writev`); `TCP_NODELAY` as urllib3 sets it. The answer is read as
- *   http.client reads it: `100 Continue` heads skipped, other 1xx, 204 and 304 without a body,
- *   `Transfer-Encoding: chunked`, `Content-Length`, else until the peer closes; the body decoded when
- *   `Content-Encoding` is gzip or deflate, as urllib3 does with `decode_content=True`. node:http's
- *   client did the same job with two to three times the CPU per delivery (issue 8's fan-out).
- * - **HTTPS** goes through node:https without an agent, so no TLS session is resumed (requests builds a
- *   new connection pool, and SSL context, per call); `Host` is put first there too.
+ * The request is written the way http.client writes it: the request line, `Host` first unless the
+ * headers have one (`putrequest`), then the headers in their order, then the body (one `writev`);
+ * `TCP_NODELAY` as urllib3 sets it. The answer is read as http.client reads it: `100 Continue` heads
+ * skipped, other 1xx, 204 and 304 without a body, `Transfer-Encoding: chunked`, `Content-Length`, else
+ * until the peer closes; the body decoded when `Content-Encoding` is gzip or deflate, as urllib3 does
+ * with `decode_content=True`. (node:http's client did the same job with two to three times the CPU per
+ * delivery: issue 8's fan-out.)
  *
  * A response body over `maxResponseBytes` is dropped and recorded as "". Header names and values are
  * checked as node:http checks them, and a bad one rejects before anything is sent.
@@ -181,8 +180,11 @@ export interface WireRequest {
  * (`Function.prototype.toString` of compiled code would carry the compiler's helpers); the calling
  * thread's sender is made from the same text ({@link wireSender}), so the two cannot drift apart.
  */
-export const WIRE_SENDER_SOURCE = `function wireSender(http, https, net, zlib, maxResponseBytes) {
-  const CRLF = String.fromCharCode(13, 10);
+export const WIRE_SENDER_SOURCE = `function wireSender(http, net, tls, zlib, maxResponseBytes) {
+  const CR = String.fromCharCode(13);
+  const LF = String.fromCharCode(10);
+  const CRLF = CR + LF;
+  const DIGITS = /^[0-9]+$/;
   // Parsed target URLs: a webhook's URL is parsed once, not once per delivery.
   const urls = new Map();
   const parse = (raw) => {
@@ -276,17 +278,17 @@ export const WIRE_SENDER_SOURCE = `function wireSender(http, https, net, zlib, m
     };
     /** Takes a head (latin1 text as read, its blank line included); false when it failed the response. */
     const takeHead = (text) => {
-      const nl = text.indexOf(String.fromCharCode(10));
+      const nl = text.indexOf(LF);
       // The status line as http.client's readline returns it (line end included), for BadStatusLine.
       const statusLine = nl === -1 ? text : text.slice(0, nl + 1);
-      const lines = text.split(String.fromCharCode(10)).map((l) => (l.endsWith(String.fromCharCode(13)) ? l.slice(0, -1) : l));
+      const lines = text.split(LF).map((l) => (l.endsWith(CR) ? l.slice(0, -1) : l));
       const first = lines[0];
       const parts = first.trim().split(' ').filter((x) => x !== '');
       const version = parts[0] || '';
       const code = parts[1] || '';
       if (!version.startsWith('HTTP/')) return fail({ kind: 'aborted', cause: 'bad-status-line', detail: statusLine }), false;
-      let n = code.length === 3 ? Number(code) : NaN;
-      if (!(n >= 100 && n <= 999) || code.split('').some((c) => c < '0' || c > '9'))
+      const n = code.length === 3 && DIGITS.test(code) ? Number(code) : NaN;
+      if (!(n >= 100 && n <= 999))
         return fail({ kind: 'aborted', cause: 'bad-status-line', detail: statusLine }), false;
       if (version !== 'HTTP/1.0' && version !== 'HTTP/0.9' && !version.startsWith('HTTP/1.'))
         return fail({ kind: 'aborted', cause: 'unknown-protocol', detail: version }), false;
@@ -301,10 +303,8 @@ export const WIRE_SENDER_SOURCE = `function wireSender(http, https, net, zlib, m
         const name = l.slice(0, colon).trim().toLowerCase();
         const value = l.slice(colon + 1).trim();
         if (name === 'transfer-encoding') chunked = value.toLowerCase() === 'chunked';
-        else if (name === 'content-length') {
-          const v = value.split('').every((c) => c >= '0' && c <= '9') && value !== '' ? Number(value) : -1;
-          length = v;
-        } else if (name === 'content-encoding') coding = value.toLowerCase();
+        else if (name === 'content-length') length = DIGITS.test(value) ? Number(value) : -1;
+        else if (name === 'content-encoding') coding = value.toLowerCase();
       }
       if (n === 204 || n === 304 || (n >= 100 && n < 200)) mode = 'none';
       else if (chunked) mode = 'chunked';
@@ -409,14 +409,24 @@ export const WIRE_SENDER_SOURCE = `function wireSender(http, https, net, zlib, m
     };
   }
 
-  function plain(url, req, resolve) {
+  function post(url, req, resolve) {
     const hasHost = checkHeaders(req.headers);
     let text = 'POST ' + (url.pathname || '/') + url.search + ' HTTP/1.1' + CRLF;
     if (!hasHost) text += 'Host: ' + url.host + CRLF;
     for (let i = 0; i < req.headers.length; i += 2) text += req.headers[i] + ': ' + req.headers[i + 1] + CRLF;
     text += CRLF;
     const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-    const socket = net.connect({ host: hostname, port: url.port === '' ? 80 : Number(url.port) });
+    const secure = url.protocol === 'https:';
+    const port = url.port === '' ? (secure ? 443 : 80) : Number(url.port);
+    // TLS without a session cache (requests builds a new SSL context per call), SNI for host names only.
+    const socket = secure
+      ? tls.connect({
+          host: hostname,
+          port,
+          servername: net.isIP(hostname) === 0 ? hostname : undefined,
+          rejectUnauthorized: req.verifyTls,
+        })
+      : net.connect({ host: hostname, port });
     let settled = false;
     let connected = false;
     const done = (outcome) => {
@@ -428,7 +438,7 @@ export const WIRE_SENDER_SOURCE = `function wireSender(http, https, net, zlib, m
     };
     const reader = responseReader(done);
     const connectTimer = setTimeout(() => done({ kind: 'connect-timeout' }), req.connectTimeoutMs);
-    socket.once('connect', () => {
+    socket.once(secure ? 'secureConnect' : 'connect', () => {
       connected = true;
       clearTimeout(connectTimer);
       socket.setNoDelay(true);
@@ -453,70 +463,16 @@ export const WIRE_SENDER_SOURCE = `function wireSender(http, https, net, zlib, m
     });
   }
 
-  function secure(url, req, resolve) {
-    const hasHost = checkHeaders(req.headers);
-    const headers = {};
-    if (!hasHost) headers.Host = url.host;
-    for (let i = 0; i < req.headers.length; i += 2) headers[req.headers[i]] = req.headers[i + 1];
-    let settled = false;
-    const done = (outcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(connectTimer);
-      resolve(outcome);
-    };
-    const request = https.request(url, { method: 'POST', headers, agent: false, rejectUnauthorized: req.verifyTls });
-    const connectTimer = setTimeout(() => {
-      done({ kind: 'connect-timeout' });
-      request.destroy();
-    }, req.connectTimeoutMs);
-    request.on('socket', (socket) => {
-      const connected = () => {
-        clearTimeout(connectTimer);
-        socket.setTimeout(req.readTimeoutMs, () => {
-          done({ kind: 'read-timeout' });
-          request.destroy();
-        });
-      };
-      if (socket.connecting) socket.once('secureConnect', connected);
-      else connected();
-    });
-    request.on('error', (err) => done({ kind: 'error', code: err.code ?? '', message: err.message }));
-    request.on('response', (res) => {
-      const chunks = [];
-      let size = 0;
-      let tooBig = false;
-      const text = () => (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
-      res.on('data', (chunk) => {
-        if (tooBig) return;
-        size += chunk.length;
-        if (size > maxResponseBytes) {
-          tooBig = true;
-          chunks.length = 0;
-          done({ kind: 'response', status: res.statusCode ?? 0, body: '' });
-          res.destroy();
-          return;
-        }
-        chunks.push(chunk);
-      });
-      res.on('end', () => done({ kind: 'response', status: res.statusCode ?? 0, body: text() }));
-      res.on('error', () => done({ kind: 'response', status: res.statusCode ?? 0, body: tooBig ? '' : text() }));
-    });
-    request.end(req.body);
-  }
-
   return (req) =>
     new Promise((resolve) => {
-      const url = parse(req.url);
-      if (url.protocol === 'https:') secure(url, req, resolve);
-      else plain(url, req, resolve);
+      post(parse(req.url), req, resolve);
     });
 }`;
 
 type WireSenderFactory = (
   httpModule: typeof http,
-  httpsModule: typeof https,
   netModule: typeof net,
+  tlsModule: typeof tls,
   zlibModule: typeof zlib,
   maxResponseBytes: number,
 ) => (req: WireRequest) => Promise<WireOutcome>;
@@ -528,7 +484,7 @@ let compiledWireSender: WireSenderFactory | undefined;
  */
 export function wireSender(maxResponseBytes: number): (req: WireRequest) => Promise<WireOutcome> {
   compiledWireSender ??= new Function(`return (${WIRE_SENDER_SOURCE});`)() as WireSenderFactory;
-  return compiledWireSender(http, https, net, zlib, maxResponseBytes);
+  return compiledWireSender(http, net, tls, zlib, maxResponseBytes);
 }
 
 /** `requests`' account of a wire outcome: what the delivery row and the outbound journal record. */
@@ -581,7 +537,7 @@ export function createHttpSender(): WebhookSender {
 const WORKER_SOURCE = `'use strict';
 const load = (name) => process.getBuiltinModule(name);
 const { parentPort } = load('node:worker_threads');
-const send = (${WIRE_SENDER_SOURCE})(load('node:http'), load('node:https'), load('node:net'), load('node:zlib'), ${MAX_RESPONSE_BYTES});
+const send = (${WIRE_SENDER_SOURCE})(load('node:http'), load('node:net'), load('node:tls'), load('node:zlib'), ${MAX_RESPONSE_BYTES});
 // [id, url, headers joined by LF, body text, its encoding, verifyTls, connectTimeoutMs, readTimeoutMs]
 parentPort.on('message', (m) => {
   const request = {
