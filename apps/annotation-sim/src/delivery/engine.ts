@@ -1,12 +1,15 @@
 import type { WorldCore } from '@sims/sim-core';
 import { formatDrfDate } from '../domain/dates';
-import type { DeliveryRec } from '../domain/model';
+import type { DeliveryRec, WebhookRec } from '../domain/model';
 import { changedFieldsOf, type Payload } from '../domain/payloads';
 import { pythonJsonDumps } from '../domain/python-json';
 import { signWebhookBody } from '../domain/signing';
 import { type AnnotationState, nextId } from '../domain/state';
 import {
   connectionErrorText,
+  type GenerationSlot,
+  type LaneSender,
+  laneSenderOf,
   type OutboundRequest,
   type OutboundResult,
   readTimeoutText,
@@ -26,7 +29,10 @@ export interface DeliveryOptions {
   userAgent?: string;
   /** Outbound journal capacity (ring buffer). */
   journalCapacity?: number;
-  /** Wall clock for `request_duration` (ms), injectable. */
+  /**
+   * Wall clock for `request_duration` (ms), injectable. When it is given, every delivery is timed by it on
+   * the calling thread, so none is handed to the delivery thread ahead of its turn.
+   */
   wallNow?: () => number;
   /**
    * Where the real sender opens, writes, reads and closes each connection: `'worker'` (default), a
@@ -92,6 +98,9 @@ export const DELIVERY_EFFECTS = [
 
 const RETRYABLE = (status: number) => status >= 500 || status === 408 || status === 429;
 
+/** Makes lane keys unique in the process (the delivery thread is shared by every engine). */
+let engines = 0;
+
 export function createDeliveryEngine(
   world: WorldCore,
   state: () => AnnotationState,
@@ -105,6 +114,18 @@ export function createDeliveryEngine(
   const userAgent = options.userAgent ?? 'CVAT/2.73.0 python-requests/2.33.1';
   const capacity = options.journalCapacity ?? 1000;
   const wallNow = options.wallNow ?? (() => performance.now());
+  // Sending ahead (docs/decisions/0011): a webhook's queued deliveries are prepared as they are queued
+  // and handed to the delivery thread, which starts each one when the one before it ends, unless this
+  // engine's generation has moved since: every webhook change, fault rule added and the dispose bump it.
+  const lanes = options.wallNow === undefined ? laneSenderOf(sender) : undefined;
+  const slot: GenerationSlot | undefined = lanes?.claimSlot();
+  const laneKey = `${++engines}/`;
+  const webhookTable = state().webhooks;
+  const unwatch = slot
+    ? [webhookTable.watch(slot.bump), world.faults.onRuleAdded(slot.bump)]
+    : [];
+  /** Per webhook: the deliveries on the thread (prepared at `stamp`), and those that came back unsent. */
+  const ahead = new Map<number, { stamp: number; jobs: number; returned: Job[] }>();
   const queues = new Map<number, Job[]>();
   const busy = new Set<number>();
   const timers = new Set<number>();
@@ -135,7 +156,7 @@ export function createDeliveryEngine(
   const hostOf = (url: string) => partsOf(url).host;
 
   function checkIdle() {
-    if (queued === 0 && busy.size === 0 && pendingPumps === 0) {
+    if (queued === 0 && busy.size === 0 && pendingPumps === 0 && ahead.size === 0) {
       const ws = idleWaiters;
       idleWaiters = [];
       for (const w of ws) w();
@@ -206,6 +227,27 @@ export function createDeliveryEngine(
     return h;
   }
 
+  function requestOf(
+    url: string,
+    headers: [string, string][],
+    bodyText: string,
+    verifyTls: boolean,
+  ): OutboundRequest {
+    let bytes: Buffer | undefined;
+    return {
+      url,
+      headers,
+      get body() {
+        bytes ??= Buffer.from(bodyText, 'latin1');
+        return bytes;
+      },
+      bodyText,
+      verifyTls,
+      connectTimeoutMs,
+      readTimeoutMs,
+    };
+  }
+
   async function attempt(job: Job, ignoreActive: boolean): Promise<DeliveryRec | undefined> {
     const s = state();
     let webhook = s.webhooks.get(job.webhookId);
@@ -267,26 +309,18 @@ export function createDeliveryEngine(
     else if (timedOut)
       result = { kind: 'timeout', message: readTimeoutText(new URL(url), readTimeoutMs / 1000) };
     else {
-      let bytes: Buffer | undefined;
-      const request: OutboundRequest = {
-        url,
-        headers,
-        get body() {
-          bytes ??= Buffer.from(bodyText, 'latin1');
-          return bytes;
-        },
-        bodyText,
-        verifyTls: webhook.enable_ssl,
-        connectTimeoutMs,
-        readTimeoutMs,
-      };
+      const request = requestOf(url, headers, bodyText, webhook.enable_ssl);
       result = await sender(request);
       if (duplicate) {
         record(base, null, outcomeOf(result), statusOf(result));
         result = await sender(request);
       }
     }
-    const duration = Math.round(wallNow() - started);
+    return finish(job, base, result, Math.round(wallNow() - started));
+  }
+
+  /** The delivery row (unless the webhook is gone) and the journal entry of one attempt's outcome. */
+  function finish(job: Job, base: Base, result: OutboundResult, duration: number): DeliveryRec {
     const status = statusOf(result);
     const response = result.kind === 'response' ? result.body : result.message;
     const s2 = state();
@@ -335,9 +369,84 @@ export function createDeliveryEngine(
     });
   }
 
+  /** The webhook to prepare a delivery for ahead of its turn, or undefined if it must wait for it. */
+  function aheadTarget(webhookId: number) {
+    if (!lanes || !slot || busy.has(webhookId) || world.faults.size() > 0 || !lanes.available()) return;
+    // A table put in place of the watched one (not by this module) is not watched: nothing ahead.
+    const s = state();
+    if (s.webhooks !== webhookTable) return;
+    const webhook = webhookTable.get(webhookId);
+    // Deleted or inactive: the plain path skips it (no row), in its turn.
+    if (!webhook || !webhook.is_active) return;
+    // Behind deliveries prepared at another generation, it waits until they are back or done.
+    const a = ahead.get(webhookId);
+    if (a && a.stamp !== slot.current()) return;
+    return webhook;
+  }
+
+  function sendAhead(job: Job, webhook: WebhookRec, lanesOf: LaneSender, gen: GenerationSlot) {
+    const stamp = gen.current();
+    let a = ahead.get(job.webhookId);
+    if (!a) {
+      a = { stamp, jobs: 0, returned: [] };
+      ahead.set(job.webhookId, a);
+    }
+    a.jobs++;
+    const bodyText = pythonJsonDumps(job.payload);
+    const url = webhook.target_url;
+    const headers = headersFor(url, bodyText, webhook.secret, false);
+    const base: Base = {
+      webhookId: job.webhookId,
+      event: job.event,
+      attempt: job.attempt,
+      redelivery: job.redelivery,
+      url,
+      headers,
+      body: bodyText,
+      faults: [],
+    };
+    const slotOf = a;
+    lanesOf
+      .send(requestOf(url, headers, bodyText, webhook.enable_ssl), {
+        key: laneKey + job.webhookId,
+        slot: gen,
+        stamp,
+      })
+      .then((answer) => {
+        if (answer === 'stale') slotOf.returned.push(job);
+        else {
+          const row = finish(job, base, answer.result, Math.round(answer.durationMs));
+          if (row.status_code != null && RETRYABLE(row.status_code)) scheduleRetry(job);
+        }
+      })
+      .catch((err) => console.error('annotation-sim: delivery failed unexpectedly', err))
+      .finally(() => {
+        if (--slotOf.jobs > 0) return;
+        ahead.delete(job.webhookId);
+        // Those that came back unsent go first, prepared again (as of now) in their turn.
+        if (slotOf.returned.length > 0 && !disposed) {
+          const q = queues.get(job.webhookId);
+          queues.set(job.webhookId, q ? [...slotOf.returned, ...q] : slotOf.returned);
+          queued += slotOf.returned.length;
+        }
+        pump(job.webhookId);
+      });
+  }
+
   function pump(webhookId: number) {
     if (disposed || busy.has(webhookId)) return checkIdle();
     const q = queues.get(webhookId);
+    if (q && lanes && slot) {
+      for (let webhook = aheadTarget(webhookId); webhook && q.length > 0; webhook = aheadTarget(webhookId)) {
+        queued--;
+        sendAhead(q.shift() as Job, webhook, lanes, slot);
+      }
+    }
+    // The plain path waits for what is on the thread ahead of it.
+    if (ahead.has(webhookId)) {
+      if (q?.length === 0) queues.delete(webhookId);
+      return checkIdle();
+    }
     const job = q?.shift();
     if (!job) {
       queues.delete(webhookId);
@@ -380,7 +489,12 @@ export function createDeliveryEngine(
         checkIdle();
       });
     },
-    stats: () => ({ queued, inFlight: busy.size, scheduledRetries: timers.size }),
+    stats() {
+      // On the thread ahead of their turn: one per webhook in flight, the rest still queued.
+      let waiting = 0;
+      for (const a of ahead.values()) waiting += a.jobs - 1;
+      return { queued: queued + waiting, inFlight: busy.size + ahead.size, scheduledRetries: timers.size };
+    },
     journal: () => ({ entries: [...entries], dropped: journalDropped }),
     clearJournal() {
       entries.length = 0;
@@ -405,6 +519,9 @@ export function createDeliveryEngine(
     },
     dispose() {
       disposed = true;
+      // What is queued on the thread goes back unsent.
+      for (const stop of unwatch) stop();
+      slot?.release();
       for (const t of timers) world.clock.cancel(t);
       timers.clear();
       queues.clear();

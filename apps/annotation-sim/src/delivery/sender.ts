@@ -536,10 +536,15 @@ export function createHttpSender(): WebhookSender {
 /** The delivery thread's whole program: {@link WIRE_SENDER_SOURCE} and a message loop around it. */
 const WORKER_SOURCE = `'use strict';
 const load = (name) => process.getBuiltinModule(name);
-const { parentPort } = load('node:worker_threads');
+const { parentPort, workerData } = load('node:worker_threads');
 const send = (${WIRE_SENDER_SOURCE})(load('node:http'), load('node:net'), load('node:tls'), load('node:zlib'), ${MAX_RESPONSE_BYTES});
+// One counter per delivery engine, bumped by the API thread whenever what it prepared may no longer hold.
+const generations = new Int32Array(workerData.generations);
+// Lane (an engine's webhook) -> its requests waiting behind the one in flight (a present key: one is).
+const lanes = new Map();
 // [id, url, headers joined by LF, body text, its encoding, verifyTls, connectTimeoutMs, readTimeoutMs]
-parentPort.on('message', (m) => {
+// and, for a request queued in a lane, [..., lane, generation slot, the generation it was prepared at].
+function run(m) {
   const request = {
     url: m[1],
     headers: m[2].split('\\n'),
@@ -548,12 +553,38 @@ parentPort.on('message', (m) => {
     connectTimeoutMs: m[6],
     readTimeoutMs: m[7],
   };
+  const started = performance.now();
   // A request node:http refuses (a header it will not write, a URL it cannot parse) rejects, as it does
   // on the calling thread; the thread answers with the message and goes on.
   send(request).then(
-    (outcome) => parentPort.postMessage([m[0], outcome]),
-    (err) => parentPort.postMessage([m[0], null, String(err && err.message)]),
+    (outcome) => {
+      parentPort.postMessage([m[0], outcome, undefined, performance.now() - started]);
+      if (m.length > 8) advance(m[8]);
+    },
+    (err) => {
+      parentPort.postMessage([m[0], null, String(err && err.message)]);
+      if (m.length > 8) advance(m[8]);
+    },
   );
+}
+// Starts the lane's next request, unless the API thread has bumped its generation since it was
+// prepared: then that one and every one behind it (prepared no later) go back unsent, in order.
+function advance(lane) {
+  const waiting = lanes.get(lane);
+  let m = waiting.shift();
+  while (m !== undefined && Atomics.load(generations, m[9]) !== m[10]) {
+    parentPort.postMessage([m[0], 'stale']);
+    m = waiting.shift();
+  }
+  if (m === undefined) lanes.delete(lane);
+  else run(m);
+}
+parentPort.on('message', (m) => {
+  if (m.length === 8) return run(m);
+  const waiting = lanes.get(m[8]);
+  if (waiting !== undefined) return waiting.push(m);
+  lanes.set(m[8], [m]);
+  advance(m[8]);
 });
 `;
 
@@ -562,16 +593,28 @@ parentPort.on('message', (m) => {
  * of this costs a third of one of a request object with a Buffer, whose whole 8 KiB pool slab is copied).
  * Header names and values never hold a line feed (node:http refuses them), so LF joins them.
  */
-type ThreadMessage = [number, string, string, string, 'utf8' | 'latin1', boolean, number, number];
+type ThreadMessage =
+  | [number, string, string, string, 'utf8' | 'latin1', boolean, number, number]
+  | [number, string, string, string, 'utf8' | 'latin1', boolean, number, number, string, number, number];
 
-function threadMessage(id: number, req: OutboundRequest): ThreadMessage {
+function threadMessage(id: number, req: OutboundRequest, lane?: Lane): ThreadMessage {
   let headers = '';
   for (const [k, v] of req.headers) headers += headers === '' ? `${k}\n${v}` : `\n${k}\n${v}`;
   const [text, encoding] =
     req.bodyText !== undefined
       ? [req.bodyText, 'utf8' as const]
       : [req.body.toString('latin1'), 'latin1' as const];
-  return [id, req.url, headers, text, encoding, req.verifyTls, req.connectTimeoutMs, req.readTimeoutMs];
+  const m: ThreadMessage = [
+    id,
+    req.url,
+    headers,
+    text,
+    encoding,
+    req.verifyTls,
+    req.connectTimeoutMs,
+    req.readTimeoutMs,
+  ];
+  return lane ? [...m, lane.key, lane.slot.index, lane.stamp] : m;
 }
 
 /** The `--cpu-prof*` options of an execArgv, with the values of those given as separate arguments. */
@@ -587,8 +630,12 @@ export function profilingArgs(execArgv: readonly string[]): string[] {
   return out;
 }
 
+/** What a request sent in a lane comes back as: its outcome and the thread's own timing of it, or unsent. */
+type LaneAnswer = { outcome: WireOutcome; durationMs: number } | 'stale';
+
 interface DeliveryThread {
   send(req: OutboundRequest): Promise<WireOutcome>;
+  sendInLane(req: OutboundRequest, lane: Lane): Promise<LaneAnswer>;
 }
 
 /**
@@ -600,6 +647,74 @@ export const DELIVERY_THREAD_IDLE_MS = 2_000;
 /** The one delivery thread of this module instance, started on first use (never at import). */
 let thread: DeliveryThread | undefined;
 
+/**
+ * Generation counters shared with the delivery thread, one per delivery engine that claims one (an engine
+ * without a slot sends everything the plain way). A counter only goes up, so a slot freed by a disposed
+ * engine can be claimed by another: what the old one left queued was prepared at a lower generation.
+ */
+const GENERATION_SLOTS = 4096;
+const generations = new Int32Array(new SharedArrayBuffer(GENERATION_SLOTS * 4));
+const freeSlots: number[] = [];
+let slotsUsed = 0;
+
+/** One engine's generation counter. */
+export interface GenerationSlot {
+  readonly index: number;
+  current(): number;
+  /** Every request queued in a lane at an earlier generation goes back unsent. */
+  bump(): void;
+  release(): void;
+}
+
+function claimSlot(): GenerationSlot | undefined {
+  const index = freeSlots.pop() ?? (slotsUsed < GENERATION_SLOTS ? slotsUsed++ : undefined);
+  if (index === undefined) return undefined;
+  let released = false;
+  return {
+    index,
+    current: () => Atomics.load(generations, index),
+    bump: () => {
+      Atomics.add(generations, index, 1);
+    },
+    release() {
+      if (released) return;
+      released = true;
+      Atomics.add(generations, index, 1);
+      freeSlots.push(index);
+    },
+  };
+}
+
+/** A webhook's queue on the delivery thread, and the generation its request was prepared at. */
+export interface Lane {
+  /** Unique in the process: the engine's and the webhook's. */
+  key: string;
+  slot: GenerationSlot;
+  stamp: number;
+}
+
+/**
+ * Sending ahead (docs/decisions/0011): a request queued on the delivery thread behind the lane's earlier
+ * ones, started by the thread the moment the one before it ends, without a round trip through the API
+ * thread, but only if the lane's generation has not moved since it was prepared. Offered by the
+ * simulator's default sender only.
+ */
+export interface LaneSender {
+  /** False when there is no thread to queue on (the sender then works on the calling thread). */
+  available(): boolean;
+  claimSlot(): GenerationSlot | undefined;
+  /**
+   * Resolves with requests' account of the outcome and the thread's timing of the request (ms), or with
+   * 'stale' when the generation moved before it could start (nothing was sent).
+   */
+  send(req: OutboundRequest, lane: Lane): Promise<{ result: OutboundResult; durationMs: number } | 'stale'>;
+}
+
+/** The {@link LaneSender} of a sender, if it has one. */
+export function laneSenderOf(sender: WebhookSender): LaneSender | undefined {
+  return (sender as WebhookSender & { lanes?: LaneSender }).lanes;
+}
+
 function startDeliveryThread(): DeliveryThread {
   // Of the process's execArgv only --cpu-prof*: the thread runs plain JavaScript, whatever loaders or
   // module flags the process has, and `node --cpu-prof` profiles it too.
@@ -607,26 +722,31 @@ function startDeliveryThread(): DeliveryThread {
     eval: true,
     execArgv: profilingArgs(process.execArgv),
     name: 'annotation-sim deliveries',
+    workerData: { generations: generations.buffer },
   });
   // Only requests in flight keep the process alive (as their sockets do on the calling thread).
   worker.unref();
   const pending = new Map<
     number,
-    { resolve: (outcome: WireOutcome) => void; reject: (err: Error) => void }
+    { resolve: (answer: LaneAnswer) => void; reject: (err: Error) => void }
   >();
   let next = 0;
   /** Ends the thread after a spell with nothing in flight (unreferenced: it never holds the process). */
   let idleTimer: NodeJS.Timeout | undefined;
-  worker.on('message', ([id, outcome, refused]: [number, WireOutcome | null, string?]) => {
-    const waiter = pending.get(id);
-    pending.delete(id);
-    if (pending.size === 0) {
-      worker.unref();
-      idleTimer = setTimeout(retire, DELIVERY_THREAD_IDLE_MS).unref();
-    }
-    if (outcome) waiter?.resolve(outcome);
-    else waiter?.reject(new Error(refused));
-  });
+  worker.on(
+    'message',
+    ([id, outcome, refused, durationMs]: [number, WireOutcome | 'stale' | null, string?, number?]) => {
+      const waiter = pending.get(id);
+      pending.delete(id);
+      if (pending.size === 0) {
+        worker.unref();
+        idleTimer = setTimeout(retire, DELIVERY_THREAD_IDLE_MS).unref();
+      }
+      if (outcome === 'stale') waiter?.resolve('stale');
+      else if (outcome) waiter?.resolve({ outcome, durationMs: durationMs ?? 0 });
+      else waiter?.reject(new Error(refused));
+    },
+  );
   const retire = () => {
     if (pending.size > 0) return;
     if (self === thread) thread = undefined;
@@ -637,22 +757,28 @@ function startDeliveryThread(): DeliveryThread {
     if (self === thread) thread = undefined;
     const waiting = [...pending.values()];
     pending.clear();
-    for (const waiter of waiting) waiter.resolve({ kind: 'error', code: '', message });
+    for (const waiter of waiting) waiter.resolve({ outcome: { kind: 'error', code: '', message }, durationMs: 0 });
   };
   worker.on('error', (err) => fail(`delivery thread failed: ${err.message}`));
   worker.on('exit', (code) => fail(`delivery thread exited (${code})`));
+  const post = (req: OutboundRequest, lane?: Lane) =>
+    new Promise<LaneAnswer>((resolve, reject) => {
+      const id = ++next;
+      if (pending.size === 0) {
+        clearTimeout(idleTimer);
+        worker.ref();
+      }
+      pending.set(id, { resolve, reject });
+      worker.postMessage(threadMessage(id, req, lane));
+    });
   const self: DeliveryThread = {
-    send(req) {
-      return new Promise<WireOutcome>((resolve, reject) => {
-        const id = ++next;
-        if (pending.size === 0) {
-          clearTimeout(idleTimer);
-          worker.ref();
-        }
-        pending.set(id, { resolve, reject });
-        worker.postMessage(threadMessage(id, req));
-      });
+    async send(req) {
+      const answer = await post(req);
+      // Only a request in a lane can come back unsent.
+      if (answer === 'stale') throw new Error('delivery thread: a request outside any lane came back unsent');
+      return answer.outcome;
     },
+    sendInLane: post,
   };
   return self;
 }
@@ -663,22 +789,40 @@ function startDeliveryThread(): DeliveryThread {
  * own and not from the API server. The API thread prepares each request (payload, signature, headers)
  * and records the outcome; the thread only opens the connection, writes, reads and closes. It is
  * started on the first delivery, keeps the process alive only while requests are in flight, and ends
- * {@link DELIVERY_THREAD_IDLE_MS} after the last one (the next delivery starts it again).
+ * {@link DELIVERY_THREAD_IDLE_MS} after the last one (the next delivery starts it again). Its `lanes`
+ * ({@link LaneSender}) let the engine queue a webhook's deliveries on the thread ahead of their turn.
  */
 export function createWorkerSender(): WebhookSender {
   let onThisThread: WebhookSender | undefined;
-  return async (req) => {
-    if (onThisThread) return onThisThread(req);
+  const deliveryThread = (): DeliveryThread | undefined => {
+    if (onThisThread) return undefined;
     try {
       thread ??= startDeliveryThread();
+      return thread;
     } catch (err) {
       // No thread to be had (a runtime without worker_threads, resource limits): send from this one.
       console.warn(
         `annotation-sim: no delivery thread (${(err as Error).message}); sending from the API thread`,
       );
       onThisThread = createHttpSender();
-      return onThisThread(req);
+      return undefined;
     }
-    return outboundResult(req, await thread.send(req));
   };
+  const sender: WebhookSender = async (req) => {
+    const t = deliveryThread();
+    if (!t) return (onThisThread as WebhookSender)(req);
+    return outboundResult(req, await t.send(req));
+  };
+  const lanes: LaneSender = {
+    available: () => onThisThread === undefined,
+    claimSlot,
+    async send(req, lane) {
+      const t = deliveryThread();
+      if (!t) return 'stale';
+      const answer = await t.sendInLane(req, lane);
+      if (answer === 'stale') return 'stale';
+      return { result: outboundResult(req, answer.outcome), durationMs: answer.durationMs };
+    },
+  };
+  return Object.assign(sender, { lanes });
 }

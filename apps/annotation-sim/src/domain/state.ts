@@ -15,6 +15,41 @@ import type {
   WebhookRec,
 } from './model';
 
+/**
+ * The webhooks table: a Map that freezes the records put in it and tells its watchers of every change.
+ * The delivery engine hands a webhook's queued deliveries to the delivery thread ahead of their turn only
+ * while no webhook has changed since (docs/decisions/0011), so a change has to be a `set` or a `delete`:
+ * an edit in place would go unseen, and on a frozen record it throws instead.
+ */
+export class WebhookTable extends Map<number, WebhookRec> {
+  /** Undefined while Map's constructor runs (fields are set after `super()`). */
+  #watchers: Set<() => void> | undefined = new Set();
+
+  override set(id: number, record: WebhookRec): this {
+    Object.freeze(record.events);
+    super.set(id, Object.freeze(record));
+    this.#changed();
+    return this;
+  }
+  override delete(id: number): boolean {
+    const had = super.delete(id);
+    if (had) this.#changed();
+    return had;
+  }
+  override clear(): void {
+    super.clear();
+    this.#changed();
+  }
+  /** Calls `listener` after every change; returns the unsubscribe function. */
+  watch(listener: () => void): () => void {
+    this.#watchers?.add(listener);
+    return () => this.#watchers?.delete(listener);
+  }
+  #changed() {
+    if (this.#watchers) for (const w of this.#watchers) w();
+  }
+}
+
 /** The serializable part of a world's state. */
 export interface AnnotationData {
   users: Map<number, UserRec>;
@@ -30,7 +65,7 @@ export interface AnnotationData {
   jobs: Map<number, JobRec>;
   issues: Map<number, IssueRec>;
   comments: Map<number, CommentRec>;
-  webhooks: Map<number, WebhookRec>;
+  webhooks: WebhookTable;
   deliveries: Map<number, DeliveryRec>;
   /** Last id handed out per table (ids start at 1 like a fresh database). */
   seq: Record<string, number>;
@@ -90,7 +125,7 @@ export function createData(baseUrl: string): AnnotationData {
     jobs: new Map(),
     issues: new Map(),
     comments: new Map(),
-    webhooks: new Map(),
+    webhooks: new WebhookTable(),
     deliveries: new Map(),
     seq: {},
     baseUrl,
@@ -141,7 +176,11 @@ export function exportData(data: AnnotationData): Record<string, unknown> {
 export function importData(state: AnnotationState, snapshot: Record<string, unknown>): void {
   for (const t of TABLES) {
     const entries = (snapshot[t] ?? []) as [unknown, unknown][];
-    (state as unknown as Record<string, Map<unknown, unknown>>)[t] = new Map(entries);
+    if (t === 'webhooks') {
+      // The same table, refilled: its watchers (the delivery engine) must see the change.
+      state.webhooks.clear();
+      for (const [id, record] of entries as [number, WebhookRec][]) state.webhooks.set(id, record);
+    } else (state as unknown as Record<string, Map<unknown, unknown>>)[t] = new Map(entries);
   }
   state.seq = { ...((snapshot.seq as Record<string, number>) ?? {}) };
   if (typeof snapshot.baseUrl === 'string') state.baseUrl = snapshot.baseUrl;

@@ -18,7 +18,8 @@ export interface Received {
 }
 
 export type Behaviour =
-  | { status: number; body?: string | Buffer }
+  /** Answer with this status and body, once `after` has settled when it is given. */
+  | { status: number; body?: string | Buffer; after?: Promise<unknown> }
   /** Accept the request and never answer (the sender's read time-out fires). */
   | 'hang';
 
@@ -73,7 +74,9 @@ export async function startReceiver(
         res.writeHead(403).end('Invalid Signature');
         return;
       }
-      res.writeHead(b.status, { 'content-type': 'text/plain' }).end(b.body ?? '');
+      const answer = () => res.writeHead(b.status, { 'content-type': 'text/plain' }).end(b.body ?? '');
+      if (b.after) b.after.then(answer, answer);
+      else answer();
     });
   };
   const server = options.tls

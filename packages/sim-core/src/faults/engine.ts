@@ -67,6 +67,11 @@ export interface FaultEngine {
   /** Serializable copy (for state snapshots). */
   snapshot(): FaultRule[];
   restore(rules: FaultRule[]): void;
+  /**
+   * Calls `listener` after every rule added (by `add` or `restore`); returns the unsubscribe function.
+   * For work prepared ahead on the assumption that no rule applies (annotation-sim's deliveries).
+   */
+  onRuleAdded(listener: () => void): () => void;
 }
 
 function getPath(body: unknown, dotted: string): unknown {
@@ -136,6 +141,7 @@ export function createFaultEngine(options: FaultEngineOptions): FaultEngine {
   );
   const domainKinds = new Set(Object.keys(options.domainEffects ?? {}));
   const rules = new Map<string, FaultRule>();
+  const addedListeners = new Set<() => void>();
   let counter = 0;
   const nextId = options.nextId ?? (() => `rule-${++counter}`);
 
@@ -180,6 +186,7 @@ export function createFaultEngine(options: FaultEngineOptions): FaultEngine {
       if (rules.has(id)) throw new SimInputError(`a fault rule with id "${id}" already exists`, 'id');
       const rule: FaultRule = { ...spec, id, matched: 0, fired: 0, createdAt: clock.iso(), exhausted: false };
       rules.set(id, rule);
+      for (const listener of addedListeners) listener();
       return rule;
     },
     list: () => [...rules.values()],
@@ -216,6 +223,10 @@ export function createFaultEngine(options: FaultEngineOptions): FaultEngine {
         return min + Math.floor(random.next() * (max - min + 1));
       }
       return parseDuration(d);
+    },
+    onRuleAdded(listener) {
+      addedListeners.add(listener);
+      return () => addedListeners.delete(listener);
     },
     snapshot: () => [...rules.values()].map((r) => structuredClone(r)),
     restore(list) {

@@ -174,6 +174,8 @@ export function registerWebhookRoutes(kernel: Kernel, deps: AppDeps): void {
         const result = validateWebhookWrite(r.body(), { kind: method, stored: w });
         if (!result.ok) throw new ApiFailure(result.error);
         const v = result.value;
+        // A new record in place of the old (the table's records are frozen: it sees every change).
+        const next: Record<string, unknown> = { ...w };
         for (const key of [
           'target_url',
           'description',
@@ -183,10 +185,12 @@ export function registerWebhookRoutes(kernel: Kernel, deps: AppDeps): void {
           'enable_ssl',
           'events',
         ] as const) {
-          if (v[key] !== undefined) (w as unknown as Record<string, unknown>)[key] = v[key];
+          if (v[key] !== undefined) next[key] = v[key];
         }
-        w.updated_date = formatDrfDate(r.now);
-        return cvatJson(r.c, webhookRead(r.state, w));
+        next.updated_date = formatDrfDate(r.now);
+        const updated = next as unknown as WebhookRec;
+        r.state.webhooks.set(updated.id, updated);
+        return cvatJson(r.c, webhookRead(r.state, updated));
       }),
     );
   }
