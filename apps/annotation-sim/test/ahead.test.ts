@@ -220,7 +220,9 @@ describe('deliveries queued on the delivery thread', () => {
   it('refuses an edit in place of a stored webhook (it would go unseen by the queued deliveries)', () => {
     const h = world();
     h.seed({
-      webhooks: [{ target_url: 'http://127.0.0.1:9/hook', type: 'project', project: 'acme-p', owner: 'alice' }],
+      webhooks: [
+        { target_url: 'http://127.0.0.1:9/hook', type: 'project', project: 'acme-p', owner: 'alice' },
+      ],
     });
     const record = [...h.state().webhooks.values()][0];
     expect(() => {

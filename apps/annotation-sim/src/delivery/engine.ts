@@ -121,9 +121,7 @@ export function createDeliveryEngine(
   const slot: GenerationSlot | undefined = lanes?.claimSlot();
   const laneKey = `${++engines}/`;
   const webhookTable = state().webhooks;
-  const unwatch = slot
-    ? [webhookTable.watch(slot.bump), world.faults.onRuleAdded(slot.bump)]
-    : [];
+  const unwatch = slot ? [webhookTable.watch(slot.bump), world.faults.onRuleAdded(slot.bump)] : [];
   /** Per webhook: the deliveries on the thread (prepared at `stamp`), and those that came back unsent. */
   const ahead = new Map<number, { stamp: number; jobs: number; returned: Job[] }>();
   const queues = new Map<number, Job[]>();
@@ -377,7 +375,7 @@ export function createDeliveryEngine(
     if (s.webhooks !== webhookTable) return;
     const webhook = webhookTable.get(webhookId);
     // Deleted or inactive: the plain path skips it (no row), in its turn.
-    if (!webhook || !webhook.is_active) return;
+    if (!webhook?.is_active) return;
     // Behind deliveries prepared at another generation, it waits until they are back or done.
     const a = ahead.get(webhookId);
     if (a && a.stamp !== slot.current()) return;

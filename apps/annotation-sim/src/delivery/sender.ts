@@ -726,10 +726,7 @@ function startDeliveryThread(): DeliveryThread {
   });
   // Only requests in flight keep the process alive (as their sockets do on the calling thread).
   worker.unref();
-  const pending = new Map<
-    number,
-    { resolve: (answer: LaneAnswer) => void; reject: (err: Error) => void }
-  >();
+  const pending = new Map<number, { resolve: (answer: LaneAnswer) => void; reject: (err: Error) => void }>();
   let next = 0;
   /** Ends the thread after a spell with nothing in flight (unreferenced: it never holds the process). */
   let idleTimer: NodeJS.Timeout | undefined;
@@ -757,7 +754,8 @@ function startDeliveryThread(): DeliveryThread {
     if (self === thread) thread = undefined;
     const waiting = [...pending.values()];
     pending.clear();
-    for (const waiter of waiting) waiter.resolve({ outcome: { kind: 'error', code: '', message }, durationMs: 0 });
+    for (const waiter of waiting)
+      waiter.resolve({ outcome: { kind: 'error', code: '', message }, durationMs: 0 });
   };
   worker.on('error', (err) => fail(`delivery thread failed: ${err.message}`));
   worker.on('exit', (code) => fail(`delivery thread exited (${code})`));
