@@ -100,6 +100,8 @@ const RETRYABLE = (status: number) => status >= 500 || status === 408 || status 
 
 /** Makes lane keys unique in the process (the delivery thread is shared by every engine). */
 let engines = 0;
+/** An engine dropped without `dispose` (a simulator never closed) gives its generation slot back. */
+const slots = new FinalizationRegistry<GenerationSlot>((slot) => slot.release());
 
 export function createDeliveryEngine(
   world: WorldCore,
@@ -463,7 +465,7 @@ export function createDeliveryEngine(
       });
   }
 
-  return {
+  const engine: DeliveryEngine = {
     enqueue(webhookId, payload, opts = {}) {
       push({
         webhookId,
@@ -519,7 +521,10 @@ export function createDeliveryEngine(
       disposed = true;
       // What is queued on the thread goes back unsent.
       for (const stop of unwatch) stop();
-      slot?.release();
+      if (slot) {
+        slot.release();
+        slots.unregister(engine);
+      }
       for (const t of timers) world.clock.cancel(t);
       timers.clear();
       queues.clear();
@@ -531,6 +536,8 @@ export function createDeliveryEngine(
       for (const w of ws) w();
     },
   };
+  if (slot) slots.register(engine, slot, engine);
+  return engine;
 }
 
 /** What a journal entry of one attempt shares, whatever its outcome. */

@@ -38,7 +38,8 @@ export async function startReceiver(
 ) {
   const requests: Received[] = [];
   const sockets = new Set<import('node:net').Socket>();
-  let behaviour = options.behaviour ?? (() => ({ status: 200, body: 'ok' }));
+  let behaviour: (req: Received, n: number) => Behaviour =
+    options.behaviour ?? (() => ({ status: 200, body: 'ok' }));
   const handler: http.RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
