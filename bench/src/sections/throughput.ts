@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { json, request } from '../lib/http';
 import { type LoadResult, load } from '../lib/load';
 import { stop } from '../lib/proc';
@@ -195,15 +196,30 @@ export async function throughput(opts: {
         bytes: 0,
       });
     }
+    // Experiments only: BENCH_TARGETS=hono,annotation-task measures those alone (the figures use all).
+    const only = process.env.BENCH_TARGETS?.split(',');
+    if (only) targets.splice(0, targets.length, ...targets.filter((t) => only.includes(t.id)));
     for (const t of targets) {
       const warm = t.server === 'wiremock' ? opts.warmupSeconds * 3 : opts.warmupSeconds;
       opts.log(`  warm-up ${t.id} (${warm} s)`);
       await load({ ...t, seconds: warm });
     }
     const runs: Record<string, LoadResult[]> = {};
+    const byServer = new Map(started.map((s) => [s.name, s]));
     for (let r = 0; r < opts.rounds; r++) {
       for (const t of targets) {
+        await quiet(started, opts.log);
+        const before = cpuOf(started);
         const res = await load({ ...t, seconds: opts.seconds });
+        const after = cpuOf(started);
+        if (process.env.BENCH_CPU_TRACE) {
+          const parts = started.map(
+            (s) => `${s.name} ${((after.get(s.name) ?? 0) - (before.get(s.name) ?? 0)).toFixed(2)}`,
+          );
+          opts.log(
+            `    cpu s during ${t.id} (${byServer.get(t.server)?.name ?? t.server}): ${parts.join(', ')}`,
+          );
+        }
         const good = res.statusCodes[String(t.expectStatus)] ?? 0;
         if (res.errors > 0 || good < res.total * 0.999) {
           throw new Error(
@@ -229,5 +245,43 @@ export async function throughput(opts: {
     return out;
   } finally {
     await Promise.all(started.map((s) => stop(s.child)));
+  }
+}
+
+/** CPU seconds (user + system) each server process has used so far, from /proc. */
+function cpuOf(servers: Running[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const s of servers) {
+    try {
+      const stat = readFileSync(`/proc/${s.child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(s.name, (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      out.set(s.name, 0);
+    }
+  }
+  return out;
+}
+
+/**
+ * Waits (up to 5 s) until no server has used more than 3 % of a core over the last 200 ms: WireMock's JVM
+ * goes on compiling and collecting for a few seconds after its run, and took up to half a core from the
+ * target measured after it (2026-11-24, `BENCH_CPU_TRACE`), a baseline or a simulator alike.
+ */
+async function quiet(servers: Running[], log: (s: string) => void): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  let last = cpuOf(servers);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = cpuOf(servers);
+    let busiest = 0;
+    for (const [name, t] of now) busiest = Math.max(busiest, t - (last.get(name) ?? t));
+    last = now;
+    if (busiest <= 0.006) return;
+    if (Date.now() > deadline) {
+      if (process.env.BENCH_CPU_TRACE)
+        log(`    still busy after 5 s (${(busiest / 0.2).toFixed(2)} of a core)`);
+      return;
+    }
   }
 }
