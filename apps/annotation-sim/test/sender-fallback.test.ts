@@ -46,3 +46,27 @@ it('sends from the calling thread, with one warning, when no delivery thread can
   expect(warn).toHaveBeenCalledTimes(1);
   expect(String(warn.mock.calls[0]?.[0])).toContain('no delivery thread (ERR_WORKER_INIT_FAILED)');
 });
+
+it('delivers a webhook queue in order from the calling thread when no delivery thread can be started', async () => {
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
+  const { createHarness, TEAM } = await import('./support/harness');
+  const { startReceiver } = await import('./support/receiver');
+  const { aWebhook } = await import('./support/builders');
+  const r = await startReceiver({ secret: 's' });
+  const h = createHarness();
+  close = async () => {
+    h.close();
+    await r.close();
+  };
+  h.seed({
+    ...TEAM,
+    projects: [{ name: 'acme-p', owner: 'alice', org: 'acme' }],
+    tasks: [{ name: 't', owner: 'alice', project: 'acme-p', size: 4, segment_size: 2 }],
+  });
+  const hook = aWebhook().forProject(1).to(r.url).withEvents('update:task').withSecret('s').build();
+  expect((await h.post('/api/webhooks?org=acme', hook, { as: 'alice' })).status).toBe(201);
+  for (const name of ['a', 'b', 'c']) await h.patch('/api/tasks/1', { name }, { as: 'alice' });
+  await h.idle();
+  expect(r.requests.map((q) => q.json.task.name)).toEqual(['a', 'b', 'c']);
+  expect(r.requests.every((q) => q.signatureValid)).toBe(true);
+});
