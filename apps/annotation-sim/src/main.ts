@@ -1,6 +1,40 @@
-// The `annotation-sim` binary's entry. It tunes this process's runtime before anything else is loaded: the
-// simulator owns the process (@sims/sim-core/runtime says why and what). Then it loads the CLI.
-import { keepHeapThroughIdleSpells } from '@sims/sim-core/runtime';
+import { nodeProcess, runSimulatorCli } from '@sims/sim-core';
+import { startAnnotationSim } from './app';
+import { SIMULATOR_NAME, SIMULATOR_VERSION } from './simulator';
 
-keepHeapThroughIdleSpells();
-await import('./cli');
+/**
+ * `annotation-sim --port 8086 --scenario faults.yaml`: serve, print the ready line, stop on SIGTERM.
+ * The runner loads `--scenario` files and the `--state-file` snapshot through the control plane and
+ * saves the snapshot on SIGTERM.
+ */
+await runSimulatorCli({
+  name: SIMULATOR_NAME,
+  version: SIMULATOR_VERSION,
+  defaultPort: 8086,
+  proc: nodeProcess(),
+  async start(options) {
+    const sim = await startAnnotationSim({
+      port: options.port,
+      host: options.host,
+      seed: options.seed,
+      clock: { mode: options.clock, speed: options.speed },
+      adminToken: options.adminToken,
+      requestLog: options.requestLog,
+      admin: {
+        username: process.env.SIM_ADMIN_USERNAME ?? 'admin',
+        password: process.env.SIM_ADMIN_PASSWORD ?? 'admin',
+      },
+      signedUrls: process.env.SIM_SIGNED_URLS === 'true',
+      strictAccept: process.env.SIM_STRICT_ACCEPT !== 'false',
+      compat: { taskSegments: process.env.SIM_TASK_SEGMENTS === 'true' },
+    });
+    return {
+      url: sim.url,
+      port: sim.port,
+      host: options.host,
+      server: sim.server,
+      app: sim.app,
+      close: sim.close,
+    };
+  },
+});

@@ -1,7 +1,34 @@
 #!/usr/bin/env node
-// The `cluster-sim` binary's entry. It tunes this process's runtime before anything else is loaded: the
-// simulator owns the process (@sims/sim-core/runtime says why and what). Then it loads the CLI.
-import { keepHeapThroughIdleSpells } from '@sims/sim-core/runtime';
+import { nodeProcess, runSimulatorCli } from '@sims/sim-core';
+import { startClusterSim } from './app';
+import { SIMULATOR_NAME, SIMULATOR_VERSION } from './definition';
 
-keepHeapThroughIdleSpells();
-await import('./cli');
+/**
+ * The `cluster-sim` binary: `cluster-sim --port 8085 --clock manual --scenario faults.yaml`.
+ * The runner loads `--scenario` files and the `--state-file` snapshot through the control plane and
+ * saves the snapshot on SIGTERM.
+ */
+await runSimulatorCli({
+  name: SIMULATOR_NAME,
+  version: SIMULATOR_VERSION,
+  defaultPort: 8085,
+  proc: nodeProcess(),
+  async start(options) {
+    const sim = await startClusterSim({
+      port: options.port,
+      host: options.host,
+      seed: options.seed,
+      clock: { mode: options.clock, speed: options.speed },
+      adminToken: options.adminToken,
+      requestLog: options.requestLog,
+    });
+    return {
+      url: sim.url,
+      port: sim.port,
+      host: sim.host,
+      server: sim.server,
+      app: sim.app,
+      close: () => sim.close(),
+    };
+  },
+});

@@ -195,7 +195,7 @@ export interface CliProcess {
   onSignal: (signal: 'SIGTERM' | 'SIGINT', handler: () => void) => void;
 }
 
-/** The real process, for the simulators' `cli.ts`. */
+/** The real process, for `main.ts`. */
 export function nodeProcess(): CliProcess {
   return {
     argv: process.argv.slice(2),

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -270,21 +269,5 @@ describe('simulator CLI with the app (scenarios and state file)', () => {
     });
     expect(p.code()).toBe(2);
     expect(p.err[0]).toMatch(/^toy-sim: state file ".*state\.json": state\.widgets/);
-  });
-
-  it("puts V8's memory reducer off in the real process with a flag this Node knows (no 'unrecognized flag')", () => {
-    const child = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '--input-type=module',
-        '-e',
-        "import { keepHeapThroughIdleSpells } from './src/runtime.ts'; keepHeapThroughIdleSpells(); console.log('tuned');",
-      ],
-      { cwd: join(import.meta.dirname, '..'), encoding: 'utf8', timeout: 30_000 },
-    );
-    expect(child.stderr).toBe('');
-    expect(child.stdout.trim()).toBe('tuned');
   });
 });
