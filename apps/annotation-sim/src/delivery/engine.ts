@@ -285,16 +285,7 @@ export function createDeliveryEngine(
     const corrupt = take('corruptSignature') !== undefined;
     const headers = headersFor(webhook.target_url, bodyText, webhook.secret, corrupt);
     const url = webhook.target_url;
-    const base: Base = {
-      webhookId: job.webhookId,
-      event: job.event,
-      attempt: job.attempt,
-      redelivery: job.redelivery,
-      url,
-      headers,
-      body: bodyText,
-      faults: fired,
-    };
+    const base = baseOf(job, url, headers, bodyText, fired);
     if (drop) {
       record(base, null, 'dropped', null);
       return undefined;
@@ -395,16 +386,7 @@ export function createDeliveryEngine(
     const bodyText = pythonJsonDumps(job.payload);
     const url = webhook.target_url;
     const headers = headersFor(url, bodyText, webhook.secret, false);
-    const base: Base = {
-      webhookId: job.webhookId,
-      event: job.event,
-      attempt: job.attempt,
-      redelivery: job.redelivery,
-      url,
-      headers,
-      body: bodyText,
-      faults: [],
-    };
+    const base = baseOf(job, url, headers, bodyText, []);
     const slotOf = a;
     lanesOf
       .send(requestOf(url, headers, bodyText, webhook.enable_ssl), {
@@ -550,6 +532,19 @@ interface Base {
   headers: [string, string][];
   body: string;
   faults: string[];
+}
+
+function baseOf(job: Job, url: string, headers: [string, string][], body: string, faults: string[]): Base {
+  return {
+    webhookId: job.webhookId,
+    event: job.event,
+    attempt: job.attempt,
+    redelivery: job.redelivery,
+    url,
+    headers,
+    body,
+    faults,
+  };
 }
 
 function outcomeOf(result: OutboundResult): OutboundEntry['outcome'] {
