@@ -264,12 +264,13 @@ function cpuOf(servers: Running[]): Map<string, number> {
 }
 
 /**
- * Waits (up to 5 s) until no server has used more than 3 % of a core over the last 200 ms: WireMock's JVM
- * goes on compiling and collecting for a few seconds after its run, and took up to half a core from the
- * target measured after it (2026-11-24, `BENCH_CPU_TRACE`), a baseline or a simulator alike.
+ * Waits until no server has used more than 3 % of a core over the last 200 ms, for up to 3 s (a server that
+ * never quiets adds at most ~2 min to a full run). WireMock's JVM goes on compiling and collecting for a
+ * few seconds after its run, and took up to half a core from the target measured after it (2026-11-24,
+ * `BENCH_CPU_TRACE`), a baseline or a simulator alike.
  */
 async function quiet(servers: Running[], log: (s: string) => void): Promise<void> {
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + 3_000;
   let last = cpuOf(servers);
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -280,7 +281,7 @@ async function quiet(servers: Running[], log: (s: string) => void): Promise<void
     if (busiest <= 0.006) return;
     if (Date.now() > deadline) {
       if (process.env.BENCH_CPU_TRACE)
-        log(`    still busy after 5 s (${(busiest / 0.2).toFixed(2)} of a core)`);
+        log(`    still busy after 3 s (${(busiest / 0.2).toFixed(2)} of a core)`);
       return;
     }
   }
