@@ -3,6 +3,7 @@
 // something, then let the first one end: what is sent next must be what the plain path would have sent,
 // prepared as of the moment each delivery starts.
 import { afterEach, describe, expect, it } from 'vitest';
+import { importData } from '../src/domain/state';
 import { aWebhook } from './support/builders';
 import { createHarness, type Harness, TEAM } from './support/harness';
 import { type Receiver, startReceiver } from './support/receiver';
@@ -217,7 +218,7 @@ describe('deliveries queued on the delivery thread', () => {
     expect(names(two.r)).toEqual(['2a', '2b', '2c']);
   });
 
-  it('refuses an edit in place of a stored webhook (it would go unseen by the queued deliveries)', () => {
+  it('refuses an edit in place of a stored webhook (it would go unseen by the queued deliveries), and stores copies of imported ones', () => {
     const h = world();
     h.seed({
       webhooks: [
@@ -228,5 +229,12 @@ describe('deliveries queued on the delivery thread', () => {
     expect(() => {
       (record as { secret: string }).secret = 'changed';
     }).toThrow(TypeError);
+    // A snapshot imported in-process stays the caller's to change: the table stores copies.
+    const snapshot = { webhooks: [[7, { ...record, id: 7, events: ['update:task'] }]] };
+    importData(h.state(), snapshot);
+    const given = snapshot.webhooks[0]?.[1] as { secret: string; events: string[] };
+    given.secret = 'mine';
+    given.events.push('create:task');
+    expect(h.state().webhooks.get(7)).toMatchObject({ secret: '', events: ['update:task'] });
   });
 });

@@ -179,7 +179,12 @@ export function importData(state: AnnotationState, snapshot: Record<string, unkn
     if (t === 'webhooks') {
       // The same table, refilled: its watchers (the delivery engine) must see the change.
       state.webhooks.clear();
-      for (const [id, record] of entries as [number, WebhookRec][]) state.webhooks.set(id, record);
+      // Copies: the table freezes what it stores, and the snapshot's objects are the caller's.
+      for (const [id, record] of entries as [number, WebhookRec][])
+        state.webhooks.set(id, {
+          ...record,
+          events: Array.isArray(record.events) ? [...record.events] : record.events,
+        });
     } else (state as unknown as Record<string, Map<unknown, unknown>>)[t] = new Map(entries);
   }
   state.seq = { ...((snapshot.seq as Record<string, number>) ?? {}) };
