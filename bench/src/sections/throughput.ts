@@ -205,7 +205,6 @@ export async function throughput(opts: {
       await load({ ...t, seconds: warm });
     }
     const runs: Record<string, LoadResult[]> = {};
-    const byServer = new Map(started.map((s) => [s.name, s]));
     for (let r = 0; r < opts.rounds; r++) {
       for (const t of targets) {
         await quiet(started, opts.log);
@@ -216,9 +215,7 @@ export async function throughput(opts: {
           const parts = started.map(
             (s) => `${s.name} ${((after.get(s.name) ?? 0) - (before.get(s.name) ?? 0)).toFixed(2)}`,
           );
-          opts.log(
-            `    cpu s during ${t.id} (${byServer.get(t.server)?.name ?? t.server}): ${parts.join(', ')}`,
-          );
+          opts.log(`    cpu s during ${t.id}: ${parts.join(', ')}`);
         }
         const good = res.statusCodes[String(t.expectStatus)] ?? 0;
         if (res.errors > 0 || good < res.total * 0.999) {

@@ -387,7 +387,7 @@ export function createDeliveryEngine(
     const url = webhook.target_url;
     const headers = headersFor(url, bodyText, webhook.secret, false);
     const base = baseOf(job, url, headers, bodyText, []);
-    const slotOf = a;
+    const entry = a;
     lanesOf
       .send(requestOf(url, headers, bodyText, webhook.enable_ssl), {
         key: laneKey + job.webhookId,
@@ -395,7 +395,7 @@ export function createDeliveryEngine(
         stamp,
       })
       .then((answer) => {
-        if (answer === 'stale') slotOf.returned.push(job);
+        if (answer === 'stale') entry.returned.push(job);
         else {
           const row = finish(job, base, answer.result, Math.round(answer.durationMs));
           if (row.status_code != null && RETRYABLE(row.status_code)) scheduleRetry(job);
@@ -403,13 +403,13 @@ export function createDeliveryEngine(
       })
       .catch((err) => console.error('annotation-sim: delivery failed unexpectedly', err))
       .finally(() => {
-        if (--slotOf.jobs > 0) return;
+        if (--entry.jobs > 0) return;
         ahead.delete(job.webhookId);
         // Those that came back unsent go first, prepared again (as of now) in their turn.
-        if (slotOf.returned.length > 0 && !disposed) {
+        if (entry.returned.length > 0 && !disposed) {
           const q = queues.get(job.webhookId);
-          queues.set(job.webhookId, q ? [...slotOf.returned, ...q] : slotOf.returned);
-          queued += slotOf.returned.length;
+          queues.set(job.webhookId, q ? [...entry.returned, ...q] : entry.returned);
+          queued += entry.returned.length;
         }
         pump(job.webhookId);
       });

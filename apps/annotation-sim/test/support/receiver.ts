@@ -17,6 +17,22 @@ export interface Received {
   signatureValid: boolean | undefined;
 }
 
+/**
+ * The header names of a delivery in the order they reach the wire: http.client's `Host` first, requests'
+ * session headers, the request's signature, then what `prepare_body` adds for `json=` (Content-Length,
+ * then Content-Type). Written out here, apart from the engine, so that the tests check its order.
+ */
+export const WIRE_HEADER_ORDER = [
+  'Host',
+  'User-Agent',
+  'Accept-Encoding',
+  'Accept',
+  'Connection',
+  'X-Signature-256',
+  'Content-Length',
+  'Content-Type',
+];
+
 export type Behaviour =
   /** Answer with this status and body, once `after` has settled when it is given. */
   | { status: number; body?: string | Buffer; after?: Promise<unknown> }
