@@ -1,6 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
 /**
+ * Inside the workspace, every `@sims/*` import resolves to the package's TypeScript sources through the
+ * custom export condition `@sims/source` (docs/decisions/0013-packages-and-source-condition.md): tests run
+ * on sources with no build first. Child processes that tests spawn (`node --import tsx …`) get the same
+ * condition through NODE_OPTIONS.
+ */
+export const SOURCE_CONDITION = '@sims/source';
+
+/** Vite's own defaults for server code (its `defaultServerConditions`), after ours. */
+const CONDITIONS = [SOURCE_CONDITION, 'module', 'node', 'development|production'];
+
+/**
  * One vitest setup for every package: three projects whose folders decide what they are.
  * - unit:      src/**\/*.test.ts and test/**\/*.test.ts, except the two folders below
  * - contract:  test/contract/**\/*.test.ts (pact; needs the forks pool for pact's native library)
@@ -10,9 +21,15 @@ import { defineConfig } from 'vitest/config';
  */
 export function defineSimsVitestConfig() {
   return defineConfig({
+    resolve: { conditions: CONDITIONS },
+    ssr: { resolve: { conditions: CONDITIONS } },
     test: {
       pool: 'forks',
-      env: { PACT_DO_NOT_TRACK: 'true', METADATA_SERVER_DETECTION: 'none' },
+      env: {
+        PACT_DO_NOT_TRACK: 'true',
+        METADATA_SERVER_DETECTION: 'none',
+        NODE_OPTIONS: withSourceCondition(process.env.NODE_OPTIONS),
+      },
       projects: [
         {
           extends: true,
@@ -38,4 +55,11 @@ export function defineSimsVitestConfig() {
       ],
     },
   });
+}
+
+/** NODE_OPTIONS with `--conditions=@sims/source` added once. */
+export function withSourceCondition(nodeOptions: string | undefined): string {
+  const flag = `--conditions=${SOURCE_CONDITION}`;
+  const current = nodeOptions?.trim() ?? '';
+  return current.split(/\s+/).includes(flag) ? current : `${current} ${flag}`.trim();
 }

@@ -37,8 +37,9 @@ if (!existsSync(join(root, 'node_modules', '.modules.yaml'))) {
 const task = process.argv[2];
 const tasks = {
   // Both simulators on their default ports, in memory, with demo data.
-  start: ['exec', 'tsx', 'scripts/start.ts', ...process.argv.slice(3)],
-  // The whole suite: unit, contract and container tests of every package.
+  // --conditions: sibling packages resolve to their TypeScript sources, so nothing needs a build first.
+  start: ['exec', 'tsx', '--conditions=@sims/source', 'scripts/start.ts', ...process.argv.slice(3)],
+  // The whole suite: unit, contract and container tests of every package, and the install test.
   test: [
     'exec',
     'turbo',
@@ -46,6 +47,7 @@ const tasks = {
     'test',
     'test:contract',
     'test:container',
+    'test:install',
     '--concurrency=1',
     ...process.argv.slice(3),
   ],

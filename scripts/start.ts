@@ -1,8 +1,11 @@
 // `npm start`: both simulators on their default ports, in memory, with demo data, and a built-in echo
-// receiver for the demo webhook. Ctrl-C (or SIGTERM) stops everything.
+// receiver for the demo webhook. Ctrl-C (or SIGTERM) stops everything. SIM_CLUSTER_PORT (8085),
+// SIM_ANNOTATION_PORT (8086) and SIM_ECHO_PORT (8087) move them; 0 picks a free port, and the printed
+// URLs are the real ones.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startAnnotationSim } from '@sims/annotation-sim';
@@ -12,12 +15,18 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const host = process.env.SIM_HOST ?? '127.0.0.1';
 const ECHO_SECRET = 'demo-secret';
+/** The demo webhook's `target_url` in scenarios/demo-annotation.yaml: the echo receiver's default address. */
+const DEMO_WEBHOOK_TARGET = 'http://127.0.0.1:8087/';
 
-async function loadScenario(url: string, file: string): Promise<void> {
+function scenarioText(file: string): string {
+  return readFileSync(join(root, 'scenarios', file), 'utf8');
+}
+
+async function loadScenario(url: string, file: string, text = scenarioText(file)): Promise<void> {
   const res = await fetch(`${url}/_sim/scenarios?source=${encodeURIComponent(file)}`, {
     method: 'POST',
     headers: { 'content-type': 'application/yaml' },
-    body: readFileSync(join(root, 'scenarios', file), 'utf8'),
+    body: text,
   });
   if (!res.ok) throw new Error(`loading ${file}: ${res.status} ${await res.text()}`);
 }
@@ -43,18 +52,33 @@ function startEchoReceiver(listenPort: number): Promise<{ url: string; close: ()
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
   });
-  return new Promise((resolve) =>
-    server.listen(listenPort, '127.0.0.1', () =>
-      resolve({ url: `http://127.0.0.1:${listenPort}`, close: () => server.close() }),
-    ),
-  );
+  return new Promise((resolve, reject) => {
+    server.once('error', (err) =>
+      reject(new Error(`echo receiver on 127.0.0.1:${listenPort}: ${err.message}`)),
+    );
+    server.listen(listenPort, '127.0.0.1', () => {
+      const { port: actual } = server.address() as AddressInfo;
+      resolve({ url: `http://127.0.0.1:${actual}`, close: () => server.close() });
+    });
+  });
 }
 
 const echo = await startEchoReceiver(port('SIM_ECHO_PORT', 8087));
 const cluster = await startClusterSim({ port: port('SIM_CLUSTER_PORT', 8085), host });
 const annotation = await startAnnotationSim({ port: port('SIM_ANNOTATION_PORT', 8086), host });
 await loadScenario(cluster.url, 'demo-cluster.yaml');
-await loadScenario(annotation.url, 'demo-annotation.yaml');
+// The demo webhook targets the echo receiver's default address: point it at the receiver's real one.
+const demoAnnotation = scenarioText('demo-annotation.yaml');
+if (!demoAnnotation.includes(DEMO_WEBHOOK_TARGET)) {
+  throw new Error(
+    `scenarios/demo-annotation.yaml: no webhook targets ${DEMO_WEBHOOK_TARGET} (the echo receiver)`,
+  );
+}
+await loadScenario(
+  annotation.url,
+  'demo-annotation.yaml',
+  demoAnnotation.replaceAll(DEMO_WEBHOOK_TARGET, `${echo.url}/`),
+);
 
 const c = cluster.url;
 const a = annotation.url;
@@ -64,7 +88,7 @@ echo receiver   ${echo.url}   (target of the demo webhook; prints each delivery)
 
 Try:
   curl -H 'Authorization: Bearer any' ${c}/v1beta1/projects/demo-project/locations/us-central1-a/clusters/demo-cluster/nodePools/default-pool
-  curl -X PUT -H 'Authorization: Bearer any' -d '{"nodeVersion":"latest"}' \\
+  curl -X PUT -H 'Authorization: Bearer any' -H 'Content-Type: application/json' -d '{"nodeVersion":"latest"}' \\
        ${c}/v1beta1/projects/demo-project/locations/us-central1-a/clusters/demo-cluster/nodePools/default-pool
   curl -u admin:admin ${a}/api/tasks
   curl -u admin:admin -X PATCH -H 'Content-Type: application/json' -d '{"name":"renamed"}' ${a}/api/tasks/1

@@ -1,17 +1,6 @@
 import { defineConfig } from 'tsup';
+import { cliBuild, libraryBuild, verifyBuild } from '../../tsup.shared';
 
-// Self-contained ESM (nothing external): dist/main.js plus chunks it imports on first use (the YAML
-// parser for scenario files), which is why the Docker image copies all of dist/ (docs/decisions/0009).
-export default defineConfig({
-  entry: { main: 'src/main.ts' },
-  format: ['esm'],
-  target: 'node20',
-  platform: 'node',
-  bundle: true,
-  noExternal: [/.*/],
-  splitting: true,
-  clean: true,
-  banner: {
-    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-  },
-});
+// dist/main.js (+ chunks): the CLI and the Docker image; dist/verify/: `verify`, outside the image;
+// dist/lib/: the library (`import { startClusterSim } from '@sims/cluster-sim'`), ESM + CommonJS + declarations.
+export default defineConfig([cliBuild(), verifyBuild(), libraryBuild({ index: 'src/index.ts' })]);

@@ -13,6 +13,9 @@ import { PRISM_VERSION, setupPrism } from './lib/prism';
 import { installCleanup, killAll, run } from './lib/proc';
 import { spread } from './lib/stats';
 import { BENCH_DIR, checkBuilt, type Kind, type PrismSetup, REPO } from './lib/targets';
+
+/** Figures 2 and 4 run the simulators' TypeScript sources in-process, as the workspace's tests do. */
+const SOURCES = '--conditions=@sims/source';
 import { renderMarkdown, writeBenchmarksMd } from './report';
 import { coldStart } from './sections/cold';
 import { eventLog } from './sections/eventlog';
@@ -160,7 +163,7 @@ async function main() {
     log('2. warm in-process start');
     const out = await run(
       process.execPath,
-      ['--import', 'tsx', join(BENCH_DIR, 'src/workers/warm.ts'), String(cfg.warmRuns)],
+      ['--import', 'tsx', SOURCES, join(BENCH_DIR, 'src/workers/warm.ts'), String(cfg.warmRuns)],
       300_000,
       { cwd: BENCH_DIR },
     );
@@ -184,6 +187,7 @@ async function main() {
       [
         '--import',
         'tsx',
+        SOURCES,
         join(BENCH_DIR, 'src/workers/cycle.ts'),
         String(cfg.cycleRounds),
         String(cfg.cycleSeconds),

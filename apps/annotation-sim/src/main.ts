@@ -1,4 +1,4 @@
-import { nodeProcess, runSimulatorCli } from '@sims/sim-core';
+import { lazyCommand, nodeProcess, runSimulatorCli } from '@sims/sim-core';
 import { startAnnotationSim } from './app';
 import { SIMULATOR_NAME, SIMULATOR_VERSION } from './simulator';
 
@@ -12,6 +12,15 @@ await runSimulatorCli({
   version: SIMULATOR_VERSION,
   defaultPort: 8086,
   proc: nodeProcess(),
+  commands: {
+    // Imported only when named: the bundle keeps it in dist/verify/, outside the image (tsup.config.ts).
+    verify: lazyCommand({
+      summary: 'verify pact files against a fresh in-process annotation-sim (needs @pact-foundation/pact)',
+      usage: 'verify [options] <pact files or folders>...',
+      what: 'annotation-sim verify',
+      load: () => import('./verify/cli').then((m) => m.runVerify),
+    }),
+  },
   async start(options) {
     const sim = await startAnnotationSim({
       port: options.port,

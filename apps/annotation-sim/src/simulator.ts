@@ -9,6 +9,8 @@ import {
 } from '@sims/sim-core';
 import type { Context, Hono } from 'hono';
 import * as z from 'zod';
+// Only `version` is bundled (esbuild keeps the JSON fields a named import uses).
+import { version } from '../package.json';
 import { registerDeliveryControlRoutes } from './control/deliveries';
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryOptions } from './delivery/engine';
 import { createHttpSender, createWorkerSender, type WebhookSender } from './delivery/sender';
@@ -29,7 +31,8 @@ import { eventsControlOpenApiPaths } from './http/events/control-openapi';
 import { cvatJson, DJANGO_500_PAGE } from './http/respond';
 
 export const SIMULATOR_NAME = 'annotation-sim';
-export const SIMULATOR_VERSION = '0.1.0';
+/** The package's version (changesets bumps it), in the CLI's ready line and `--version`. */
+export const SIMULATOR_VERSION: string = version;
 const DELIVERY = 'delivery';
 
 /** A per-world extension (e.g. the events API's state): created with the world, kept in snapshots. */

@@ -1,6 +1,8 @@
 import { RpcCode } from '@sims/cluster-schema';
 import { parseInput, SimInputError, type SimulatorDefinition, type World } from '@sims/sim-core';
 import * as z from 'zod';
+// Only `version` is bundled (esbuild keeps the JSON fields a named import uses).
+import { version } from '../package.json';
 import { controlOpenApiPaths, registerControlRoutes } from './control/routes';
 import { applySeed, seedSchema } from './domain/seed';
 import { exportClusterState, importClusterState } from './domain/snapshot';
@@ -9,7 +11,8 @@ import { type HttpError, RPC_STATUS, renderError } from './http/errors';
 import type { OperationScheduler } from './scheduler';
 
 export const SIMULATOR_NAME = 'cluster-sim';
-export const SIMULATOR_VERSION = '0.1.0';
+/** The package's version (changesets bumps it), in the CLI's ready line and `--version`. */
+export const SIMULATOR_VERSION: string = version;
 
 const rpcName = z.enum(Object.keys(RPC_STATUS) as [keyof typeof RPC_STATUS, ...(keyof typeof RPC_STATUS)[]]);
 

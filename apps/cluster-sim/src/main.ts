@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { nodeProcess, runSimulatorCli } from '@sims/sim-core';
+import { lazyCommand, nodeProcess, runSimulatorCli } from '@sims/sim-core';
 import { startClusterSim } from './app';
 import { SIMULATOR_NAME, SIMULATOR_VERSION } from './definition';
 
@@ -13,6 +13,15 @@ await runSimulatorCli({
   version: SIMULATOR_VERSION,
   defaultPort: 8085,
   proc: nodeProcess(),
+  commands: {
+    // Imported only when named: the bundle keeps it in dist/verify/, outside the image (tsup.config.ts).
+    verify: lazyCommand({
+      summary: 'verify pact files against a fresh in-process cluster-sim (needs @pact-foundation/pact)',
+      usage: 'verify [options] <pact files or folders>...',
+      what: 'cluster-sim verify',
+      load: () => import('./verify/cli').then((m) => m.runVerify),
+    }),
+  },
   async start(options) {
     const sim = await startClusterSim({
       port: options.port,

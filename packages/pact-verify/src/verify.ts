@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
-import { type LogLevel, Verifier, type VerifierOptions } from '@pact-foundation/pact';
+import type { LogLevel, VerifierOptions } from '@pact-foundation/pact';
 import type { ProviderDefinition, ProviderSession, StateParams } from './provider';
 
 /** A consumer version selector for a broker (pact's own shape). */
@@ -324,6 +324,9 @@ async function verifyOne(
     if (verifierOptions[key] === undefined) delete verifierOptions[key];
   }
 
+  // Imported here, not at the top: the simulators' CLIs load this module for `verify --help` too, and pact
+  // is an optional peer dependency of theirs (docs/decisions/0013-packages-and-source-condition.md).
+  const { Verifier } = await import('@pact-foundation/pact');
   try {
     const output = await new Verifier(verifierOptions).verifyProvider();
     const report = parseReport(output);

@@ -24,8 +24,21 @@ export class CliUsageError extends Error {
   override readonly name = 'CliUsageError';
 }
 
+/** A subcommand of a simulator binary besides serving, such as `cluster-sim verify …`. */
+export interface CliCommand {
+  /** One line for the binary's `--help`. */
+  summary: string;
+  /** How it is called, after the binary's name (`verify [options] <pact files or folders>...`). */
+  usage: string;
+  /** Runs it with the arguments after its name and resolves with the exit code; `--help` is its own. */
+  run(argv: string[], proc: CliProcess): Promise<number>;
+}
+
+/** The options of `<name> serve` (the default command). */
 export function commonHelp(name: string, defaultPort: number): string {
-  return `Usage: ${name} [options]
+  return `Usage: ${name} [serve] [options]
+
+Runs the simulator until SIGTERM or SIGINT; prints one ready line with its URL.
 
 Options (environment variable in brackets):
   --port <n>            port to listen on; 0 picks one (default ${defaultPort}) [SIM_PORT]
@@ -39,6 +52,36 @@ Options (environment variable in brackets):
   --admin-token <t>     protect the control plane (/_sim) with this token [SIM_ADMIN_TOKEN]
   --log <level>         silent | info | debug (default info) [SIM_LOG]
   --help, --version`;
+}
+
+/**
+ * The binary's `--help`: its commands, then the options of `serve`, which runs when no command is named.
+ *
+ * @example topLevelHelp('cluster-sim', 8085, { verify: verifyCommand })
+ */
+export function topLevelHelp(
+  name: string,
+  defaultPort: number,
+  commands: Record<string, CliCommand> = {},
+): string {
+  const rows: [string, string][] = [
+    ['serve', 'run the simulator (the default when no command is named)'],
+    ...Object.entries(commands).map(([command, c]): [string, string] => [command, c.summary]),
+    ['help [command]', "a command's options"],
+  ];
+  const width = Math.max(...rows.map(([c]) => c.length)) + 2;
+  const usage = [
+    `Usage: ${name} [serve] [options]`,
+    ...Object.values(commands).map((c) => `       ${name} ${c.usage}`),
+    `       ${name} help [command]`,
+  ];
+  const serve = commonHelp(name, defaultPort).split('\n').slice(2).join('\n');
+  return `${usage.join('\n')}
+
+Commands:
+${rows.map(([c, summary]) => `  ${c.padEnd(width)}${summary}`).join('\n')}
+
+${serve}`;
 }
 
 /**
@@ -108,6 +151,69 @@ export function parseCommonArgs(
     help: v.help === true,
     version: v.version === true,
     positionals: parsed.positionals,
+  };
+}
+
+/**
+ * Imports a module that needs an optional peer dependency (as `verify` needs pact). When that
+ * dependency is not installed, throws a CliUsageError whose one line says what to install; any other
+ * failure is thrown as it is.
+ *
+ * @example
+ * await loadOptionalModule(() => import('./verify/cli'), {
+ *   what: 'cluster-sim verify',
+ *   dependency: '@pact-foundation/pact',
+ *   install: 'npm install --save-dev @pact-foundation/pact@16.5.0',
+ * });
+ */
+export async function loadOptionalModule<T>(
+  load: () => Promise<T>,
+  need: { what: string; dependency: string; install: string },
+): Promise<T> {
+  try {
+    return await load();
+  } catch (err) {
+    const { code, message } = err as NodeJS.ErrnoException;
+    const missing = code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+    if (missing && (message.includes(`'${need.dependency}'`) || message.includes(`"${need.dependency}"`))) {
+      throw new CliUsageError(
+        `${need.what} needs ${need.dependency}, an optional peer dependency: ${need.install}`,
+      );
+    }
+    throw err;
+  }
+}
+
+/**
+ * A subcommand whose code is imported only when it runs, so that serving never loads it: `verify`, which
+ * the Docker image leaves out. Run from a build that lacks the module, it says so in one line (exit 2).
+ *
+ * @example lazyCommand({ summary, usage, what: 'cluster-sim verify', load: () => import('./verify/cli').then((m) => m.runVerify) })
+ */
+export function lazyCommand(spec: {
+  summary: string;
+  usage: string;
+  what: string;
+  load: () => Promise<CliCommand['run']>;
+}): CliCommand {
+  return {
+    summary: spec.summary,
+    usage: spec.usage,
+    async run(argv, proc) {
+      let run: CliCommand['run'];
+      try {
+        run = await spec.load();
+      } catch (err) {
+        const { code, url } = err as NodeJS.ErrnoException & { url?: string };
+        if (code === 'ERR_MODULE_NOT_FOUND' && url?.startsWith('file:')) {
+          throw new CliUsageError(
+            `${spec.what} is not part of this build (the Docker image leaves it out): run it from the npm package`,
+          );
+        }
+        throw err;
+      }
+      return run(argv, proc);
+    },
   };
 }
 
@@ -216,26 +322,71 @@ export async function runSimulatorCli(config: {
   version: string;
   defaultPort: number;
   proc: CliProcess;
+  /** Subcommands besides `serve` (`verify`, …), each run instead of the simulator when named first. */
+  commands?: Record<string, CliCommand>;
   start(options: CommonCliOptions): Promise<StartedForCli>;
 }): Promise<RunningServer | undefined> {
-  const { proc } = config;
-  let parsed: ReturnType<typeof parseCommonArgs>;
-  try {
-    parsed = parseCommonArgs(proc.argv, proc.env, config.defaultPort);
-    if (parsed.positionals.length > 0)
-      throw new CliUsageError(`unexpected argument "${parsed.positionals[0]}"`);
-  } catch (err) {
-    proc.stderr(`${config.name}: ${(err as Error).message}\nTry '${config.name} --help'.`);
+  const { proc, name } = config;
+  const commands = config.commands ?? {};
+  const usageError = (message: string) => {
+    proc.stderr(`${name}: ${message}\nTry '${name} --help'.`);
     proc.exit(2);
     return undefined;
+  };
+  const runCommand = async (command: CliCommand, argv: string[]) => {
+    let code: number;
+    try {
+      code = await command.run(argv, proc);
+    } catch (err) {
+      proc.stderr(`${name}: ${(err as Error).message}`);
+      code = err instanceof CliUsageError ? 2 : 1;
+    }
+    proc.exit(code);
+    return undefined;
+  };
+  const [first, ...rest] = proc.argv;
+  if (first === 'help') {
+    const topic = rest[0];
+    if (topic === undefined) {
+      proc.stdout(topLevelHelp(name, config.defaultPort, commands));
+      proc.exit(0);
+      return undefined;
+    }
+    if (topic === 'serve') {
+      proc.stdout(commonHelp(name, config.defaultPort));
+      proc.exit(0);
+      return undefined;
+    }
+    const command = Object.hasOwn(commands, topic) ? commands[topic] : undefined;
+    return command ? runCommand(command, ['--help']) : usageError(`unknown command "${topic}"`);
+  }
+  const command = first !== undefined && Object.hasOwn(commands, first) ? commands[first] : undefined;
+  if (command) return runCommand(command, rest);
+  const serveNamed = first === 'serve';
+  let parsed: ReturnType<typeof parseCommonArgs>;
+  try {
+    parsed = parseCommonArgs(serveNamed ? rest : proc.argv, proc.env, config.defaultPort);
+    const extra = parsed.positionals[0];
+    if (extra !== undefined) {
+      const known = ['serve', ...Object.keys(commands), 'help'].join(', ');
+      throw new CliUsageError(
+        serveNamed || proc.argv[0] !== extra
+          ? `unexpected argument "${extra}"`
+          : `unknown command "${extra}" (commands: ${known})`,
+      );
+    }
+  } catch (err) {
+    return usageError((err as Error).message);
   }
   if (parsed.help) {
-    proc.stdout(commonHelp(config.name, config.defaultPort));
+    proc.stdout(
+      serveNamed ? commonHelp(name, config.defaultPort) : topLevelHelp(name, config.defaultPort, commands),
+    );
     proc.exit(0);
     return undefined;
   }
   if (parsed.version) {
-    proc.stdout(`${config.name} ${config.version}`);
+    proc.stdout(`${name} ${config.version}`);
     proc.exit(0);
     return undefined;
   }
@@ -245,7 +396,7 @@ export async function runSimulatorCli(config: {
   const fail = async (err: unknown, started?: StartedForCli) => {
     await started?.close();
     const usage = err instanceof CliUsageError || err instanceof SimInputError;
-    proc.stderr(`${config.name}: ${(err as Error).message}`);
+    proc.stderr(`${name}: ${(err as Error).message}`);
     proc.exit(usage ? 2 : 1);
     return undefined;
   };

@@ -1,5 +1,15 @@
-export type { CliProcess, CommonCliOptions, StartedForCli } from './cli';
-export { CliUsageError, commonHelp, nodeProcess, parseCommonArgs, readCliFile, runSimulatorCli } from './cli';
+export type { CliCommand, CliProcess, CommonCliOptions, StartedForCli } from './cli';
+export {
+  CliUsageError,
+  commonHelp,
+  lazyCommand,
+  loadOptionalModule,
+  nodeProcess,
+  parseCommonArgs,
+  readCliFile,
+  runSimulatorCli,
+  topLevelHelp,
+} from './cli';
 export type { Clock, ClockMode, ClockOptions, ClockState } from './clock';
 export { createClock, parseTime } from './clock';
 export {

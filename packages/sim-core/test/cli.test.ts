@@ -1,8 +1,16 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { type CliProcess, parseCommonArgs, runSimulatorCli } from '../src/cli';
+import {
+  type CliCommand,
+  type CliProcess,
+  CliUsageError,
+  parseCommonArgs,
+  runSimulatorCli,
+} from '../src/cli';
 import { serve } from '../src/http/serve';
 import type { JournalEntry } from '../src/journal';
 import { createToySim } from './support/toy-simulator';
@@ -68,7 +76,9 @@ describe('simulator CLI', () => {
     [['--clock', 'fast'], /invalid --clock "fast": expected real or manual/],
     [['--speed', '0'], /invalid --speed "0"/],
     [['--log', 'loud'], /invalid --log "loud"/],
-    [['extra'], /unexpected argument "extra"/],
+    [['extra'], /unknown command "extra" \(commands: serve, help\)/],
+    [['serve', 'extra'], /unexpected argument "extra"/],
+    [['--port', '0', 'extra'], /unexpected argument "extra"/],
   ])('exits 2 on invalid value %j', async (argv, message) => {
     const p = fakeProcess(argv);
     await runSimulatorCli({ name: 'toy-sim', version: '1', defaultPort: 1, proc: p.proc, start });
@@ -80,7 +90,7 @@ describe('simulator CLI', () => {
     const help = fakeProcess(['--help']);
     await runSimulatorCli({ name: 'toy-sim', version: '1', defaultPort: 8085, proc: help.proc, start });
     expect(help.code()).toBe(0);
-    expect(help.out[0]).toMatch(/^Usage: toy-sim \[options\]/);
+    expect(help.out[0]).toMatch(/^Usage: toy-sim \[serve\] \[options\]/);
     expect(help.out[0]).toMatch(/--port <n>.*\(default 8085\) \[SIM_PORT\]/);
     const version = fakeProcess(['--version']);
     await runSimulatorCli({ name: 'toy-sim', version: '4.5.6', defaultPort: 1, proc: version.proc, start });
@@ -269,5 +279,142 @@ describe('simulator CLI with the app (scenarios and state file)', () => {
     });
     expect(p.code()).toBe(2);
     expect(p.err[0]).toMatch(/^toy-sim: state file ".*state\.json": state\.widgets/);
+  });
+});
+
+/**
+ * Runs `script` in a child Node process with the CLI module imported as `cli`: the not-found errors below
+ * are Node's own loader's, which vitest's module runner does not reproduce.
+ */
+function inNode(script: string): { status: number | null; stdout: string; stderr: string } {
+  const cliModule = pathToFileURL(fileURLToPath(new URL('../src/cli.ts', import.meta.url))).href;
+  return spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', `import * as cli from '${cliModule}';\n${script}`],
+    { encoding: 'utf8', timeout: 30_000 },
+  );
+}
+
+describe('simulator CLI commands', () => {
+  /** A command that records its arguments and answers with `code`, or throws `error`. */
+  function recordingCommand(code: number, error?: Error) {
+    const calls: string[][] = [];
+    const command: CliCommand = {
+      summary: 'checks things',
+      usage: 'check [options] <things>...',
+      run: async (argv, proc) => {
+        calls.push(argv);
+        if (error) throw error;
+        proc.stdout(`checked ${argv.join(' ')}`);
+        return code;
+      },
+    };
+    return { command, calls };
+  }
+  const cli = (argv: string[], commands: Record<string, CliCommand>) => {
+    const p = fakeProcess(argv);
+    const done = runSimulatorCli({
+      name: 'toy-sim',
+      version: '1',
+      defaultPort: 8085,
+      proc: p.proc,
+      commands,
+      start,
+    });
+    return { p, done };
+  };
+
+  it('runs a named command with the arguments after its name and exits with its code', async () => {
+    const check = recordingCommand(3);
+    const { p, done } = cli(['check', '--flag', 'a', 'b'], { check: check.command });
+    expect(await done).toBeUndefined();
+    expect(check.calls).toEqual([['--flag', 'a', 'b']]);
+    expect(p.out).toEqual(['checked --flag a b']);
+    expect(p.code()).toBe(3);
+  });
+
+  it('serves when `serve` is named, as when no command is', async () => {
+    const check = recordingCommand(0);
+    const { p, done } = cli(['serve', '--port', '0', '--log', 'info'], { check: check.command });
+    const running = await done;
+    expect(p.out[0]).toMatch(/^toy-sim 1 ready at http:\/\/127\.0\.0\.1:\d+ /);
+    expect((await fetch(`${running?.url}/_sim/health`)).status).toBe(200);
+    p.signals.get('SIGTERM')?.();
+    await p.exitedPromise;
+    expect(p.code()).toBe(0);
+    expect(check.calls).toEqual([]);
+  });
+
+  it("lists the commands in --help, and `help <command>` runs the command's own --help", async () => {
+    const check = recordingCommand(0);
+    const top = cli(['--help'], { check: check.command });
+    await top.done;
+    expect(top.p.code()).toBe(0);
+    expect(top.p.out[0]).toMatch(
+      /^Usage: toy-sim \[serve\] \[options\]\n {7}toy-sim check \[options\] <things>\.\.\./,
+    );
+    expect(top.p.out[0]).toMatch(/\n {2}serve +run the simulator/);
+    expect(top.p.out[0]).toMatch(/\n {2}check +checks things\n/);
+    expect(top.p.out[0]).toMatch(/--port <n>.*\(default 8085\)/);
+    const sameAsHelp = cli(['help'], { check: check.command });
+    await sameAsHelp.done;
+    expect(sameAsHelp.p.out).toEqual(top.p.out);
+
+    const serveHelp = cli(['serve', '--help'], { check: check.command });
+    await serveHelp.done;
+    expect(serveHelp.p.out[0]).toMatch(/^Usage: toy-sim \[serve\] \[options\]\n\nRuns the simulator/);
+    expect(serveHelp.p.out[0]).not.toContain('check');
+
+    const checkHelp = cli(['help', 'check'], { check: check.command });
+    await checkHelp.done;
+    expect(check.calls).toEqual([['--help']]);
+    expect(checkHelp.p.code()).toBe(0);
+
+    const unknown = cli(['help', 'nope'], { check: check.command });
+    await unknown.done;
+    expect(unknown.p.code()).toBe(2);
+    expect(unknown.p.err[0]).toBe(`toy-sim: unknown command "nope"\nTry 'toy-sim --help'.`);
+  });
+
+  it('exits 2 when a command fails on usage and 1 when it fails otherwise, printing one line', async () => {
+    const usage = cli(['check'], { check: recordingCommand(0, new CliUsageError('give things')).command });
+    await usage.done;
+    expect(usage.p.code()).toBe(2);
+    expect(usage.p.err).toEqual(['toy-sim: give things']);
+    const broken = cli(['check'], { check: recordingCommand(0, new Error('boom')).command });
+    await broken.done;
+    expect(broken.p.code()).toBe(1);
+    expect(broken.p.err).toEqual(['toy-sim: boom']);
+  });
+
+  it('says in one line that a lazily loaded command is not part of a build that lacks its module', () => {
+    // As the bundled CLI meets a missing dist/verify/index.js in the Docker image.
+    const missing = pathToFileURL(join(tmpdir(), 'sims-no-such-dir', 'index.js')).href;
+    const run = inNode(`
+      const verify = cli.lazyCommand({ summary: 's', usage: 'verify', what: 'toy-sim verify', load: () => import('${missing}') });
+      const proc = { ...cli.nodeProcess(), argv: ['verify', 'x'] };
+      await cli.runSimulatorCli({ name: 'toy-sim', version: '1', defaultPort: 1, proc, commands: { verify }, start: () => { throw new Error('served'); } });
+    `);
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toBe(
+      'toy-sim: toy-sim verify is not part of this build (the Docker image leaves it out): run it from the npm package\n',
+    );
+  });
+
+  it('says in one line what to install when an optional peer dependency is missing', () => {
+    const run = inNode(`
+      const need = { what: 'toy-sim verify', dependency: '@sims/not-installed', install: 'npm i -D @sims/not-installed' };
+      const outcome = (p) => p.then(() => 'loaded', (e) => (e instanceof cli.CliUsageError ? 'usage: ' : 'other: ') + e.message);
+      console.log(await outcome(cli.loadOptionalModule(() => import(need.dependency), need)));
+      console.log(await outcome(cli.loadOptionalModule(() => import('@sims/also-missing'), need)));
+      console.log(await outcome(cli.loadOptionalModule(() => import('node:path'), need)));
+    `);
+    expect(run.stdout.split('\n')).toEqual([
+      'usage: toy-sim verify needs @sims/not-installed, an optional peer dependency: npm i -D @sims/not-installed',
+      // Another missing module is the module's own failure, told as it is.
+      expect.stringMatching(/^other: Cannot find package '@sims\/also-missing'/),
+      'loaded',
+      '',
+    ]);
   });
 });

@@ -9,9 +9,9 @@ import { WRONG_HTTP_PACT, WRONG_MESSAGE_PACT } from './support/wrong-pacts';
 const APP = fileURLToPath(new URL('../../', import.meta.url));
 const PACTS = fileURLToPath(new URL('../../../../contracts/pacts/', import.meta.url));
 
-/** `pnpm verify …` as a team runs it (the package script is `tsx src/verify/main.ts`). */
+/** `annotation-sim verify …` from the sources (the package script `pnpm verify …` is `tsx src/main.ts verify`). */
 function verify(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/verify/main.ts', ...args], {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'verify', ...args], {
     cwd: APP,
     encoding: 'utf8',
     env: { ...process.env, PACT_DO_NOT_TRACK: 'true' },

@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One project, `install`: test/install.test.ts packs and publishes every public package to a local registry
+ * and uses them from a scratch project outside the repository. Each step has its own timeout inside the
+ * test (child processes are killed when it runs out); the limits here only back those up. Not the shared
+ * config: that one resolves `@sims/*` to the workspace's sources, and this test must never see them.
+ */
+export default defineConfig({
+  test: {
+    pool: 'forks',
+    env: { PACT_DO_NOT_TRACK: 'true' },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'install',
+          include: ['test/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          // One file, steps in order: a failed step's followers fail fast with the reason, never retried.
+          fileParallelism: false,
+          sequence: { concurrent: false },
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,6 @@
+import { defineConfig } from 'tsup';
+import { libraryBuild } from '../../tsup.shared';
+
+export default defineConfig(
+  libraryBuild({ index: 'src/index.ts', 'webhook-events': 'src/webhook-events.ts' }),
+);
