@@ -13,15 +13,15 @@ import { PRISM_VERSION, setupPrism } from './lib/prism';
 import { installCleanup, killAll, run } from './lib/proc';
 import { spread } from './lib/stats';
 import { BENCH_DIR, checkBuilt, type Kind, type PrismSetup, REPO } from './lib/targets';
-
-/** Figures 2 and 4 run the simulators' TypeScript sources in-process, as the workspace's tests do. */
-const SOURCES = '--conditions=@sims/source';
 import { renderMarkdown, writeBenchmarksMd } from './report';
 import { coldStart } from './sections/cold';
 import { eventLog } from './sections/eventlog';
 import { fanout } from './sections/fanout';
 import { memory } from './sections/memory';
 import { throughput } from './sections/throughput';
+
+/** Figures 2 and 4 run the simulators' TypeScript sources in-process, as the workspace's tests do. */
+const SOURCES = '--conditions=@sims/source';
 
 installCleanup();
 const { values } = parseArgs({
