@@ -7,13 +7,14 @@ import { markedBlocks, readme, repo } from './readme-blocks';
 /** Every example file the README must show, one per delivery mode. */
 const EXAMPLES = [
   'examples/test/in-process.test.ts',
+  'examples/jest/simulators.test.cjs',
   'examples/test/cli.test.ts',
   'examples/docker/run.sh',
   'examples/docker/compose.yaml',
   'examples/test/container/testcontainers.test.ts',
   'examples/ci/github-actions.yml',
 ];
-const LANG: Record<string, string> = { ts: 'ts', sh: 'sh', yaml: 'yaml', yml: 'yaml' };
+const LANG: Record<string, string> = { ts: 'ts', cjs: 'js', sh: 'sh', yaml: 'yaml', yml: 'yaml' };
 
 describe('README examples', () => {
   const blocks = markedBlocks(readme(), 'example');

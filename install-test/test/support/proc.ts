@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const LEASH = fileURLToPath(new URL('./leash.mjs', import.meta.url));
@@ -184,4 +185,26 @@ export function expectExit(r: RunResult, code: number, what = 'the command'): Ru
     throw new Error(`${what}: expected exit ${code}\n${describeRun(r)}`);
   }
   return r;
+}
+
+/**
+ * The processes of a process group whose command line matches `pattern` (Linux /proc): e.g. the simulator
+ * that `npx` started, to signal it rather than npx (npm does not pass SIGTERM on to the command it runs).
+ */
+export function groupMembers(pgid: number, pattern: RegExp): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so split after the last ')'.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) !== pgid) continue;
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
+      if (pattern.test(cmdline)) found.push(Number(entry));
+    } catch {
+      // gone in between
+    }
+  }
+  return found;
 }
