@@ -11,8 +11,18 @@
  * the temp folder and the containers this run labelled are removed in afterAll, even after a failure; and
  * every child runs on a leash (support/leash.mjs) that dies with this process.
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,8 +38,24 @@ const fixtures = join(here, 'scratch');
 
 /** The packages a user is told to install: they must be public whatever else is. */
 const NAMED = ['@sims/cluster-sim', '@sims/annotation-sim', '@sims/sim-client', '@sims/testcontainers'];
-/** Exact versions of what the scratch project installs from the public registry. */
-const PUBLIC_DEPS = ['@pact-foundation/pact@16.5.0', 'typescript@5.9.3', '@types/node@20.19.43'];
+/**
+ * Exact versions of what the scratch project installs from the public registry: TypeScript, and the two test
+ * runners the README's examples use (with the Google client its vitest example drives). pact comes after
+ * the step that checks `verify` without it.
+ */
+const PUBLIC_DEPS = [
+  'typescript@5.9.3',
+  '@types/node@20.19.43',
+  'vitest@4.1.12',
+  'jest@30.5.2',
+  '@googleapis/container@26.0.0',
+];
+const PACT = '@pact-foundation/pact@16.5.0';
+/** The README's in-process examples, run verbatim in the scratch project: vitest's and jest's. */
+const README_EXAMPLES = {
+  vitest: 'examples/test/in-process.test.ts',
+  jest: 'examples/jest/simulators.test.cjs',
+} as const;
 const APPS = ['cluster-sim', 'annotation-sim'] as const;
 const CLUSTER_IMAGE = process.env.SIMS_CLUSTER_SIM_IMAGE ?? 'sims/cluster-sim:dev';
 /** Containers this run starts carry `org.sims.install-test=<RUN>`; afterAll removes exactly those. */
@@ -38,7 +64,7 @@ const RUN = `${process.pid}-${Date.now()}`;
 // ------------------------------------------------------------------------------------------ time budget
 
 /** The whole file's budget: each step's timeout is cut to what is left of it. */
-const BUDGET_MS = 7 * 60_000;
+const BUDGET_MS = 6.5 * 60_000;
 const T0 = performance.now();
 function budget(stepMs: number): number {
   const left = BUDGET_MS - (performance.now() - T0);
@@ -56,15 +82,15 @@ let packages: WorkspacePackage[] = [];
 const tarballs = new Map<string, { file: string; integrity: string; json: PackageJson }>();
 const passed = new Set<string>();
 
-/** The user's environment (no workspace leaks) plus the settings the brief asks for. */
+/** A user's environment (nothing of the workspace leaks in), quiet npm, no pact telemetry. */
 const env = () =>
   userEnv(repo, {
     PACT_DO_NOT_TRACK: 'true',
     npm_config_audit: 'false',
     npm_config_fund: 'false',
     npm_config_update_notifier: 'false',
-    // npx runs what the project installed and never fetches a package (`npx --no`, as an environment
-    // variable: with the flag before the command, npm takes the command's own flags, e.g. --port, as its own).
+    // npx runs what the project installed and never fetches a package. (`npx --no cluster-sim --port 0`
+    // would not do: with a flag before the command, npm parses the command's flags, --port, as its own.)
     npm_config_yes: 'false',
   });
 
@@ -123,6 +149,34 @@ beforeAll(() => {
     throw new Error(`the scratch project ${scratch} is inside the repo`);
 });
 
+/**
+ * When this worker is ended by a signal (vitest stopped, a CI timeout), afterAll never runs: the same
+ * cleanup, synchronously, then the signal's exit code. (Child processes die with their leash anyway.)
+ */
+function cleanupNow(): void {
+  killAll();
+  if (!dockerSkipReason) {
+    const ps = spawnSync('docker', ['ps', '-aq', '--filter', `label=org.sims.install-test=${RUN}`], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    const ids = (ps.stdout ?? '').split(/\s+/).filter(Boolean);
+    if (ids.length > 0) spawnSync('docker', ['rm', '-f', ...ids], { timeout: 20_000 });
+  }
+  if (work && process.env.SIMS_INSTALL_TEST_KEEP !== '1') rmSync(work, { recursive: true, force: true });
+}
+for (const [signal, code] of [
+  ['SIGTERM', 143],
+  ['SIGINT', 130],
+  ['SIGHUP', 129],
+] as const) {
+  process.once(signal, () => {
+    console.error(`install test: ${signal}, cleaning up`);
+    cleanupNow();
+    process.exit(code);
+  });
+}
+
 afterAll(async () => {
   const errors: string[] = [];
   await registry?.stop().catch((err: Error) => errors.push(`stopping verdaccio: ${err.message}`));
@@ -153,7 +207,8 @@ describe('install: packed, published to a local registry, installed with npm, us
     expect(notDeps, 'public packages missing from install-test devDependencies (workspace:*)').toEqual([]);
   });
 
-  step('builds them (turbo run build, unless turbo already did as ^build)', [], 300_000, async () => {
+  const BUILD = 'builds them (turbo run build, unless turbo already did as ^build)';
+  step(BUILD, [], 300_000, async () => {
     if (process.env.TURBO_HASH) {
       console.log('running as a turbo task: ^build built the public packages already');
       return;
@@ -167,7 +222,7 @@ describe('install: packed, published to a local registry, installed with npm, us
   });
 
   const PACK = 'packs each public package with pnpm pack';
-  step(PACK, ['discovers the public packages from their package.json'], 120_000, async () => {
+  step(PACK, ['discovers the public packages from their package.json', BUILD], 120_000, async () => {
     const dest = join(work, 'tarballs');
     mkdirSync(dest, { recursive: true });
     for (const pkg of packages) {
@@ -213,8 +268,24 @@ describe('install: packed, published to a local registry, installed with npm, us
     },
   );
 
+  const NPM = 'the public npm registry answers (npm ping)';
+  step(NPM, [], 30_000, async () => {
+    // Verdaccio itself and every non-@sims dependency of the scratch project come from there.
+    const r = await run('npm', ['ping', '--fetch-retries=1', '--fetch-timeout=10000'], {
+      cwd: work,
+      env: env(),
+      timeoutMs: budget(30_000),
+    });
+    if (r.code !== 0 || r.timedOut) {
+      throw new Error(
+        'the npm registry is unreachable: the install test needs it (npm ci of verdaccio, and npm install of ' +
+          `pact, typescript, hono, zod, testcontainers… in the scratch project)\n${describeRun(r)}`,
+      );
+    }
+  });
+
   const REGISTRY = 'starts Verdaccio 6.8.0 on 127.0.0.1 (only @sims/*, no uplink)';
-  step(REGISTRY, [], 120_000, async () => {
+  step(REGISTRY, [NPM], 120_000, async () => {
     const bin = await installVerdaccio(join(work, 'verdaccio'), env(), budget(90_000));
     registry = await startRegistry(bin, join(work, 'verdaccio'), env(), budget(30_000));
     console.log(`verdaccio at ${registry.url}`);
@@ -252,10 +323,25 @@ describe('install: packed, published to a local registry, installed with npm, us
     cpSync(fixtures, scratch, { recursive: true });
     writeFileSync(
       join(scratch, 'package.json'),
-      `${JSON.stringify({ name: 'sims-install-test-scratch', version: '0.0.0', private: true, type: 'module' }, null, 2)}\n`,
+      `${JSON.stringify(
+        {
+          name: 'sims-install-test-scratch',
+          version: '0.0.0',
+          private: true,
+          type: 'module',
+          jest: { testEnvironment: 'node', roots: ['<rootDir>/readme-jest'], testMatch: ['**/*.test.cjs'] },
+        },
+        null,
+        2,
+      )}\n`,
     );
     // Only the @sims scope goes to the local registry; everything else to the machine's normal registry.
     writeFileSync(join(scratch, '.npmrc'), `@sims:registry=${reg.url}\n`);
+    // The README's examples as a user copies them: vitest's under readme-vitest/, jest's under readme-jest/.
+    for (const [runner, file] of Object.entries(README_EXAMPLES)) {
+      mkdirSync(join(scratch, `readme-${runner}`), { recursive: true });
+      cpSync(join(repo, file), join(scratch, `readme-${runner}`, file.split('/').pop()!));
+    }
     const sims = NAMED.map((n) => `${n}@${tarballs.get(n)!.json.version}`);
     const r = await inScratch(
       'npm',
@@ -284,6 +370,48 @@ describe('install: packed, published to a local registry, installed with npm, us
       if (entry.link) wrong.push(`${path} is a link`);
     }
     expect(wrong, 'what npm installed').toEqual([]);
+  });
+
+  const NO_PACT = 'verify without pact installed says in one line what to install (exit 2)';
+  step(NO_PACT, [INSTALL], 60_000, async () => {
+    // pact is an optional peer dependency: npm did not install it with the simulators.
+    expect(existsSync(join(scratch, 'node_modules', '@pact-foundation', 'pact'))).toBe(false);
+    for (const app of APPS) {
+      const r = await inScratch('npx', [app, 'verify', 'pacts/'], 30_000);
+      expectExit(r, 2, `npx ${app} verify without pact`);
+      expect(r.stderr.trim()).toBe(
+        `${app}: ${app} verify needs @pact-foundation/pact, an optional peer dependency: ` +
+          'npm install --save-dev @pact-foundation/pact@^16.5.0',
+      );
+      // …while its --help needs no pact.
+      expectExit(await inScratch('npx', [app, 'verify', '--help'], 30_000), 0, `npx ${app} verify --help`);
+    }
+  });
+
+  const INSTALL_PACT = `npm install ${PACT}, as verify says`;
+  step(INSTALL_PACT, [INSTALL], 180_000, async () => {
+    const r = await inScratch('npm', ['install', '--save-exact', '--loglevel=error', PACT], 180_000);
+    expectExit(r, 0, `npm install ${PACT}`);
+  });
+
+  step(
+    `the README's vitest example (${README_EXAMPLES.vitest}), run by vitest`,
+    [INSTALL],
+    120_000,
+    async () => {
+      const vitest = join('node_modules', 'vitest', 'vitest.mjs');
+      const r = await inScratch('node', [vitest, 'run', '--root', '.', 'readme-vitest/'], 120_000);
+      expectExit(r, 0, 'vitest run readme-vitest/');
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: vitest colours its summary
+      expect(r.stdout.replace(/\x1b\[[0-9;]*m/g, ''), describeRun(r)).toMatch(/Tests\s+1 passed \(1\)/);
+    },
+  );
+
+  step(`the README's jest example (${README_EXAMPLES.jest}), run by jest`, [INSTALL], 120_000, async () => {
+    const jest = join('node_modules', 'jest', 'bin', 'jest.js');
+    const r = await inScratch('node', [jest, '--ci'], 120_000);
+    expectExit(r, 0, 'jest');
+    expect(r.stderr, describeRun(r)).toMatch(/Tests:\s+2 passed, 2 total/);
   });
 
   step('JavaScript (ESM): node smoke.mjs', [INSTALL], 60_000, async () => {
@@ -352,13 +480,16 @@ describe('install: packed, published to a local registry, installed with npm, us
       async () => {
         const cli = start('npx', [app, '--port', '0'], { cwd: scratch, env: env() });
         try {
-          const [line, url] = await cli.waitForLine(/ready at (http:\/\/127\.0\.0\.1:\d+)/, budget(30_000));
+          const { line, match } = await cli.waitForLine(
+            /ready at (http:\/\/127\.0\.0\.1:\d+)/,
+            budget(30_000),
+          );
           expect(line).toMatch(
             new RegExp(
               `^${app} \\d+\\.\\d+\\.\\d+\\S* ready at http://127\\.0\\.0\\.1:\\d+ \\(control plane`,
             ),
           );
-          const res = await fetch(`${url}/_sim/health`, { signal: AbortSignal.timeout(5_000) });
+          const res = await fetch(`${match[1]}/_sim/health`, { signal: AbortSignal.timeout(5_000) });
           expect(res.status).toBe(200);
           expect(await res.json()).toMatchObject({ status: 'ok' });
           // SIGTERM to the simulator itself: npm does not pass a SIGTERM sent to npx on (npx would exit 143
@@ -379,7 +510,7 @@ describe('install: packed, published to a local registry, installed with npm, us
 
     step(
       `verify: npx ${app} verify on its pact exits 0, on a wrong copy exits 1`,
-      [INSTALL],
+      [INSTALL_PACT],
       120_000,
       async () => {
         const pactDir = join(repo, 'contracts', 'pacts');

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { lazyCommand, nodeProcess, runSimulatorCli } from '@sims/sim-core';
 import { startAnnotationSim } from './app';
 import { SIMULATOR_NAME, SIMULATOR_VERSION } from './simulator';

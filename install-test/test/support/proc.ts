@@ -29,7 +29,7 @@ export interface Started {
   command: string;
   pid: number;
   /** Resolves with the first output line that matches, or rejects on exit or after `timeoutMs`. */
-  waitForLine(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray>;
+  waitForLine(pattern: RegExp, timeoutMs: number): Promise<{ line: string; match: RegExpExecArray }>;
   /** Sends a signal to the command (the leash passes SIGTERM and SIGINT on). */
   signal(signal: NodeJS.Signals): void;
   /** Resolves when the leash exits; never rejects. */
@@ -88,19 +88,17 @@ export function start(command: string, args: string[], options: Omit<RunOptions,
   child.stderr?.on('data', onData('err'));
   child.stdin?.on('error', () => undefined);
   let timedOut = false;
+  let done = false;
   const exited = new Promise<RunResult>((resolve) => {
     // Once the leash is gone, stragglers (a grandchild still holding the pipes) go with the group; 'close'
     // then comes with all the output.
     child.on('exit', () => killGroup(pid));
     child.on('close', (code, signal) => {
       killGroup(pid);
+      done = true;
       for (const listener of listeners) listener();
       resolve({ command: shown, code, signal, timedOut, stdout, stderr, ms: performance.now() - t0 });
     });
-  });
-  let done = false;
-  void exited.then(() => {
-    done = true;
   });
 
   const kill = () => {
@@ -120,10 +118,10 @@ export function start(command: string, args: string[], options: Omit<RunOptions,
       return new Promise((resolve, reject) => {
         const check = () => {
           for (const line of all.split('\n')) {
-            const m = pattern.exec(line);
-            if (m) {
+            const match = pattern.exec(line);
+            if (match) {
               cleanup();
-              resolve(m);
+              resolve({ line, match });
               return;
             }
           }

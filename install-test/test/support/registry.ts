@@ -75,40 +75,53 @@ export interface Registry {
   stop(): Promise<void>;
 }
 
-/** Starts verdaccio on 127.0.0.1 and a free port; resolves once `GET /-/ping` answers 200. */
+/**
+ * Starts verdaccio on 127.0.0.1 and a free port; resolves once `GET /-/ping` answers 200. A port taken
+ * between choosing it and verdaccio binding it (EADDRINUSE) is retried with another.
+ */
 export async function startRegistry(
   bin: string,
   dir: string,
   env: NodeJS.ProcessEnv,
   timeoutMs: number,
 ): Promise<Registry> {
-  const port = await freePort();
-  const config = join(dir, 'config.yaml');
-  writeFileSync(config, verdaccioConfig(dir, port));
-  const proc = start(process.execPath, [bin, '--config', config], { cwd: dir, env });
-  const url = `http://127.0.0.1:${port}/`;
   const deadline = performance.now() + timeoutMs;
-  let last = '';
-  const stop = async () => {
-    proc.signal('SIGTERM');
-    await proc.waitForExit(5_000);
-  };
-  for (;;) {
-    try {
-      const res = await fetch(`${url}-/ping`, { signal: AbortSignal.timeout(2_000) });
-      await res.arrayBuffer();
-      if (res.status === 200) return { url, port, process: proc, stop };
-      last = `HTTP ${res.status}`;
-    } catch (err) {
-      last = (err as Error).message;
-    }
-    const exited = await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 200, undefined))]);
-    if (exited) throw new Error(`verdaccio exited before it answered:\n${describeRun(exited as never)}`);
-    if (performance.now() > deadline) {
-      proc.kill();
-      throw new Error(
-        `verdaccio did not answer ${url}-/ping within ${timeoutMs} ms (${last}):\n${proc.output()}`,
-      );
+  mkdirSync(join(dir, 'plugins'), { recursive: true });
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const config = join(dir, 'config.yaml');
+    writeFileSync(config, verdaccioConfig(dir, port));
+    const proc = start(process.execPath, [bin, '--config', config], { cwd: dir, env });
+    const url = `http://127.0.0.1:${port}/`;
+    const stop = async () => {
+      proc.signal('SIGTERM');
+      await proc.waitForExit(5_000);
+    };
+    let last = '';
+    for (;;) {
+      try {
+        const res = await fetch(`${url}-/ping`, { signal: AbortSignal.timeout(2_000) });
+        await res.arrayBuffer();
+        if (res.status === 200) return { url, port, process: proc, stop };
+        last = `HTTP ${res.status}`;
+      } catch (err) {
+        last = (err as Error).message;
+      }
+      const exited = await Promise.race([proc.exited, sleep(200)]);
+      if (exited) {
+        if (/EADDRINUSE/.test(proc.output()) && attempt < 3) break;
+        throw new Error(`verdaccio exited before it answered:\n${describeRun(exited)}`);
+      }
+      if (performance.now() > deadline) {
+        proc.kill();
+        throw new Error(
+          `verdaccio did not answer ${url}-/ping within ${timeoutMs} ms (${last}):\n${proc.output()}`,
+        );
+      }
     }
   }
+}
+
+function sleep(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(resolve, ms, undefined));
 }

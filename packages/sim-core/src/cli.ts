@@ -339,7 +339,8 @@ export async function runSimulatorCli(config: {
       code = await command.run(argv, proc);
     } catch (err) {
       proc.stderr(`${name}: ${(err as Error).message}`);
-      code = err instanceof CliUsageError ? 2 : 1;
+      // By name: a lazily loaded command is a bundle of its own, with its own copy of this class.
+      code = err instanceof Error && err.name === 'CliUsageError' ? 2 : 1;
     }
     proc.exit(code);
     return undefined;

@@ -381,6 +381,15 @@ describe('simulator CLI commands', () => {
     await usage.done;
     expect(usage.p.code()).toBe(2);
     expect(usage.p.err).toEqual(['toy-sim: give things']);
+    // A lazily loaded command is a bundle with its own copy of CliUsageError: told by its name.
+    class OtherCopyOfCliUsageError extends Error {
+      override readonly name = 'CliUsageError';
+    }
+    const bundled = cli(['check'], {
+      check: recordingCommand(0, new OtherCopyOfCliUsageError('install x')).command,
+    });
+    await bundled.done;
+    expect(bundled.p.code()).toBe(2);
     const broken = cli(['check'], { check: recordingCommand(0, new Error('boom')).command });
     await broken.done;
     expect(broken.p.code()).toBe(1);
