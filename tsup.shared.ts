@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Options } from 'tsup';
 
 /**
@@ -88,4 +91,37 @@ export function libraryBuild(entry: Record<string, string>): Options {
     splitting: true,
     clean: true,
   };
+}
+
+/**
+ * Bundles the build of `entry` among `configs` (an app's tsup.config.ts) into a temporary folder and says
+ * what went in and what stayed an import: the apps' tests use it to keep pact and `verify` out of the image.
+ *
+ * @example await bundleInputs(configs, 'src/main.ts', appDir) // { inputs: ['src/main.ts', …], externals: ['./verify/index.js', …] }
+ */
+export async function bundleInputs(
+  configs: Options[],
+  entry: string,
+  appDir: string,
+): Promise<{ inputs: string[]; externals: string[] }> {
+  const { build } = await import('tsup');
+  const config = configs.find((c) => Object.values(c.entry ?? {}).includes(entry));
+  if (!config) throw new Error(`no build of ${entry} in tsup.config.ts`);
+  const out = mkdtempSync(join(tmpdir(), 'sims-bundle-'));
+  const cwd = process.cwd();
+  try {
+    process.chdir(appDir);
+    await build({ ...config, outDir: out, metafile: true, silent: true, config: false, dts: false });
+    const meta = JSON.parse(readFileSync(join(out, 'metafile-esm.json'), 'utf8')) as {
+      inputs: Record<string, unknown>;
+      outputs: Record<string, { imports: { path: string; external?: boolean }[] }>;
+    };
+    const externals = Object.values(meta.outputs).flatMap((o) =>
+      o.imports.filter((i) => i.external).map((i) => i.path),
+    );
+    return { inputs: Object.keys(meta.inputs), externals };
+  } finally {
+    process.chdir(cwd);
+    rmSync(out, { recursive: true, force: true });
+  }
 }
