@@ -94,6 +94,11 @@ describe.each(published.map((p) => [p.json.name, p] as const))('%s', (_, { dir, 
     for (const entry of json.files ?? []) expect(entry).not.toMatch(/^(src|test)\b|\.ts$/);
     expect(json.scripts?.build).toBe('tsup');
     expect(json.scripts?.prepack).toContain("copyFileSync('../../LICENSE', 'LICENSE')");
+    // The simulators ship the provider-state vocabulary their `verify` sets up.
+    if (json.bin) {
+      expect(json.files).toContain('STATES.md');
+      expect(json.scripts?.prepack).toContain("copyFileSync('../../contracts/STATES.md', 'STATES.md')");
+    }
   });
 
   it('resolves to its sources inside the workspace and to dist/lib for users, ESM and CommonJS with types', () => {

@@ -78,6 +78,10 @@ export function tarballProblems(
   const has = (p: string) => files.includes(p);
   if (!has('package.json')) problems.push('no package.json');
   if (!has('README.md')) problems.push('no README.md');
+  if (!has('LICENSE')) problems.push('no LICENSE (the prepack script copies the root one)');
+  // The simulators' verify sets up the provider states this page lists.
+  if (json.bin && !has('STATES.md'))
+    problems.push('no STATES.md (the prepack script copies contracts/STATES.md)');
   if (!files.some((f) => f.startsWith('dist/') && /\.(c|m)?js$/.test(f))) problems.push('no dist/**/*.js');
   if (!files.some((f) => /\.d\.(c|m)?ts$/.test(f))) problems.push('no .d.ts declarations');
   const sources = files.filter((f) => /\.(c|m)?tsx?$/.test(f) && !/\.d\.(c|m)?ts$/.test(f));

@@ -7,8 +7,9 @@ import { type BrokerOptions, type ConsumerVersionSelector, verifyPacts } from '.
 export function verifyUsage(command = 'pnpm --filter @sims/<simulator> verify'): string {
   return `usage: ${command} [options] <pact files or folders>...
 
-Verifies pacts against a fresh in-process simulator, setting up the provider states of
-contracts/STATES.md. Prints pact's report; exits 1 when any interaction fails, 2 on bad usage.
+Verifies pacts against a fresh in-process simulator, setting up the provider states listed in
+STATES.md (in the simulator's package; contracts/STATES.md in its repository). Prints pact's report;
+exits 1 when any interaction fails, 2 on bad usage or when pact is not installed.
 
 options:
   --provider <name>                 verify only the pacts of this provider
