@@ -1,15 +1,7 @@
-export type { CliCommand, CliProcess, CommonCliOptions, StartedForCli } from './cli';
-export {
-  CliUsageError,
-  commonHelp,
-  lazyCommand,
-  loadOptionalModule,
-  nodeProcess,
-  parseCommonArgs,
-  readCliFile,
-  runSimulatorCli,
-  topLevelHelp,
-} from './cli';
+export type { CommonCliOptions, StartedForCli } from './cli';
+export { commonHelp, parseCommonArgs, readCliFile, runSimulatorCli, topLevelHelp } from './cli';
+export type { CliCommand, CliProcess } from './cli-commands';
+export { CliUsageError, lazyCommand, loadOptionalModule, nodeProcess } from './cli-commands';
 export type { Clock, ClockMode, ClockOptions, ClockState } from './clock';
 export { createClock, parseTime } from './clock';
 export {

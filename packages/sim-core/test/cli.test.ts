@@ -4,13 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  type CliCommand,
-  type CliProcess,
-  CliUsageError,
-  parseCommonArgs,
-  runSimulatorCli,
-} from '../src/cli';
+import { parseCommonArgs, runSimulatorCli } from '../src/cli';
+import { type CliCommand, type CliProcess, CliUsageError } from '../src/cli-commands';
 import { serve } from '../src/http/serve';
 import type { JournalEntry } from '../src/journal';
 import { createToySim } from './support/toy-simulator';
@@ -287,7 +282,7 @@ describe('simulator CLI with the app (scenarios and state file)', () => {
  * are Node's own loader's, which vitest's module runner does not reproduce.
  */
 function inNode(script: string): { status: number | null; stdout: string; stderr: string } {
-  const cliModule = pathToFileURL(fileURLToPath(new URL('../src/cli.ts', import.meta.url))).href;
+  const cliModule = pathToFileURL(fileURLToPath(new URL('../src/index.ts', import.meta.url))).href;
   return spawnSync(
     process.execPath,
     ['--import', 'tsx', '--input-type=module', '-e', `import * as cli from '${cliModule}';\n${script}`],
