@@ -184,9 +184,57 @@ describe('clusters.update', () => {
     });
   });
 
-  it('accepts other ClusterUpdate fields with an UPDATE_CLUSTER operation', async () => {
-    const res = await h.put(CLUSTER, { update: { desiredLoggingService: 'none' } });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.operationType).toBe('UPDATE_CLUSTER');
+  /** The 501 the simulator answers for what GKE would apply and it does not simulate. */
+  const notSimulated = (what: string) => ({
+    code: 501,
+    message: `${what}: not simulated by cluster-sim, so the request is refused rather than accepted and ignored (see cluster-sim's FIDELITY.md).`,
+    errors: [
+      {
+        message: `${what}: not simulated by cluster-sim, so the request is refused rather than accepted and ignored (see cluster-sim's FIDELITY.md).`,
+        domain: 'global',
+        reason: 'notImplemented',
+      },
+    ],
+    status: 'UNIMPLEMENTED',
+    details: [expect.objectContaining({ '@type': 'type.googleapis.com/google.rpc.RequestInfo' })],
+  });
+
+  it('refuses ClusterUpdate fields it does not simulate with 501 and X-Sim-Reason, starting nothing', async () => {
+    const before = (await h.get(CLUSTER)).body;
+    const ops = (await h.get(OPS)).body.operations?.length ?? 0;
+    const res = await h.put(CLUSTER, {
+      update: { desiredLoggingService: 'none', desiredLocations: ['us-central1-b'] },
+    });
+    expect(res.status, res.text).toBe(501);
+    expect(res.headers.get('x-sim-reason')).toBe('not-simulated');
+    expect(res.body.error).toEqual(
+      notSimulated('ClusterUpdate fields "desiredLocations", "desiredLoggingService"'),
+    );
+    // Nothing was started and nothing changed: no UPDATE_CLUSTER that ends DONE having done nothing.
+    expect((await h.get(OPS)).body.operations?.length ?? 0).toBe(ops);
+    expect((await h.get(CLUSTER)).body).toEqual(before);
+    // A field it does simulate beside one it does not: refused whole, not applied in part.
+    const mixed = await h.put(CLUSTER, {
+      update: { desiredNodeVersion: '-', desiredNodePoolAutoscaling: {} },
+    });
+    expect(mixed.status, mixed.text).toBe(501);
+    expect(mixed.body.error.message).toMatch(
+      /^ClusterUpdate field "desiredNodePoolAutoscaling": not simulated/,
+    );
+    expect((await h.get(OPS)).body.operations?.length ?? 0).toBe(ops);
+  });
+
+  it('refuses a master and a node version in one ClusterUpdate instead of applying only the first', async () => {
+    const res = await h.put(CLUSTER, { update: { desiredMasterVersion: '-', desiredNodeVersion: '-' } });
+    expect(res.status, res.text).toBe(501);
+    expect(res.body.error.message).toMatch(
+      /^A ClusterUpdate with desiredMasterVersion and a node pool field together: not simulated/,
+    );
+  });
+
+  it('answers desiredNodePoolId alone, which names a pool but changes nothing, as an empty update', async () => {
+    const res = await h.put(CLUSTER, { update: { desiredNodePoolId: 'default-pool' } });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.error.message).toBe('Must specify a field to update.');
   });
 });

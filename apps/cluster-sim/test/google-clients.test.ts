@@ -132,6 +132,24 @@ describe('@googleapis/container (discovery REST client)', () => {
     ]);
   }, 15_000);
 
+  it('surfaces a ClusterUpdate field the simulator does not simulate as a 501, after gaxios retried it', async () => {
+    const update = client().projects.locations.clusters.update({
+      name: 'projects/p1/locations/us-central1-a/clusters/c1',
+      requestBody: { update: { desiredNodePoolAutoscaling: { enabled: true, maxNodeCount: 5 } } },
+    });
+    await expect(update).rejects.toMatchObject({
+      status: 501,
+      message: expect.stringMatching(/^ClusterUpdate field "desiredNodePoolAutoscaling": not simulated/),
+    });
+    // gaxios retries a 5xx on PUT (3 more times); none of the attempts started an operation.
+    const attempts = await journal('operation=clusters.update');
+    expect(attempts.map((e) => e.status)).toEqual([501, 501, 501, 501]);
+    const ops = await client().projects.locations.operations.list({
+      parent: 'projects/p1/locations/us-central1-a',
+    });
+    expect(ops.data.operations ?? []).toEqual([]);
+  }, 15_000);
+
   it('does not retry an injected UNAVAILABLE on a POST route', async () => {
     await sim.app.request('/_sim/faults', {
       method: 'POST',

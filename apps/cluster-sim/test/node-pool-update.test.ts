@@ -230,6 +230,24 @@ describe('nodePools.update', () => {
     expect(res.body.operationType).toBe('UPGRADE_NODES');
   });
 
+  it('refuses a custom image (image, imageProject) with 501 and X-Sim-Reason instead of ignoring it', async () => {
+    const before = (await h.get(POOL)).body;
+    const res = await h.put(POOL, {
+      imageType: 'CUSTOM_CONTAINERD',
+      image: 'my-node-image',
+      imageProject: 'my-images',
+    });
+    expect(res.status, res.text).toBe(501);
+    expect(res.headers.get('x-sim-reason')).toBe('not-simulated');
+    expect(res.body.error).toMatchObject({
+      status: 'UNIMPLEMENTED',
+      message: expect.stringMatching(
+        /^UpdateNodePoolRequest fields "image", "imageProject": not simulated by cluster-sim, so the request is refused/,
+      ),
+    });
+    expect((await h.get(POOL)).body).toEqual(before);
+  });
+
   it('lets the path name win and rejects deprecated ids that contradict it', async () => {
     const ok = await h.put(POOL, {
       nodeVersion: '-',

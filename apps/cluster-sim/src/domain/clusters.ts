@@ -105,6 +105,14 @@ export function updateNodePool(
   if (!found.ok) return found;
   const poolRecord = found.value;
   if (!hasUpdatableField(req)) return fail({ code: 'EMPTY_UPDATE' });
+  // Custom images (`image`, `imageProject`): GKE would boot the nodes from them; refused, not ignored.
+  const custom = (['image', 'imageProject'] as const).filter((f) => req[f] !== undefined && req[f] !== '');
+  if (custom.length > 0) {
+    return fail({
+      code: 'NOT_SIMULATED',
+      what: `UpdateNodePoolRequest ${custom.length === 1 ? 'field' : 'fields'} ${custom.map((f) => `"${f}"`).join(', ')}`,
+    });
+  }
   if (req.etag !== undefined && req.etag !== '' && req.etag !== nodePoolEtag(poolRecord)) {
     return fail({
       code: 'ETAG_MISMATCH',
@@ -359,6 +367,14 @@ export function createCluster(
  * else may run beside it); `desiredNodeVersion` upgrades a pool (`desiredNodePoolId`, or the only
  * one) with UPGRADE_NODES; any other field gives an UPDATE_CLUSTER operation that changes nothing here.
  */
+/** The ClusterUpdate fields the simulator applies; the others are refused (NOT_SIMULATED). */
+const APPLIED_CLUSTER_UPDATE_FIELDS: ReadonlySet<string> = new Set([
+  'desiredMasterVersion',
+  'desiredNodeVersion',
+  'desiredImageType',
+  'desiredNodePoolId',
+]);
+
 export function updateCluster(
   state: ClusterState,
   record: ClusterRecord,
@@ -366,10 +382,25 @@ export function updateCluster(
   ctx: DomainContext,
 ): Result<OperationRecord> {
   const u = update ?? {};
-  const given = Object.entries(u).filter(
-    ([, v]) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0),
-  );
+  const given = Object.entries(u)
+    .filter(([, v]) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0))
+    .map(([field]) => field);
   if (given.length === 0) return fail({ code: 'CLUSTER_UPDATE_EMPTY' });
+  // Every other ClusterUpdate field would change the cluster on GKE: refused until it is simulated, so
+  // that no client is told DONE for a change that never happened (issue 16).
+  const refused = given.filter((field) => !APPLIED_CLUSTER_UPDATE_FIELDS.has(field)).sort();
+  if (refused.length > 0) {
+    return fail({
+      code: 'NOT_SIMULATED',
+      what: `ClusterUpdate ${refused.length === 1 ? 'field' : 'fields'} ${refused.map((f) => `"${f}"`).join(', ')}`,
+    });
+  }
+  if (u.desiredMasterVersion && (u.desiredNodeVersion || u.desiredImageType)) {
+    return fail({
+      code: 'NOT_SIMULATED',
+      what: 'A ClusterUpdate with desiredMasterVersion and a node pool field together',
+    });
+  }
   if (u.desiredMasterVersion) {
     const master = resolveMasterVersion(
       u.desiredMasterVersion,
@@ -407,24 +438,8 @@ export function updateCluster(
       ctx,
     );
   }
-  const busy = admit(state, record, { type: 'UPDATE_CLUSTER' }, ctx);
-  if (!busy.ok) return busy;
-  const op = createOperation(
-    state,
-    {
-      projectId: record.projectId,
-      location: record.location,
-      type: 'UPDATE_CLUSTER',
-      cluster: record.name,
-      nodesTotal: 0,
-      change: { kind: 'none' },
-      ...ctx.operationEffects?.(),
-    },
-    ctx.now,
-    ctx.ids,
-  );
-  refreshCluster(state, record);
-  return ok(op);
+  // Only desiredNodePoolId: it names the pool a node field applies to, and there is none.
+  return fail({ code: 'CLUSTER_UPDATE_EMPTY' });
 }
 
 /** clusters.delete: STOPPING until DONE, then gone. */

@@ -9,6 +9,8 @@ export type DomainError =
   | { code: 'ETAG_MISMATCH'; nodePool: string; given: string; current: string }
   | { code: 'EMPTY_UPDATE' }
   | { code: 'CLUSTER_UPDATE_EMPTY' }
+  /** A field or combination GKE would act on and the simulator cannot: refused, never accepted and ignored. */
+  | { code: 'NOT_SIMULATED'; what: string }
   | { code: 'NODE_POOL_ID_REQUIRED' }
   | { code: 'VERSION_UNSUPPORTED'; version: string }
   | { code: 'MASTER_VERSION_UNSUPPORTED'; version: string }

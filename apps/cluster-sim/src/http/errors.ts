@@ -112,6 +112,13 @@ function describe(error: HttpError, ctx: ErrorContext): Rendered {
       );
     case 'EMPTY_UPDATE':
       return plain('INVALID_ARGUMENT', EMPTY_UPDATE_MESSAGE);
+    case 'NOT_SIMULATED':
+      // Not a text GKE gives: GKE would apply the change. 501 with X-Sim-Reason (renderError) tells the
+      // test what happened instead of answering DONE for a change that never happens.
+      return plain(
+        'UNIMPLEMENTED',
+        `${error.what}: not simulated by cluster-sim, so the request is refused rather than accepted and ignored (see cluster-sim's FIDELITY.md).`,
+      );
     case 'CLUSTER_UPDATE_EMPTY':
       // The real body (recorded by mockgcp's authors) has no details.
       return { status: 'INVALID_ARGUMENT', message: 'Must specify a field to update.', details: [] };
@@ -318,5 +325,8 @@ function legacyLocation(r: Rendered) {
  */
 export function renderError(error: HttpError, ctx: ErrorContext): Response {
   const { http, body } = errorBody(error, ctx);
-  return new Response(JSON.stringify(body), { status: http, headers: googleHeaders(ctx.requestId) });
+  const headers: Record<string, string> = googleHeaders(ctx.requestId);
+  // The simulator's own refusals say so, for the test reading them (GKE sends no such header).
+  if (error.code === 'NOT_SIMULATED') headers['x-sim-reason'] = 'not-simulated';
+  return new Response(JSON.stringify(body), { status: http, headers });
 }
