@@ -111,7 +111,8 @@ const ROOT = { loc: '/projects/:project/locations/:location', zone: '/projects/:
 
 /** A node pool id without the custom verb its route's pattern takes along (`np1:setSize` → `np1`). */
 function withoutVerb(pool: string): string {
-  return pool.replace(/:[A-Za-z]+$/, '');
+  // Every pool read passes here (the journal's resource): no regex unless there is a verb at all.
+  return pool.includes(':') ? pool.replace(/:[A-Za-z]+$/, '') : pool;
 }
 
 /**
