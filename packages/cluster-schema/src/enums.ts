@@ -157,6 +157,29 @@ export const BlueGreenPhase = protoEnum({
   WAITING_TO_DRAIN_BLUE_POOL: 8,
 });
 
+/** `NodePoolUpgradeInfo.AutoUpgradeStatus`. */
+export const AutoUpgradeStatus = protoEnum({
+  UNKNOWN: 0,
+  ACTIVE: 1,
+  MINOR_UPGRADE_PAUSED: 2,
+  UPGRADE_PAUSED: 3,
+});
+
+/** `NodePoolUpgradeInfo.AutoUpgradePausedReason`. */
+export const AutoUpgradePausedReason = protoEnum({
+  AUTO_UPGRADE_PAUSED_REASON_UNSPECIFIED: 0,
+  MAINTENANCE_WINDOW: 1,
+  MAINTENANCE_EXCLUSION_NO_UPGRADES: 2,
+  MAINTENANCE_EXCLUSION_NO_MINOR_UPGRADES: 3,
+  SYSTEM_CONFIG: 4,
+});
+
+/** `UpgradeDetails.State`. */
+export const UpgradeDetailsState = protoEnum({ UNKNOWN: 0, FAILED: 1, SUCCEEDED: 2, CANCELED: 3, RUNNING: 4 });
+
+/** `UpgradeDetails.StartType`. */
+export const UpgradeStartType = protoEnum({ START_TYPE_UNSPECIFIED: 0, AUTOMATIC: 1, MANUAL: 2 });
+
 /** `StatusCondition.Code` (deprecated in favour of canonicalCode). */
 export const StatusConditionCode = protoEnum({
   UNKNOWN: 0,

@@ -1,5 +1,7 @@
 export {
   ArchitectureTaintBehavior,
+  AutoUpgradePausedReason,
+  AutoUpgradeStatus,
   BlueGreenPhase,
   CgroupMode,
   ClusterStatus,
@@ -24,6 +26,8 @@ export {
   TaintEffect,
   TransparentHugepageDefrag,
   TransparentHugepageEnabled,
+  UpgradeDetailsState,
+  UpgradeStartType,
   WindowsOsVersion,
   WorkloadMetadataMode,
 } from './enums';
@@ -72,14 +76,23 @@ export {
 export type {
   CreateClusterRequestShape,
   CreateNodePoolRequestShape,
+  RollbackNodePoolUpgradeRequestShape,
+  SetNodePoolAutoscalingRequestShape,
+  SetNodePoolManagementRequestShape,
+  SetNodePoolSizeRequestShape,
   UpdateClusterRequestShape,
   UpdateNodePoolRequestShape,
 } from './requests';
 export {
   CancelOperationRequest,
   ClusterUpdate,
+  CompleteNodePoolUpgradeRequest,
   CreateClusterRequest,
   CreateNodePoolRequest,
+  RollbackNodePoolUpgradeRequest,
+  SetNodePoolAutoscalingRequest,
+  SetNodePoolManagementRequest,
+  SetNodePoolSizeRequest,
   UpdateClusterRequest,
   UpdateNodePoolRequest,
 } from './requests';
@@ -93,12 +106,14 @@ export {
   NodeManagement,
   NodePool,
   NodePoolAutoscaling,
+  NodePoolUpgradeInfo,
   Operation,
   OperationMetric,
   OperationProgress,
   ReleaseChannelConfig,
   ServerConfig,
   StatusCondition,
+  UpgradeDetails,
 } from './resources';
 export {
   BadRequest,

@@ -24,8 +24,8 @@ import {
   WindowsNodeConfig,
   WorkloadMetadataConfig,
 } from './node-config';
-import { duration, int64 } from './proto';
-import { Cluster, NodePool } from './resources';
+import { duration, int32, int64 } from './proto';
+import { Cluster, NodeManagement, NodePool, NodePoolAutoscaling } from './resources';
 
 /**
  * `UpdateNodePoolRequest` (v1beta1): every field of the seed's table 2.1 plus the newer ones of the
@@ -102,6 +102,7 @@ export const ClusterUpdate = z.looseObject({
   desiredMasterVersion: z.string().optional(),
   desiredNodePoolId: z.string().optional(),
   desiredImageType: z.string().optional(),
+  desiredNodePoolAutoscaling: NodePoolAutoscaling.optional(),
   desiredLocations: z.array(z.string()).optional(),
   etag: z.string().optional(),
 });
@@ -115,6 +116,33 @@ export const UpdateClusterRequest = z.object({
   update: ClusterUpdate.optional(),
 });
 
+/** The deprecated ids every node pool method's body may carry besides `name`. */
+const poolIds = {
+  projectId: z.string().optional(),
+  zone: z.string().optional(),
+  clusterId: z.string().optional(),
+  nodePoolId: z.string().optional(),
+  name: z.string().optional(),
+};
+
+/** `SetNodePoolSizeRequest`: `nodeCount` (int32, required) is the new per-zone count. */
+export const SetNodePoolSizeRequest = z.object({ ...poolIds, nodeCount: int32.optional() });
+
+/** `SetNodePoolManagementRequest`: `management` (required) replaces the pool's NodeManagement. */
+export const SetNodePoolManagementRequest = z.object({ ...poolIds, management: NodeManagement.optional() });
+
+/** `SetNodePoolAutoscalingRequest`: `autoscaling` (required) replaces the pool's NodePoolAutoscaling. */
+export const SetNodePoolAutoscalingRequest = z.object({
+  ...poolIds,
+  autoscaling: NodePoolAutoscaling.optional(),
+});
+
+/** `RollbackNodePoolUpgradeRequest`: `respectPdb` (default false) keeps PodDisruptionBudgets while draining. */
+export const RollbackNodePoolUpgradeRequest = z.object({ ...poolIds, respectPdb: z.boolean().optional() });
+
+/** `CompleteNodePoolUpgradeRequest`: an empty message. */
+export const CompleteNodePoolUpgradeRequest = z.object({});
+
 /** `CancelOperationRequest`: usually `{}`. */
 export const CancelOperationRequest = z.object({
   projectId: z.string().optional(),
@@ -127,3 +155,7 @@ export type UpdateNodePoolRequestShape = z.infer<typeof UpdateNodePoolRequest>;
 export type CreateNodePoolRequestShape = z.infer<typeof CreateNodePoolRequest>;
 export type CreateClusterRequestShape = z.infer<typeof CreateClusterRequest>;
 export type UpdateClusterRequestShape = z.infer<typeof UpdateClusterRequest>;
+export type SetNodePoolSizeRequestShape = z.infer<typeof SetNodePoolSizeRequest>;
+export type SetNodePoolManagementRequestShape = z.infer<typeof SetNodePoolManagementRequest>;
+export type SetNodePoolAutoscalingRequestShape = z.infer<typeof SetNodePoolAutoscalingRequest>;
+export type RollbackNodePoolUpgradeRequestShape = z.infer<typeof RollbackNodePoolUpgradeRequest>;

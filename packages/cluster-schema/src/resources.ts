@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import {
+  AutoUpgradePausedReason,
+  AutoUpgradeStatus,
   BlueGreenPhase,
   ClusterStatus,
   LocationPolicy,
@@ -9,6 +11,8 @@ import {
   PlacementType,
   ReleaseChannelName,
   StatusConditionCode,
+  UpgradeDetailsState,
+  UpgradeStartType,
 } from './enums';
 import {
   NodeConfig,
@@ -198,3 +202,26 @@ export const ListOperationsResponse = z.object({
   missingZones: z.array(z.string()).optional(),
 });
 export const Empty = z.object({});
+
+/** `UpgradeDetails`: one past or running upgrade of a node pool. */
+export const UpgradeDetails = z.object({
+  state: UpgradeDetailsState.optional(),
+  startTime: timestamp.optional(),
+  endTime: timestamp.optional(),
+  initialVersion: z.string().optional(),
+  targetVersion: z.string().optional(),
+  startType: UpgradeStartType.optional(),
+  initialEmulatedVersion: z.string().optional(),
+  targetEmulatedVersion: z.string().optional(),
+});
+
+/** `NodePoolUpgradeInfo` (nodePools.fetchNodePoolUpgradeInfo). */
+export const NodePoolUpgradeInfo = z.object({
+  minorTargetVersion: z.string().optional(),
+  patchTargetVersion: z.string().optional(),
+  autoUpgradeStatus: z.array(AutoUpgradeStatus).optional(),
+  pausedReason: z.array(AutoUpgradePausedReason).optional(),
+  upgradeDetails: z.array(UpgradeDetails).optional(),
+  endOfStandardSupportTimestamp: z.string().optional(),
+  endOfExtendedSupportTimestamp: z.string().optional(),
+});

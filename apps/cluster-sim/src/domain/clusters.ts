@@ -4,7 +4,7 @@ import type {
   UpdateClusterRequestShape,
   UpdateNodePoolRequestShape,
 } from '@sims/cluster-schema';
-import { defaultCluster, defaultNodePool } from './defaults';
+import { defaultCluster, defaultNodePool, instanceGroupUrls } from './defaults';
 import { type DomainError, fail, ok, type Result } from './errors';
 import { computeEtag } from './etag';
 import { type ApiVersion, clusterSelfLink, isZone } from './names';
@@ -19,7 +19,11 @@ import {
   writePool,
 } from './node-pools';
 import { checkConcurrency, createOperation, type StartOperation, timestamp } from './operations';
+import { admit, type DomainContext, findPool, withEffects } from './context';
+import { setNodePoolAutoscaling } from './pool-methods';
+import { planUpgrade, recreatesNodes } from './rollouts';
 import type {
+  BlueGreenPhaseName,
   ClusterRecord,
   ClusterShape,
   ClusterState,
@@ -27,39 +31,19 @@ import type {
   OperationFailure,
   OperationRecord,
   PoolRecord,
+  Rollout,
 } from './state';
 import { clusterKey } from './state';
 import { resolveMasterVersion, resolveNodeVersion } from './versions';
 
 /** Where a request points: the project as given (id or number), the location, the cluster. */
+export type { DomainContext, OperationEffects, RolloutPoint } from './context';
+export { admit, findPool, withEffects } from './context';
+
 export interface ClusterRef {
   project: string;
   location: string;
   cluster: string;
-}
-
-/** What the world provides to domain functions: time and ids, injected. */
-export interface DomainContext {
-  now: number;
-  ids: { uuid(): string; hex(length: number): string; int(min: number, max: number): number };
-  /**
-   * Asked at the point where the cluster's running operations are checked: an injected conflict
-   * (busy cluster, quota) from a fault rule, if one fires for this request.
-   */
-  injectedConflict?: () => DomainError | undefined;
-  /** Asked only when an operation is really created: timing and failure overrides from fault rules. */
-  operationEffects?: () => { timing?: StartOperation['timing']; failure?: OperationFailure };
-}
-
-/** The concurrency check of a mutation, with any injected conflict first. */
-function admit(
-  state: ClusterState,
-  record: ClusterRecord,
-  request: Parameters<typeof checkConcurrency>[2],
-  ctx: DomainContext,
-) {
-  const injected = ctx.injectedConflict?.();
-  return injected ? fail(injected) : checkConcurrency(state, record, request);
 }
 
 export function findCluster(state: ClusterState, projectId: string, ref: ClusterRef): Result<ClusterRecord> {
@@ -75,10 +59,6 @@ export function findCluster(state: ClusterState, projectId: string, ref: Cluster
   return ok(record);
 }
 
-export function findPool(record: ClusterRecord, pool: string) {
-  const found = record.pools.get(pool);
-  return found ? ok(found) : fail<DomainError>({ code: 'NODE_POOL_NOT_FOUND', nodePool: pool });
-}
 
 function versionRules(state: ClusterState, record: ClusterRecord) {
   return {
@@ -129,7 +109,25 @@ export function updateNodePool(
   }
   const busy = admit(state, record, { type: 'UPGRADE_NODES', nodePool: poolName }, ctx);
   if (!busy.ok) return busy;
-  const desired = applyNodePoolUpdate(poolRecord.pool, req, version);
+  const from = poolRecord.pool;
+  const desired = applyNodePoolUpdate(from, req, version);
+  // Changes that recreate nodes unfold batch by batch (surge) or phase by phase (blue-green); the
+  // others are applied in place when the operation is DONE.
+  const rollout = recreatesNodes(req)
+    ? planUpgrade(
+        from,
+        desired,
+        state.settings,
+        ctx.now,
+        instanceGroupUrls(
+          record.projectId,
+          record.name,
+          poolName,
+          desired.locations ?? [record.location],
+          ctx.ids.hex(8),
+        ),
+      )
+    : undefined;
   const op = createOperation(
     state,
     {
@@ -138,14 +136,36 @@ export function updateNodePool(
       type: 'UPGRADE_NODES',
       cluster: record.name,
       nodePool: poolName,
-      nodesTotal: nodeCount(desired),
+      nodesTotal: rollout ? nodeCount(desired) : 0,
       change: { kind: 'updatePool', desired },
-      ...ctx.operationEffects?.(),
+      ...withEffects(ctx.operationEffects?.(), rollout),
     },
     ctx.now,
     ctx.ids,
   );
-  writePool(poolRecord, { ...poolRecord.pool, status: 'RECONCILING' });
+  const next: NodePoolShape = { ...from, status: 'RECONCILING' };
+  if (rollout?.strategy === 'BLUE_GREEN') {
+    next.updateInfo = {
+      blueGreenInfo: {
+        phase: 'UPDATE_STARTED',
+        blueInstanceGroupUrls: from.instanceGroupUrls ?? [],
+        greenPoolVersion: desired.version,
+      },
+    };
+  }
+  writePool(poolRecord, next);
+  if (rollout && desired.version !== undefined && desired.version !== from.version) {
+    poolRecord.upgrades = [
+      ...(poolRecord.upgrades ?? []).slice(-19),
+      {
+        state: 'RUNNING',
+        startTime: timestamp(op.startTime),
+        initialVersion: from.version,
+        targetVersion: desired.version,
+        startType: 'MANUAL',
+      },
+    ];
+  }
   refreshCluster(state, record);
   return ok(op);
 }
@@ -373,6 +393,7 @@ const APPLIED_CLUSTER_UPDATE_FIELDS: ReadonlySet<string> = new Set([
   'desiredNodeVersion',
   'desiredImageType',
   'desiredNodePoolId',
+  'desiredNodePoolAutoscaling',
 ]);
 
 export function updateCluster(
@@ -395,10 +416,15 @@ export function updateCluster(
       what: `ClusterUpdate ${refused.length === 1 ? 'field' : 'fields'} ${refused.map((f) => `"${f}"`).join(', ')}`,
     });
   }
-  if (u.desiredMasterVersion && (u.desiredNodeVersion || u.desiredImageType)) {
+  const nodeFields = [u.desiredNodeVersion, u.desiredImageType, u.desiredNodePoolAutoscaling].filter(
+    (v) => v !== undefined && v !== '',
+  ).length;
+  if ((u.desiredMasterVersion && nodeFields > 0) || nodeFields > 1) {
     return fail({
       code: 'NOT_SIMULATED',
-      what: 'A ClusterUpdate with desiredMasterVersion and a node pool field together',
+      what: u.desiredMasterVersion
+        ? 'A ClusterUpdate with desiredMasterVersion and a node pool field together'
+        : 'A ClusterUpdate with desiredNodePoolAutoscaling and desiredNodeVersion or desiredImageType together',
     });
   }
   if (u.desiredMasterVersion) {
@@ -427,9 +453,13 @@ export function updateCluster(
     refreshCluster(state, record);
     return ok(op);
   }
-  if (u.desiredNodeVersion || u.desiredImageType) {
+  if (u.desiredNodeVersion || u.desiredImageType || u.desiredNodePoolAutoscaling) {
+    // "If there is only one pool in the cluster and desired_node_pool_id is not provided then the change
+    // applies to that single node pool" (ClusterUpdate's reference).
     const pool = u.desiredNodePoolId || (record.pools.size === 1 ? [...record.pools.keys()][0] : undefined);
     if (!pool) return fail({ code: 'NODE_POOL_ID_REQUIRED' });
+    if (u.desiredNodePoolAutoscaling)
+      return setNodePoolAutoscaling(state, record, pool, u.desiredNodePoolAutoscaling, ctx);
     return updateNodePool(
       state,
       record,

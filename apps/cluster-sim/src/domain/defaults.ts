@@ -60,6 +60,20 @@ export interface PoolContext {
   hash: string;
 }
 
+/** The Compute instance group managers of a pool's nodes, one per zone (a blue-green upgrade makes new ones). */
+export function instanceGroupUrls(
+  projectId: string,
+  cluster: string,
+  pool: string,
+  zones: readonly string[],
+  hash: string,
+): string[] {
+  return zones.map(
+    (zone) =>
+      `https://www.googleapis.com/compute/v1/projects/${projectId}/zones/${zone}/instanceGroupManagers/gke-${cluster}-${pool}-${hash}-grp`,
+  );
+}
+
 /** A node pool as GKE creates it from a (partial) NodePool input. */
 export function defaultNodePool(input: NodePoolShape & { name: string }, ctx: PoolContext): NodePoolShape {
   const locations = input.locations && input.locations.length > 0 ? input.locations : ctx.clusterLocations;
@@ -75,10 +89,7 @@ export function defaultNodePool(input: NodePoolShape & { name: string }, ctx: Po
       podIpv4CidrBlock: '10.4.0.0/14',
       subnetwork: `projects/${ctx.projectId}/regions/${regionOf(ctx.location)}/subnetworks/default`,
     },
-    instanceGroupUrls: locations.map(
-      (zone) =>
-        `https://www.googleapis.com/compute/v1/projects/${ctx.projectId}/zones/${zone}/instanceGroupManagers/gke-${ctx.cluster}-${input.name}-${ctx.hash}-grp`,
-    ),
+    instanceGroupUrls: instanceGroupUrls(ctx.projectId, ctx.cluster, input.name, locations, ctx.hash),
     status: 'RUNNING',
     ...input,
     version: input.version ?? ctx.version,

@@ -29,7 +29,9 @@ export type DomainError =
   | { code: 'CLUSTER_ALREADY_EXISTS'; project: string; location: string; cluster: string }
   | { code: 'OPERATION_ALREADY_DONE'; operation: string }
   | { code: 'REGIONAL_CLUSTER_VIA_ZONE' }
-  | { code: 'INVALID_REQUEST'; message: string; field?: string };
+  | { code: 'INVALID_REQUEST'; message: string; field?: string }
+  /** A request the resource's state does not allow (completeUpgrade outside a soak). */
+  | { code: 'FAILED_PRECONDITION'; message: string };
 
 export type DomainErrorCode = DomainError['code'];
 

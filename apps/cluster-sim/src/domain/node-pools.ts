@@ -211,16 +211,19 @@ export function refreshCluster(state: ClusterState, record: ClusterRecord): void
   const defaultPool = record.pools.get('default-pool');
   if (defaultPool?.pool.config) record.cluster.nodeConfig = defaultPool.pool.config;
   else delete record.cluster.nodeConfig;
-  record.cluster.currentNodeCount = [...record.pools.values()].reduce((sum, p) => sum + nodeCount(p.pool), 0);
+  const live = [...state.operations.values()].filter(
+    (op) =>
+      op.status !== 'DONE' &&
+      op.projectId === record.projectId &&
+      op.location === record.location &&
+      op.cluster === record.name,
+  );
+  // Nodes a rollout adds for a while: surge nodes, the green pool beside the blue one.
+  const extra = live.reduce((sum, op) => sum + (op.rollout?.steps[op.rollout.reached]?.extraNodes ?? 0), 0);
+  record.cluster.currentNodeCount =
+    [...record.pools.values()].reduce((sum, p) => sum + nodeCount(p.pool), 0) + extra;
   const status = record.cluster.status;
   if (status === 'RUNNING' || status === 'RECONCILING') {
-    const busy = [...state.operations.values()].some(
-      (op) =>
-        op.status !== 'DONE' &&
-        op.projectId === record.projectId &&
-        op.location === record.location &&
-        op.cluster === record.name,
-    );
-    record.cluster.status = busy ? 'RECONCILING' : 'RUNNING';
+    record.cluster.status = live.length > 0 ? 'RECONCILING' : 'RUNNING';
   }
 }

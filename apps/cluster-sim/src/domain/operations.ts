@@ -3,6 +3,14 @@ import type { z } from 'zod';
 import { fail, ok, type Result } from './errors';
 import { type ApiVersion, operationSelfLink, targetLink } from './names';
 import { refreshCluster, writePool } from './node-pools';
+import {
+  blueGreenInfo,
+  phaseOf,
+  rolloutNodesDone,
+  stepFraction,
+  stepLimit,
+  stepTime,
+} from './rollouts';
 import type {
   ClusterRecord,
   ClusterState,
@@ -11,6 +19,8 @@ import type {
   OperationStatusName,
   OperationTypeName,
   PendingChange,
+  PoolRecord,
+  Rollout,
   RpcCodeName,
 } from './state';
 import { clusterKey } from './state';
@@ -33,7 +43,7 @@ const CLUSTER_WIDE: ReadonlySet<OperationTypeName> = new Set([
 ]);
 
 /** Clock events that move an operation. */
-export type OperationEvent = 'run' | 'finish' | 'fail' | 'aborted';
+export type OperationEvent = 'run' | 'step' | 'finish' | 'fail' | 'aborted';
 
 /** `google.rpc.Code` numbers, from the schema package (the one source of the enum). */
 const RPC_NUMBERS = enumNumbers(RpcCode) as Readonly<Record<RpcCodeName, number>>;
@@ -99,6 +109,8 @@ export interface StartOperation {
   /** Overrides of the world's timing (from a fault rule). */
   timing?: { durationMs?: number; polls?: number };
   failure?: OperationFailure;
+  /** A node rollout: its steps set the operation's running time (unless a fault's timing overrides it). */
+  rollout?: Rollout;
 }
 
 /** Creates an operation in PENDING. The caller schedules its clock events (`operationTimeline`). */
@@ -112,6 +124,10 @@ export function createOperation(
     input.timing?.polls ??
     (input.timing?.durationMs === undefined ? state.settings.operationPolls : undefined);
   const duration = input.timing?.durationMs ?? state.settings.operationDurationMs;
+  // A rollout runs for its steps' time after the usual PENDING tenth of an operation.
+  const pendingMs = Math.round(duration * 0.1);
+  const rolloutTime =
+    input.rollout !== undefined && input.timing?.durationMs === undefined && input.rollout.total > 0;
   const op: OperationRecord = {
     id: `operation-${String(now).padStart(13, '0')}-${ids.uuid()}`,
     projectId: input.projectId,
@@ -124,10 +140,13 @@ export function createOperation(
     plan:
       polls !== undefined
         ? { mode: 'polls', polls: Math.max(1, polls), seen: 0 }
-        : { mode: 'time', runningAt: now + Math.round(duration * 0.1), doneAt: now + duration },
+        : rolloutTime
+          ? { mode: 'time', runningAt: now + pendingMs, doneAt: now + pendingMs + (input.rollout?.total ?? 0) }
+          : { mode: 'time', runningAt: now + pendingMs, doneAt: now + duration },
     nodesTotal: input.nodesTotal,
     failure: input.failure,
     change: input.change,
+    ...(input.rollout ? { rollout: input.rollout } : {}),
   };
   state.operations.set(op.id, op);
   forgetOldOperations(state);
@@ -156,6 +175,17 @@ export function operationTimeline(op: OperationRecord): { at: number; event: Ope
   const { runningAt, doneAt } = op.plan;
   const events: { at: number; event: OperationEvent }[] = [];
   if (op.status === 'PENDING') events.push({ at: runningAt, event: 'run' });
+  const rollout = op.rollout;
+  if (rollout) {
+    const limit = stepLimit(rollout);
+    for (let i = rollout.reached + 1; i < limit; i++) events.push({ at: stepTime(op, rollout, i), event: 'step' });
+    // A fault on a batch or phase: it fails where the next one would start, or never ends (a stall).
+    if (rollout.failsAt !== undefined) {
+      events.push({ at: stepTime(op, rollout, rollout.failsAt), event: 'fail' });
+      return events;
+    }
+    if (rollout.stalledAt !== undefined) return events;
+  }
   if (op.failure)
     events.push({ at: runningAt + Math.round(op.failure.atProgress * (doneAt - runningAt)), event: 'fail' });
   else events.push({ at: doneAt, event: 'finish' });
@@ -192,6 +222,10 @@ export function fireOperationEvent(
     case 'run':
       transition(op, 'RUNNING');
       return;
+    case 'step':
+      if (op.status === 'PENDING') transition(op, 'RUNNING');
+      if (op.status === 'RUNNING') advanceRollout(state, op, (i, r) => stepTime(op, r, i) <= now, now);
+      return;
     case 'finish':
       if (op.status === 'ABORTING') return;
       if (op.status === 'PENDING') transition(op, 'RUNNING');
@@ -201,6 +235,7 @@ export function fireOperationEvent(
       return;
     case 'fail': {
       if (op.status === 'ABORTING' || op.status === 'DONE') return;
+      if (op.rollout) advanceRollout(state, op, (i, r) => stepTime(op, r, i) <= now, now);
       const failure = op.failure ?? {
         atProgress: progressOf(op, now),
         status: 'INTERNAL',
@@ -239,11 +274,68 @@ function endWithError(
 /** Poll-driven plans: each `operations.get` counts as one step (an explicit, documented exception). */
 export function pollOperation(state: ClusterState, op: OperationRecord, now: number): void {
   if (op.plan.mode !== 'polls' || op.status === 'DONE' || op.status === 'ABORTING') return;
+  const rollout = op.rollout;
+  // A stalled rollout stays where it stopped, however often it is read.
+  if (rollout?.stalledAt !== undefined && op.plan.seen / op.plan.polls >= stepFraction(rollout, rollout.stalledAt))
+    return;
   op.plan.seen++;
   if (op.status === 'PENDING') transition(op, 'RUNNING');
   const fraction = op.plan.seen / op.plan.polls;
+  if (rollout) {
+    advanceRollout(state, op, (i, r) => stepFraction(r, i) <= fraction, now);
+    if (rollout.failsAt !== undefined) {
+      if (fraction >= stepFraction(rollout, rollout.failsAt)) fireOperationEvent(state, op.id, 'fail', now);
+      return;
+    }
+    if (rollout.stalledAt !== undefined) return;
+  }
   if (op.failure && fraction >= op.failure.atProgress) fireOperationEvent(state, op.id, 'fail', now);
   else if (op.plan.seen >= op.plan.polls) fireOperationEvent(state, op.id, 'finish', now);
+}
+
+/** The pool an operation works on, if it (and its cluster) still exist. */
+function targetPool(state: ClusterState, op: OperationRecord): { record: ClusterRecord; pool: PoolRecord } | undefined {
+  const record = targetRecord(state, op);
+  const pool = op.nodePool === undefined ? undefined : record?.pools.get(op.nodePool);
+  return record && pool ? { record, pool } : undefined;
+}
+
+/**
+ * Applies the rollout's steps that are due (`due(i)`), in order, up to a stall or failure: the pool
+ * shows the blue-green phase reached, the cluster counts the surge nodes or the green pool.
+ */
+function advanceRollout(
+  state: ClusterState,
+  op: OperationRecord,
+  due: (i: number, rollout: Rollout) => boolean,
+  now: number,
+): void {
+  const rollout = op.rollout;
+  if (!rollout) return;
+  const limit = stepLimit(rollout);
+  let moved = false;
+  while (rollout.reached + 1 < limit && due(rollout.reached + 1, rollout)) {
+    rollout.reached++;
+    moved = true;
+  }
+  if (!moved) return;
+  const target = targetPool(state, op);
+  if (!target) return;
+  const step = rollout.steps[rollout.reached];
+  if (step?.phase !== undefined) {
+    const soakEnd =
+      step.phase === 'NODE_POOL_SOAKING' || step.phase === 'DELETING_BLUE_POOL'
+        ? timestamp(op.plan.mode === 'time' ? stepTime(op, rollout, soakEndIndex(rollout)) : now)
+        : undefined;
+    writePool(target.pool, { ...target.pool.pool, updateInfo: blueGreenInfo(rollout, step, soakEnd) });
+  }
+  refreshCluster(state, target.record);
+}
+
+/** The step where the node pool soak ends (the blue pool's deletion starts). */
+function soakEndIndex(rollout: Rollout): number {
+  const i = rollout.steps.findIndex((s) => s.phase === 'DELETING_BLUE_POOL');
+  return i < 0 ? rollout.steps.length : i;
 }
 
 /** Cancels an operation: it turns ABORTING and reaches DONE (with the cancel error) after `abortingMs`. */
@@ -286,7 +378,27 @@ function completeChange(state: ClusterState, op: OperationRecord): void {
   switch (change.kind) {
     case 'updatePool':
       // Every completed mutation changes the etag, also one that leaves the content as it was (same version).
-      if (poolRecord) writePool(poolRecord, { ...change.desired, status: 'RUNNING' }, { bump: true });
+      if (poolRecord) {
+        const { updateInfo: _, ...desired } = change.desired;
+        const green = op.rollout?.strategy === 'BLUE_GREEN' ? op.rollout.greenInstanceGroupUrls : undefined;
+        writePool(
+          poolRecord,
+          { ...desired, ...(green ? { instanceGroupUrls: green } : {}), status: 'RUNNING' },
+          { bump: true },
+        );
+        if (op.rollout) delete poolRecord.partial;
+        endUpgrade(poolRecord, op, 'SUCCEEDED');
+      }
+      break;
+    case 'setPool':
+      if (poolRecord) writePool(poolRecord, { ...poolRecord.pool, ...change.fields }, { bump: true });
+      break;
+    case 'rollbackPool':
+      if (poolRecord) {
+        const { updateInfo: _, ...restore } = change.restore;
+        writePool(poolRecord, { ...restore, status: 'RUNNING' }, { bump: true });
+        delete poolRecord.partial;
+      }
       break;
     case 'createPool':
       if (poolRecord) writePool(poolRecord, { ...poolRecord.pool, status: 'RUNNING' });
@@ -314,13 +426,39 @@ function completeChange(state: ClusterState, op: OperationRecord): void {
   refreshCluster(state, record);
 }
 
+/** Closes the upgrade's entry in the pool's upgrade history (fetchNodePoolUpgradeInfo). */
+function endUpgrade(pool: PoolRecord, op: OperationRecord, state: 'SUCCEEDED' | 'FAILED' | 'CANCELED'): void {
+  const entry = pool.upgrades?.find((u) => u.state === 'RUNNING' && u.startTime === timestamp(op.startTime));
+  if (!entry) return;
+  entry.state = state;
+  entry.endTime = timestamp(op.endTime ?? op.startTime);
+}
+
 function failChange(state: ClusterState, op: OperationRecord, cancelled: boolean): void {
   const record = targetRecord(state, op);
   if (!record) return;
   const poolRecord = op.nodePool === undefined ? undefined : record.pools.get(op.nodePool);
   if (poolRecord) {
-    // A cancelled update leaves the pool as it was (chosen: the real partial state is unknown).
+    // A cancelled update leaves the pool running; a failed one shows the error status.
     const status = cancelled && op.change.kind === 'updatePool' ? 'RUNNING' : state.settings.failedPoolStatus;
+    const rollout = op.rollout;
+    if (rollout?.kind === 'upgrade' && op.change.kind === 'updatePool') {
+      // Nodes already upgraded stay upgraded (GKE: "Rolls back a previously Aborted or Failed NodePool
+      // upgrade"): a mixed pool, kept for nodePools.rollback and shown in fetchNodePoolUpgradeInfo.
+      const done = rolloutNodesDone(op);
+      const phase = phaseOf(rollout);
+      if (done > 0 || phase !== undefined) {
+        poolRecord.partial = {
+          strategy: rollout.strategy,
+          from: rollout.from,
+          to: op.change.desired,
+          nodesUpgraded: done,
+          ...(phase ? { phase } : {}),
+          ...(rollout.greenInstanceGroupUrls ? { greenInstanceGroupUrls: rollout.greenInstanceGroupUrls } : {}),
+        };
+      }
+      endUpgrade(poolRecord, op, cancelled ? 'CANCELED' : 'FAILED');
+    }
     writePool(poolRecord, { ...poolRecord.pool, status }, { bump: true });
   }
   if (op.change.kind === 'createCluster' || op.change.kind === 'deleteCluster')
@@ -337,18 +475,28 @@ const pct = (k: number, n: number) => (n === 0 ? 0 : (100 * k) / n).toFixed(1);
 export function renderOperation(state: ClusterState, op: OperationRecord, now: number, version: ApiVersion) {
   const fraction = progressOf(op, now);
   const n = op.nodesTotal;
-  const k = Math.floor(n * fraction);
+  const k = op.rollout ? rolloutNodesDone(op) : Math.floor(n * fraction);
   const metric = (name: string, value: number) => ({ name, intValue: String(value) });
+  // A blue-green upgrade names its phase first (recorded: `{name: "UPGRADE_STAGE", stringValue: …}`).
+  const stage = op.rollout?.strategy === 'BLUE_GREEN' ? phaseOf(op.rollout) : undefined;
+  const stageMetric = stage ? [{ name: 'UPGRADE_STAGE', stringValue: stage }] : [];
   const isNodes = op.type === 'UPGRADE_NODES';
-  let progress: { metrics: { name: string; intValue: string }[] } | undefined;
+  const onPool = isNodes || (op.type === 'UPDATE_CLUSTER' && op.nodePool !== undefined);
+  let progress: { metrics: ({ name: string; intValue: string } | { name: string; stringValue: string })[] } | undefined;
   let detail: string | undefined;
-  if (isNodes && op.status === 'RUNNING') {
+  if (onPool && n === 0 && stageMetric.length === 0) {
+    // Changes made in place (taints, autoscaling): the recordings end with only `NODES_TOTAL: 0`.
+    if (op.status === 'DONE') progress = { metrics: [metric('NODES_TOTAL', 0)] };
+  } else if (isNodes && op.status === 'RUNNING') {
     detail = `Updating ${op.nodePool}, processed ${k} out of ${n} nodes (${pct(k, n)}%)`;
-    progress = { metrics: [metric('NODES_TOTAL', n), metric('NODES_COMPLETE', k), metric('NODES_DONE', k)] };
+    progress = {
+      metrics: [...stageMetric, metric('NODES_TOTAL', n), metric('NODES_COMPLETE', k), metric('NODES_DONE', k)],
+    };
   } else if (isNodes && op.status !== 'PENDING') {
     const failed = op.error && op.error.code !== 1 ? Math.min(1, n - k) : 0;
     progress = {
       metrics: [
+        ...stageMetric,
         metric('NODES_TOTAL', n),
         metric('NODES_FAILED', failed),
         metric('NODES_COMPLETE', k),

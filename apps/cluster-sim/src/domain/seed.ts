@@ -42,6 +42,15 @@ export const settingsSchema = lazy(() =>
       failedPoolStatus: z.enum(['RUNNING_WITH_ERROR', 'ERROR']),
       cancelError: z.object({ status: RpcCode, message: z.string() }).strict(),
       etagMismatchMessage: z.string().min(1),
+      rollout: z
+        .object({
+          batchMs: z.number().int().nonnegative(),
+          phaseMs: z.number().int().nonnegative(),
+          defaultNodePoolSoakMs: z.number().int().nonnegative(),
+          defaultWaitForDrainMs: z.number().int().nonnegative(),
+        })
+        .partial()
+        .strict(),
       auth: z
         .object({
           principals: z.record(z.string(), principalSchema()),

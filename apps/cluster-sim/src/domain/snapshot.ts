@@ -1,4 +1,4 @@
-import { Cluster, NodePool, ServerConfig } from '@sims/cluster-schema';
+import { Cluster, NodePool, ServerConfig, UpgradeDetails } from '@sims/cluster-schema';
 import { lazy } from '@sims/sim-core';
 import * as z from 'zod';
 import { settingsSchema } from './seed';
@@ -7,6 +7,7 @@ import {
   DEFAULT_SETTINGS,
   mergeSettings,
   type OperationRecord,
+  type PartialUpgrade,
   type Settings,
 } from './state';
 
@@ -19,7 +20,12 @@ export function exportClusterState(state: ClusterState) {
       name: r.name,
       generation: r.generation,
       cluster: r.cluster,
-      pools: [...r.pools.values()].map((p) => ({ pool: p.pool, generation: p.generation })),
+      pools: [...r.pools.values()].map((p) => ({
+        pool: p.pool,
+        generation: p.generation,
+        ...(p.partial ? { partial: p.partial } : {}),
+        ...(p.upgrades ? { upgrades: p.upgrades } : {}),
+      })),
     })),
     operations: [...state.operations.values()],
     projectNumbers: state.projectNumbers,
@@ -44,6 +50,15 @@ const snapshotSchema = lazy(() =>
               z.object({
                 pool: NodePool.extend({ name: z.string() }),
                 generation: z.number().int().default(0),
+                partial: z
+                  .looseObject({
+                    strategy: z.enum(['SURGE', 'BLUE_GREEN']),
+                    from: NodePool,
+                    to: NodePool,
+                    nodesUpgraded: z.number().int().nonnegative(),
+                  })
+                  .optional(),
+                upgrades: z.array(UpgradeDetails).optional(),
               }),
             ),
           })
@@ -83,7 +98,17 @@ export function importClusterState(snapshot: unknown): ClusterState | z.ZodError
           name: c.name,
           generation: c.generation,
           cluster: c.cluster,
-          pools: new Map(c.pools.map((p) => [p.pool.name, { pool: p.pool, generation: p.generation }])),
+          pools: new Map(
+            c.pools.map((p) => [
+              p.pool.name,
+              {
+                pool: p.pool,
+                generation: p.generation,
+                ...(p.partial ? { partial: p.partial as PartialUpgrade } : {}),
+                ...(p.upgrades ? { upgrades: p.upgrades } : {}),
+              },
+            ]),
+          ),
         },
       ]),
     ),

@@ -1,4 +1,12 @@
-import type { Cluster, NodePool, OperationType, RpcCode, ServerConfig } from '@sims/cluster-schema';
+import type {
+  BlueGreenPhase,
+  Cluster,
+  NodePool,
+  OperationType,
+  RpcCode,
+  ServerConfig,
+  UpgradeDetails,
+} from '@sims/cluster-schema';
 import type { z } from 'zod';
 
 export type NodePoolShape = z.infer<typeof NodePool>;
@@ -7,7 +15,25 @@ export type ServerConfigShape = z.infer<typeof ServerConfig>;
 export type OperationTypeName = z.infer<typeof OperationType>;
 export type RpcCodeName = z.infer<typeof RpcCode>;
 export type OperationStatusName = 'PENDING' | 'RUNNING' | 'ABORTING' | 'DONE';
+export type BlueGreenPhaseName = z.infer<typeof BlueGreenPhase>;
+export type UpgradeDetailsShape = z.infer<typeof UpgradeDetails>;
 
+/**
+ * What an upgrade that stopped midway (cancelled, failed) left on a pool: some nodes on the new version
+ * (a mixed pool), which `nodePools.rollback` brings back and a new update carries on from.
+ */
+export interface PartialUpgrade {
+  strategy: 'SURGE' | 'BLUE_GREEN';
+  /** The pool's nodes as they were (what rollback restores). */
+  from: NodePoolShape;
+  /** What the stopped upgrade was going to (its version and config). */
+  to: NodePoolShape;
+  /** Nodes already on the new version (surge), or drained to the green pool (blue-green). */
+  nodesUpgraded: number;
+  /** Blue-green: the phase reached, and the green pool's instance groups (they still exist). */
+  phase?: BlueGreenPhaseName;
+  greenInstanceGroupUrls?: string[];
+}
 /** A node pool as stored: the wire object without server-computed fields (etag, selfLink). */
 export interface PoolRecord {
   pool: NodePoolShape;
@@ -15,6 +41,10 @@ export interface PoolRecord {
   generation: number;
   /** An etag given by a seed (provider states name exact etags); dropped by the next write. */
   pinnedEtag?: string;
+  /** A mixed pool: an upgrade stopped midway (rollback's input). */
+  partial?: PartialUpgrade;
+  /** Version upgrades of this pool, oldest first (`fetchNodePoolUpgradeInfo`'s upgradeDetails). */
+  upgrades?: UpgradeDetailsShape[];
 }
 
 export interface ClusterRecord {
@@ -32,9 +62,56 @@ export type OperationPlan =
   | { mode: 'time'; runningAt: number; doneAt: number }
   | { mode: 'polls'; polls: number; seen: number };
 
+/**
+ * One point of a node rollout: reached `offset` ms after the operation starts running (at the
+ * nominal timing; a fault's duration scales them all).
+ */
+export interface RolloutStep {
+  offset: number;
+  /** Nodes on the new version (surge) or drained to the green pool (blue-green) once this step is reached. */
+  nodesDone: number;
+  /** Nodes that exist beside the pool's own from this step to the next: surge nodes, the green pool. */
+  extraNodes: number;
+  /** Blue-green: the phase this step enters. */
+  phase?: BlueGreenPhaseName;
+  /** Surge: the zone whose batch starts at this step. */
+  zone?: string;
+  /** Surge: the batch (1-based) that starts at this step. */
+  batch?: number;
+}
+
+/**
+ * A node rollout: an UPGRADE_NODES operation that recreates nodes, batch by batch (surge) or phase by
+ * phase (blue-green), or a rollback that brings upgraded nodes back.
+ */
+export interface Rollout {
+  strategy: 'SURGE' | 'BLUE_GREEN';
+  kind: 'upgrade' | 'rollback';
+  steps: RolloutStep[];
+  /** Nominal running time (ms): the last step's end, when the operation is DONE. */
+  total: number;
+  /** Index of the last step applied; -1 before the first. */
+  reached: number;
+  /** The pool before the rollout (the blue pool). */
+  from: NodePoolShape;
+  /** Blue-green: the green pool's instance groups and version. */
+  greenInstanceGroupUrls?: string[];
+  greenPoolVersion?: string;
+  /** A fault stalls the rollout: this step and those after it never come. */
+  stalledAt?: number;
+  /** A fault fails the rollout when this step would be reached (the batch or phase before it fails). */
+  failsAt?: number;
+  /** When the upgrade started and the version it left (fetchNodePoolUpgradeInfo). */
+  startedAt: number;
+}
+
 /** What an operation does to its target when it completes. */
 export type PendingChange =
   | { kind: 'updatePool'; desired: NodePoolShape }
+  /** Fields of the pool replaced when the operation is DONE (setSize, setManagement, setAutoscaling). */
+  | { kind: 'setPool'; fields: Partial<NodePoolShape> }
+  /** A rollback: the pool's nodes are all back on `restore` when DONE. */
+  | { kind: 'rollbackPool'; restore: NodePoolShape }
   | { kind: 'createPool' }
   | { kind: 'deletePool' }
   | { kind: 'createCluster' }
@@ -69,6 +146,8 @@ export interface OperationRecord {
   statusMessage?: string;
   error?: { code: number; message: string };
   change: PendingChange;
+  /** A node rollout's steps (UPGRADE_NODES that recreates nodes, rollback). */
+  rollout?: Rollout;
 }
 
 export interface Principal {
@@ -110,9 +189,27 @@ export interface Settings {
   cancelError: { status: RpcCodeName; message: string };
   /** Operations kept per world: beyond this, the oldest DONE ones are forgotten (bounded memory). */
   maxOperations: number;
+  /** Node rollouts (surge batches, blue-green phases), in ms of world time. */
+  rollout: RolloutSettings;
   /** Text of the ABORTED error for a stale etag (real text unknown); `{nodePool}` and `{etag}` (the given one) are replaced. */
   etagMismatchMessage: string;
   auth: AuthSettings;
+}
+
+/**
+ * The timing of node rollouts. GKE documents no per-node time; unset, a rollout's batches and phases
+ * share `operationDurationMs` (so an upgrade takes as long as any operation), and the soaks take what
+ * the pool's blueGreenSettings say, with GKE's documented defaults.
+ */
+export interface RolloutSettings {
+  /** Time to upgrade one surge batch, or to drain one blue-green batch. */
+  batchMs?: number;
+  /** Time of each blue-green phase that is not a batch or a soak (create green pool, cordon, delete blue). */
+  phaseMs?: number;
+  /** The node pool soak when blueGreenSettings sets none (GKE: 1 hour). */
+  defaultNodePoolSoakMs: number;
+  /** The wait before draining under autoscaledRolloutPolicy when it sets none (GKE: 3 days). */
+  defaultWaitForDrainMs: number;
 }
 
 export interface ClusterState {
@@ -135,6 +232,7 @@ export const DEFAULT_SETTINGS: Settings = {
   failedPoolStatus: 'RUNNING_WITH_ERROR',
   cancelError: { status: 'CANCELLED', message: 'Operation was cancelled.' },
   etagMismatchMessage: 'Etag "{etag}" does not match the current etag of node pool "{nodePool}".',
+  rollout: { defaultNodePoolSoakMs: 3_600_000, defaultWaitForDrainMs: 3 * 86_400_000 },
   auth: { principals: {}, rejectedTokens: {}, denyUnknownTokens: false },
 };
 
@@ -208,7 +306,12 @@ export function createClusterState(settings: Partial<Settings> = {}): ClusterSta
 }
 
 export function mergeSettings(base: Settings, patch: Partial<Settings>): Settings {
-  return structuredClone({ ...base, ...patch, auth: { ...base.auth, ...(patch.auth ?? {}) } });
+  return structuredClone({
+    ...base,
+    ...patch,
+    auth: { ...base.auth, ...(patch.auth ?? {}) },
+    rollout: { ...base.rollout, ...(patch.rollout ?? {}) },
+  });
 }
 
 export function clusterKey(projectId: string, location: string, cluster: string): string {

@@ -25,6 +25,12 @@ export function compareVersions(a: string, b: string): number {
   return pa.major - pb.major || pa.minor - pb.minor || pa.patch - pb.patch || pa.build - pb.build;
 }
 
+/** `major * 1000 + minor` of a version (-1 when unparseable), to compare minor versions. */
+export function minorOf(text: string): number {
+  const v = parseVersion(text);
+  return v ? v.major * 1000 + v.minor : -1;
+}
+
 export function sortDescending(versions: readonly string[]): string[] {
   return [...versions].sort((a, b) => compareVersions(b, a));
 }

@@ -205,6 +205,8 @@ function describe(error: HttpError, ctx: ErrorContext): Rendered {
             : []),
         ],
       };
+    case 'FAILED_PRECONDITION':
+      return plain('FAILED_PRECONDITION', error.message);
     case 'CREDENTIALS_MISSING':
       return {
         status: 'UNAUTHENTICATED',

@@ -253,12 +253,17 @@ const MESSAGE_PARAMS = new Set([
 ]);
 
 /** Unknown query parameters are rejected like ESF does (when strict). */
-export function checkQuery(query: Record<string, string>, strict: boolean): Result<void, HttpError> {
+export function checkQuery(
+  query: Record<string, string>,
+  strict: boolean,
+  extra?: ReadonlySet<string>,
+): Result<void, HttpError> {
   if (!strict) return ok(undefined);
   const violations: Violation[] = [];
   for (const name of Object.keys(query)) {
     if (SYSTEM_PARAMS.has(name) || MESSAGE_PARAMS.has(name) || MESSAGE_PARAMS.has(snakeToCamel(name)))
       continue;
+    if (extra?.has(name)) continue;
     violations.push({
       description: `Invalid JSON payload received. Unknown name "${name}": Cannot bind query parameter. Field '${name}' could not be found in request message.`,
     });

@@ -3,13 +3,19 @@ import {
   Cluster,
   CreateClusterRequest,
   CreateNodePoolRequest,
+  CompleteNodePoolUpgradeRequest,
   Empty,
   ListClustersResponse,
   ListNodePoolsResponse,
   ListOperationsResponse,
   NodePool,
+  NodePoolUpgradeInfo,
   Operation,
+  RollbackNodePoolUpgradeRequest,
   ServerConfig,
+  SetNodePoolAutoscalingRequest,
+  SetNodePoolManagementRequest,
+  SetNodePoolSizeRequest,
   UpdateClusterRequest,
   UpdateNodePoolRequest,
 } from '@sims/cluster-schema';
@@ -34,7 +40,16 @@ import { fail, ok, type Result } from '../domain/errors';
 import { type ApiVersion, canonicalProject, clusterName, nodePoolName } from '../domain/names';
 import { omitDefaults, renderNodePool, writePool } from '../domain/node-pools';
 import { cancelOperation, pollOperation, renderOperation } from '../domain/operations';
+import {
+  completeNodePoolUpgrade,
+  nodePoolUpgradeInfo,
+  rollbackNodePool,
+  setNodePoolAutoscaling,
+  setNodePoolManagement,
+  setNodePoolSize,
+} from '../domain/pool-methods';
 import type {
+  BlueGreenPhaseName,
   ClusterRecord,
   ClusterState,
   OperationFailure,
@@ -65,8 +80,14 @@ function jsonText(body: unknown): string {
 /** Domain fault effects of this simulator (validated by `definition.ts`). */
 export interface OperationFailsEffect {
   atProgress?: number;
+  atBatch?: number;
+  atPhase?: BlueGreenPhaseName;
   status?: RpcCodeName;
   message?: string;
+}
+export interface OperationStallsEffect {
+  atBatch?: number;
+  atPhase?: BlueGreenPhaseName;
 }
 export interface OperationDurationEffect {
   duration?: string | number;
@@ -105,7 +126,11 @@ interface RouteSpec<B> {
   /** The response message, for numeric enum encoding. */
   response: z.ZodType;
   handle(args: Args<B>): Result<unknown, HttpError>;
+  /** A custom verb sharing the route (by the `:pool` it arrives in): its query fields and answer message. */
+  variant?: (pool: string) => { query: ReadonlySet<string>; response: z.ZodType } | undefined;
 }
+
+const FETCH_VARIANT = { query: new Set(['version']), response: NodePoolUpgradeInfo };
 
 const ROOT = { loc: '/projects/:project/locations/:location', zone: '/projects/:project/zones/:location' };
 
@@ -114,47 +139,6 @@ function withoutVerb(pool: string): string {
   // Every pool read passes here (the journal's resource): no regex unless there is a verb at all.
   return pool.includes(':') ? pool.replace(/:[A-Za-z]+$/, '') : pool;
 }
-
-/**
- * Node pool methods GKE has that the simulator does not simulate yet (issue 16), with their REST forms from
- * the discovery document (`{+name}:verb`; the legacy zonal form where it differs).
- */
-const NOT_SIMULATED_POOL_METHODS = [
-  { name: 'nodePools.setSize', rpc: 'SetNodePoolSize', method: 'post', verb: 'setSize', zone: '/setSize' },
-  {
-    name: 'nodePools.setManagement',
-    rpc: 'SetNodePoolManagement',
-    method: 'post',
-    verb: 'setManagement',
-    zone: '/setManagement',
-  },
-  {
-    name: 'nodePools.setAutoscaling',
-    rpc: 'SetNodePoolAutoscaling',
-    method: 'post',
-    verb: 'setAutoscaling',
-    zone: '/autoscaling',
-  },
-  {
-    name: 'nodePools.rollback',
-    rpc: 'RollbackNodePoolUpgrade',
-    method: 'post',
-    verb: 'rollback',
-    zone: ':rollback',
-  },
-  {
-    name: 'nodePools.completeUpgrade',
-    rpc: 'CompleteNodePoolUpgrade',
-    method: 'post',
-    verb: 'completeUpgrade',
-  },
-  {
-    name: 'nodePools.fetchNodePoolUpgradeInfo',
-    rpc: 'FetchNodePoolUpgradeInfo',
-    method: 'get',
-    verb: 'fetchNodePoolUpgradeInfo',
-  },
-] as const;
 
 function timingOf(
   effect: OperationDurationEffect | undefined,
@@ -211,8 +195,9 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
       const project = p.project ?? '';
       const location = p.location ?? '';
       const query = c.req.query();
+      const variant = spec.variant?.(p.pool ?? '');
       const run = (): Result<unknown, HttpError> => {
-        const q = checkQuery(query, state.settings.strictUnknownFields);
+        const q = checkQuery(query, state.settings.strictUnknownFields, variant?.query);
         if (!q.ok) return q;
         const seg = viaZones ? 'zones' : 'locations';
         const resource =
@@ -265,7 +250,7 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
       const result = run();
       if (!result.ok) return renderError(result.error, errorCtx);
       const body = wantsNumericEnums(query)
-        ? encodeEnumsAsNumbers(spec.response, result.value)
+        ? encodeEnumsAsNumbers(variant?.response ?? spec.response, result.value)
         : result.value;
       return respond(body, sim.requestId);
     };
@@ -370,10 +355,20 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
         }
         return undefined;
       },
-      operationEffects: () => ({
-        timing: timingOf(sim.takeEffect<OperationDurationEffect>('operationDuration')),
-        failure: failureOf(sim.takeEffect<OperationFailsEffect>('operationFails')),
-      }),
+      operationEffects: () => {
+        const fails = sim.takeEffect<OperationFailsEffect>('operationFails');
+        const stalls = sim.takeEffect<OperationStallsEffect>('operationStalls');
+        const at = (e: OperationFailsEffect | OperationStallsEffect | undefined) =>
+          e && (e.atBatch !== undefined || e.atPhase !== undefined)
+            ? { batch: e.atBatch, phase: e.atPhase }
+            : undefined;
+        return {
+          timing: timingOf(sim.takeEffect<OperationDurationEffect>('operationDuration')),
+          failure: failureOf(fails),
+          failsAt: at(fails),
+          stallsAt: at(stalls),
+        };
+      },
     };
   }
 
@@ -421,42 +416,138 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
   const poolPath = { loc: '/clusters/:cluster/nodePools/:pool', zone: '/clusters/:cluster/nodePools/:pool' };
   const poolsPath = { loc: '/clusters/:cluster/nodePools', zone: '/clusters/:cluster/nodePools' };
 
-  // Refused with 501 once the caller is authorized and the pool found, where an unknown route's 404 would
-  // tell a client its node pool does not exist. `{+name}:verb` arrives as a `:pool` of `np1:setSize`: a
-  // handler registered before the pool routes takes the verbs it knows and passes everything else on. (A
+  // The custom verbs on a pool (`{+name}:setSize`, discovery document) arrive as a `:pool` of `np1:setSize`:
+  // a handler registered before the pool routes takes the verbs it knows and passes everything else on. (A
   // pattern such as `:pool{[^/]+:setSize}` would cost the whole app Hono's RegExpRouter; decision 0008.)
-  const refusal = (m: (typeof NOT_SIMULATED_POOL_METHODS)[number]): RouteSpec<unknown> => ({
-    name: m.name,
-    response: Operation,
-    rpc: m.rpc,
-    permission: m.method === 'get' ? 'container.clusters.get' : 'container.clusters.update',
+  // The legacy zonal forms are paths of their own (`…/nodePools/np1/setSize`, `…/autoscaling`), but
+  // rollback's, which is `:rollback` there too.
+  const poolMethod = <B>(spec: {
+    name: string;
+    rpc: string;
+    body: z.ZodType<B>;
+    response: z.ZodType;
+    handle(a: Args<B>, record: ClusterRecord, pool: string): Result<unknown, HttpError>;
+  }): RouteSpec<B> => ({
+    name: spec.name,
+    rpc: spec.rpc,
+    response: spec.response,
+    permission: 'container.clusters.update',
     level: 'cluster',
-    readOnly: m.method === 'get',
+    readOnly: false,
+    body: spec.body,
+    handle(a) {
+      const pool = withoutVerb(a.pool);
+      const ids = checkIds(
+        { ...a, pool },
+        {
+          projectId: (a.body as { projectId?: string }).projectId,
+          zone: (a.body as { zone?: string }).zone,
+          clusterId: (a.body as { clusterId?: string }).clusterId,
+          nodePoolId: (a.body as { nodePoolId?: string }).nodePoolId,
+          name: (a.body as { name?: string }).name,
+        },
+      );
+      if (!ids.ok) return ids;
+      const record = cluster(a);
+      if (!record.ok) return record;
+      return spec.handle(a, record.value, pool);
+    },
+  });
+  const poolMethods = [
+    {
+      verb: 'setSize',
+      zone: '/setSize',
+      spec: poolMethod({
+        name: 'nodePools.setSize',
+        rpc: 'SetNodePoolSize',
+        body: SetNodePoolSizeRequest,
+        response: Operation,
+        handle: (a, record, pool) =>
+          started(a, setNodePoolSize(a.state, record, pool, a.body, domainContext(a))),
+      }),
+    },
+    {
+      verb: 'setManagement',
+      zone: '/setManagement',
+      spec: poolMethod({
+        name: 'nodePools.setManagement',
+        rpc: 'SetNodePoolManagement',
+        body: SetNodePoolManagementRequest,
+        response: Operation,
+        handle: (a, record, pool) =>
+          started(a, setNodePoolManagement(a.state, record, pool, a.body, domainContext(a))),
+      }),
+    },
+    {
+      verb: 'setAutoscaling',
+      zone: '/autoscaling',
+      spec: poolMethod({
+        name: 'nodePools.setAutoscaling',
+        rpc: 'SetNodePoolAutoscaling',
+        body: SetNodePoolAutoscalingRequest,
+        response: Operation,
+        handle: (a, record, pool) =>
+          started(a, setNodePoolAutoscaling(a.state, record, pool, a.body.autoscaling, domainContext(a))),
+      }),
+    },
+    {
+      verb: 'rollback',
+      zone: ':rollback',
+      spec: poolMethod({
+        name: 'nodePools.rollback',
+        rpc: 'RollbackNodePoolUpgrade',
+        body: RollbackNodePoolUpgradeRequest,
+        response: Operation,
+        handle: (a, record, pool) =>
+          started(a, rollbackNodePool(a.state, record, pool, a.body, domainContext(a))),
+      }),
+    },
+    {
+      verb: 'completeUpgrade',
+      spec: poolMethod({
+        name: 'nodePools.completeUpgrade',
+        rpc: 'CompleteNodePoolUpgrade',
+        body: CompleteNodePoolUpgradeRequest,
+        response: Empty,
+        handle(a, record, pool) {
+          const op = completeNodePoolUpgrade(a.state, record, pool, a.now);
+          if (!op.ok) return op;
+          scheduler.reschedule(a.world, op.value);
+          return ok({});
+        },
+      }),
+    },
+  ] as const;
+  for (const form of ['loc', 'zone'] as const) {
+    const byVerb = new Map<string, RouteSpec<unknown>>(
+      poolMethods
+        .filter((m) => form === 'loc' || ('zone' in m && m.zone === `:${m.verb}`))
+        .map((m) => [m.verb, m.spec as RouteSpec<unknown>] as const),
+    );
+    verbHandlers('post', form, poolPath[form], byVerb);
+  }
+  for (const m of poolMethods) {
+    if ('zone' in m && m.zone.startsWith('/'))
+      route('post', { zone: `${poolPath.zone}${m.zone}` }, m.spec as RouteSpec<unknown>);
+  }
+
+  // The one GET verb is taken inside nodePools.get: with a handler in front of every pool read, GET nodePool
+  // measured ~13 % fewer requests per second (median of a 5-round A/B; bench figure 3's thinnest margins).
+  const fetchUpgradeInfo: RouteSpec<unknown> = {
+    name: 'nodePools.fetchNodePoolUpgradeInfo',
+    rpc: 'FetchNodePoolUpgradeInfo',
+    response: NodePoolUpgradeInfo,
+    permission: 'container.clusters.get',
+    level: 'cluster',
+    readOnly: true,
     handle(a) {
       const record = cluster(a);
       if (!record.ok) return record;
       const pool = findPool(record.value, withoutVerb(a.pool));
       if (!pool.ok) return pool;
-      return fail({ code: 'NOT_SIMULATED', what: `${m.name} (${m.rpc})` });
+      return ok(nodePoolUpgradeInfo(a.state, record.value, pool.value));
     },
-  });
-  const posted = NOT_SIMULATED_POOL_METHODS.filter((m) => m.method === 'post');
-  for (const form of ['loc', 'zone'] as const) {
-    const byVerb = new Map(
-      posted
-        .filter((m) => form === 'loc' || ('zone' in m && m.zone === `:${m.verb}`))
-        .map((m) => [m.verb, refusal(m)] as const),
-    );
-    verbHandlers('post', form, poolPath[form], byVerb);
-  }
-  for (const m of posted) {
-    if ('zone' in m && m.zone.startsWith('/'))
-      route('post', { zone: `${poolPath.zone}${m.zone}` }, refusal(m));
-  }
-  // The one GET verb is taken inside nodePools.get: with a handler in front of every pool read, GET nodePool
-  // measured ~13 % fewer requests per second (median of a 5-round A/B; bench figure 3's thinnest margins).
-  const fetchUpgradeInfo = NOT_SIMULATED_POOL_METHODS.find((m) => m.verb === 'fetchNodePoolUpgradeInfo');
-  const refuseFetch = fetchUpgradeInfo && refusal(fetchUpgradeInfo);
+  };
 
   route('get', poolPath, {
     name: 'nodePools.get',
@@ -465,11 +556,14 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
     permission: 'container.clusters.get',
     level: 'cluster',
     readOnly: true,
+    // The verb's request message has a `version` field ("API request version that initiates this
+    // operation"), and its answer is a NodePoolUpgradeInfo (for numeric enums).
+    variant: (pool) => (pool.endsWith(':fetchNodePoolUpgradeInfo') ? FETCH_VARIANT : undefined),
     handle(a) {
-      if (refuseFetch && a.pool.endsWith(':fetchNodePoolUpgradeInfo')) {
+      if (a.pool.endsWith(':fetchNodePoolUpgradeInfo')) {
         // Journaled as the method called (fault rules matched it as nodePools.get).
-        a.c.var.sim.operation = refuseFetch.name;
-        return refuseFetch.handle(a);
+        a.c.var.sim.operation = fetchUpgradeInfo.name;
+        return fetchUpgradeInfo.handle(a);
       }
       const record = cluster(a);
       if (!record.ok) return record;
