@@ -88,4 +88,67 @@ describe('cluster scenarios', () => {
     expect(done.statusMessage).toMatch(/instance group manager/);
     expect((await getPool()).body.status).toBe('RUNNING_WITH_ERROR');
   });
+
+  it('surge-upgrade: 6 nodes in 2 zones, 2 at a time, a batch every 5 minutes; cancel and rollback', async () => {
+    await load('surge-upgrade.yaml');
+    const pool = 'projects/scenario-project/locations/us-central1/clusters/surge-cluster/nodePools/pool-1';
+    const opPath = (name: string) =>
+      api(`projects/scenario-project/locations/us-central1/operations/${name}`);
+    const op = (await send(api(pool), 'PUT', { nodeVersion: 'latest' }, bearer)).body;
+    await client.clock.advance('1s');
+    const details: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      await client.clock.advance('5m');
+      details.push((await send(opPath(op.name), 'GET', undefined, bearer)).body.detail);
+    }
+    expect(details).toEqual([
+      'Updating pool-1, processed 2 out of 6 nodes (33.3%)',
+      // Zone a's second batch is its last node: batches are per zone.
+      'Updating pool-1, processed 3 out of 6 nodes (50.0%)',
+    ]);
+    await send(`${opPath(op.name)}:cancel`, 'POST', {}, bearer);
+    await client.clock.advance('1s');
+    const rollback = await send(api(`${pool}:rollback`), 'POST', {}, bearer);
+    expect(rollback.status).toBe(200);
+    // 3 upgraded nodes come back 2 at a time.
+    await client.clock.advance('11m');
+    expect((await send(opPath(rollback.body.name), 'GET', undefined, bearer)).body.status).toBe('DONE');
+    expect((await send(api(pool), 'GET', undefined, bearer)).body.version).toBe('1.33.4-gke.1036000');
+  });
+
+  it('blue-green-upgrade: the phases, an hour of soak, and completeUpgrade ending it early', async () => {
+    await load('blue-green-upgrade.yaml');
+    const pool =
+      'projects/scenario-project/locations/us-central1-a/clusters/blue-green-cluster/nodePools/pool-1';
+    const phase = async () =>
+      (await send(api(pool), 'GET', undefined, bearer)).body.updateInfo?.blueGreenInfo?.phase;
+    const op = (await send(api(pool), 'PUT', { nodeVersion: 'latest' }, bearer)).body;
+    const phases: string[] = [];
+    // create 2m, cordon 2m, drain 3m + 1m soak + 3m: soaking after 11 minutes.
+    for (let i = 0; i < 12; i++) {
+      await client.clock.advance('1m');
+      const p = await phase();
+      if (phases.at(-1) !== p) phases.push(p);
+    }
+    expect(phases).toEqual([
+      'CREATING_GREEN_POOL',
+      'CORDONING_BLUE_POOL',
+      'DRAINING_BLUE_POOL',
+      'NODE_POOL_SOAKING',
+    ]);
+    const complete = await send(api(`${pool}:completeUpgrade`), 'POST', {}, bearer);
+    expect(complete.status).toBe(200);
+    expect(await phase()).toBe('DELETING_BLUE_POOL');
+    await client.clock.advance('2m');
+    const done = (
+      await send(
+        api(`projects/scenario-project/locations/us-central1-a/operations/${op.name}`),
+        'GET',
+        undefined,
+        bearer,
+      )
+    ).body;
+    expect(done).toMatchObject({ operationType: 'UPGRADE_NODES', status: 'DONE' });
+    expect((await send(api(pool), 'GET', undefined, bearer)).body.version).toBe('1.33.5-gke.1308000');
+  });
 });

@@ -9,7 +9,7 @@ import { scenario } from './support';
 const folder = join(dirname(fileURLToPath(import.meta.url)), '..');
 const files = readdirSync(folder).filter((f) => f.endsWith('.yaml'));
 const CLUSTER =
-  /^(demo-cluster|aborted-first-update|slow-realistic-upgrade|busy-cluster|operation-fails-midway)\.yaml$/;
+  /^(demo-cluster|aborted-first-update|slow-realistic-upgrade|busy-cluster|operation-fails-midway|surge-upgrade|blue-green-upgrade)\.yaml$/;
 
 describe('every scenario file', () => {
   it.each(files)('%s loads into its simulator without error', async (file) => {

@@ -62,7 +62,10 @@ export const domainEffects = {
   operationStalls: z
     .object({ atBatch: z.int().positive().optional(), atPhase: rolloutPhase.optional() })
     .strict()
-    .refine((v) => (v.atBatch === undefined) !== (v.atPhase === undefined), 'give exactly one of atBatch or atPhase'),
+    .refine(
+      (v) => (v.atBatch === undefined) !== (v.atPhase === undefined),
+      'give exactly one of atBatch or atPhase',
+    ),
   /** The operation this request starts takes this long (duration) or this many `operations.get` polls. */
   operationDuration: z
     .object({

@@ -175,7 +175,13 @@ export const AutoUpgradePausedReason = protoEnum({
 });
 
 /** `UpgradeDetails.State`. */
-export const UpgradeDetailsState = protoEnum({ UNKNOWN: 0, FAILED: 1, SUCCEEDED: 2, CANCELED: 3, RUNNING: 4 });
+export const UpgradeDetailsState = protoEnum({
+  UNKNOWN: 0,
+  FAILED: 1,
+  SUCCEEDED: 2,
+  CANCELED: 3,
+  RUNNING: 4,
+});
 
 /** `UpgradeDetails.StartType`. */
 export const UpgradeStartType = protoEnum({ START_TYPE_UNSPECIFIED: 0, AUTOMATIC: 1, MANUAL: 2 });

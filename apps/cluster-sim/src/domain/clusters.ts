@@ -4,8 +4,9 @@ import type {
   UpdateClusterRequestShape,
   UpdateNodePoolRequestShape,
 } from '@sims/cluster-schema';
+import { admit, type DomainContext, findPool, withEffects } from './context';
 import { defaultCluster, defaultNodePool, instanceGroupUrls } from './defaults';
-import { type DomainError, fail, ok, type Result } from './errors';
+import { fail, ok, type Result } from './errors';
 import { computeEtag } from './etag';
 import { type ApiVersion, clusterSelfLink, isZone } from './names';
 import {
@@ -18,20 +19,16 @@ import {
   renderNodePool,
   writePool,
 } from './node-pools';
-import { checkConcurrency, createOperation, type StartOperation, timestamp } from './operations';
-import { admit, type DomainContext, findPool, withEffects } from './context';
+import { createOperation, timestamp } from './operations';
 import { setNodePoolAutoscaling } from './pool-methods';
 import { planUpgrade, recreatesNodes } from './rollouts';
 import type {
-  BlueGreenPhaseName,
   ClusterRecord,
   ClusterShape,
   ClusterState,
   NodePoolShape,
-  OperationFailure,
   OperationRecord,
   PoolRecord,
-  Rollout,
 } from './state';
 import { clusterKey } from './state';
 import { resolveMasterVersion, resolveNodeVersion } from './versions';
@@ -58,7 +55,6 @@ export function findCluster(state: ClusterState, projectId: string, ref: Cluster
   }
   return ok(record);
 }
-
 
 function versionRules(state: ClusterState, record: ClusterRecord) {
   return {

@@ -1,4 +1,4 @@
-import { type DomainError, fail, ok, type Result } from './errors';
+import { type DomainError, fail, ok } from './errors';
 import { checkConcurrency, type StartOperation } from './operations';
 import { faultStep } from './rollouts';
 import type { BlueGreenPhaseName, ClusterRecord, ClusterState, OperationFailure, Rollout } from './state';
@@ -54,7 +54,6 @@ export function admit(
   const injected = ctx.injectedConflict?.();
   return injected ? fail(injected) : checkConcurrency(state, record, request);
 }
-
 
 export function findPool(record: ClusterRecord, pool: string) {
   const found = record.pools.get(pool);

@@ -3,14 +3,7 @@ import type { z } from 'zod';
 import { fail, ok, type Result } from './errors';
 import { type ApiVersion, operationSelfLink, targetLink } from './names';
 import { refreshCluster, writePool } from './node-pools';
-import {
-  blueGreenInfo,
-  phaseOf,
-  rolloutNodesDone,
-  stepFraction,
-  stepLimit,
-  stepTime,
-} from './rollouts';
+import { blueGreenInfo, phaseOf, rolloutNodesDone, stepFraction, stepLimit, stepTime } from './rollouts';
 import type {
   ClusterRecord,
   ClusterState,
@@ -141,7 +134,11 @@ export function createOperation(
       polls !== undefined
         ? { mode: 'polls', polls: Math.max(1, polls), seen: 0 }
         : rolloutTime
-          ? { mode: 'time', runningAt: now + pendingMs, doneAt: now + pendingMs + (input.rollout?.total ?? 0) }
+          ? {
+              mode: 'time',
+              runningAt: now + pendingMs,
+              doneAt: now + pendingMs + (input.rollout?.total ?? 0),
+            }
           : { mode: 'time', runningAt: now + pendingMs, doneAt: now + duration },
     nodesTotal: input.nodesTotal,
     failure: input.failure,
@@ -178,7 +175,8 @@ export function operationTimeline(op: OperationRecord): { at: number; event: Ope
   const rollout = op.rollout;
   if (rollout) {
     const limit = stepLimit(rollout);
-    for (let i = rollout.reached + 1; i < limit; i++) events.push({ at: stepTime(op, rollout, i), event: 'step' });
+    for (let i = rollout.reached + 1; i < limit; i++)
+      events.push({ at: stepTime(op, rollout, i), event: 'step' });
     // A fault on a batch or phase: it fails where the next one would start, or never ends (a stall).
     if (rollout.failsAt !== undefined) {
       events.push({ at: stepTime(op, rollout, rollout.failsAt), event: 'fail' });
@@ -276,7 +274,10 @@ export function pollOperation(state: ClusterState, op: OperationRecord, now: num
   if (op.plan.mode !== 'polls' || op.status === 'DONE' || op.status === 'ABORTING') return;
   const rollout = op.rollout;
   // A stalled rollout stays where it stopped, however often it is read.
-  if (rollout?.stalledAt !== undefined && op.plan.seen / op.plan.polls >= stepFraction(rollout, rollout.stalledAt))
+  if (
+    rollout?.stalledAt !== undefined &&
+    op.plan.seen / op.plan.polls >= stepFraction(rollout, rollout.stalledAt)
+  )
     return;
   op.plan.seen++;
   if (op.status === 'PENDING') transition(op, 'RUNNING');
@@ -294,7 +295,10 @@ export function pollOperation(state: ClusterState, op: OperationRecord, now: num
 }
 
 /** The pool an operation works on, if it (and its cluster) still exist. */
-function targetPool(state: ClusterState, op: OperationRecord): { record: ClusterRecord; pool: PoolRecord } | undefined {
+function targetPool(
+  state: ClusterState,
+  op: OperationRecord,
+): { record: ClusterRecord; pool: PoolRecord } | undefined {
   const record = targetRecord(state, op);
   const pool = op.nodePool === undefined ? undefined : record?.pools.get(op.nodePool);
   return record && pool ? { record, pool } : undefined;
@@ -454,7 +458,9 @@ function failChange(state: ClusterState, op: OperationRecord, cancelled: boolean
           to: op.change.desired,
           nodesUpgraded: done,
           ...(phase ? { phase } : {}),
-          ...(rollout.greenInstanceGroupUrls ? { greenInstanceGroupUrls: rollout.greenInstanceGroupUrls } : {}),
+          ...(rollout.greenInstanceGroupUrls
+            ? { greenInstanceGroupUrls: rollout.greenInstanceGroupUrls }
+            : {}),
         };
       }
       endUpgrade(poolRecord, op, cancelled ? 'CANCELED' : 'FAILED');
@@ -482,7 +488,9 @@ export function renderOperation(state: ClusterState, op: OperationRecord, now: n
   const stageMetric = stage ? [{ name: 'UPGRADE_STAGE', stringValue: stage }] : [];
   const isNodes = op.type === 'UPGRADE_NODES';
   const onPool = isNodes || (op.type === 'UPDATE_CLUSTER' && op.nodePool !== undefined);
-  let progress: { metrics: ({ name: string; intValue: string } | { name: string; stringValue: string })[] } | undefined;
+  let progress:
+    | { metrics: ({ name: string; intValue: string } | { name: string; stringValue: string })[] }
+    | undefined;
   let detail: string | undefined;
   if (onPool && n === 0 && stageMetric.length === 0) {
     // Changes made in place (taints, autoscaling): the recordings end with only `NODES_TOTAL: 0`.
@@ -490,7 +498,12 @@ export function renderOperation(state: ClusterState, op: OperationRecord, now: n
   } else if (isNodes && op.status === 'RUNNING') {
     detail = `Updating ${op.nodePool}, processed ${k} out of ${n} nodes (${pct(k, n)}%)`;
     progress = {
-      metrics: [...stageMetric, metric('NODES_TOTAL', n), metric('NODES_COMPLETE', k), metric('NODES_DONE', k)],
+      metrics: [
+        ...stageMetric,
+        metric('NODES_TOTAL', n),
+        metric('NODES_COMPLETE', k),
+        metric('NODES_DONE', k),
+      ],
     };
   } else if (isNodes && op.status !== 'PENDING') {
     const failed = op.error && op.error.code !== 1 ? Math.min(1, n - k) : 0;

@@ -9,13 +9,7 @@ import { admit, type DomainContext, findPool, withEffects } from './context';
 import { fail, ok, type Result } from './errors';
 import { nodeCount, refreshCluster, writePool } from './node-pools';
 import { createOperation, liveOperations } from './operations';
-import {
-  elapsedNominal,
-  phaseOf,
-  planRollback,
-  skipSoak,
-  stepFraction,
-} from './rollouts';
+import { elapsedNominal, phaseOf, planRollback, skipSoak, stepFraction } from './rollouts';
 import type { ClusterRecord, ClusterState, NodePoolShape, OperationRecord, PoolRecord } from './state';
 import { compareVersions, minorOf } from './versions';
 
@@ -231,7 +225,9 @@ export function rollbackNodePool(
   if (!busy.ok) return busy;
   const partial = poolRecord.partial;
   if (!partial) {
-    return ok(poolOperation(state, record, poolName, { type: 'UPGRADE_NODES', change: { kind: 'none' } }, ctx));
+    return ok(
+      poolOperation(state, record, poolName, { type: 'UPGRADE_NODES', change: { kind: 'none' } }, ctx),
+    );
   }
   const rollout = planRollback(poolRecord.pool, partial, state.settings, ctx.now);
   const restore: NodePoolShape = { ...partial.from };

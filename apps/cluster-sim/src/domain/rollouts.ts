@@ -91,7 +91,8 @@ function surgeSteps(pool: NodePoolShape, perZone: number, settings: Settings) {
   const { maxSurge, parallel } = surgeSettings(pool);
   const batches: { zone: string; size: number }[] = [];
   for (const zone of zonesOf(pool)) {
-    for (let left = perZone; left > 0; left -= parallel) batches.push({ zone, size: Math.min(parallel, left) });
+    for (let left = perZone; left > 0; left -= parallel)
+      batches.push({ zone, size: Math.min(parallel, left) });
   }
   const batchMs = share(settings, batches.length, settings.rollout.batchMs);
   let done = 0;
@@ -167,7 +168,9 @@ export function planUpgrade(
 ): Rollout {
   const strategy = strategyOf(to);
   const plan =
-    strategy === 'BLUE_GREEN' ? blueGreenSteps(to, settings) : surgeSteps(to, from.initialNodeCount ?? 0, settings);
+    strategy === 'BLUE_GREEN'
+      ? blueGreenSteps(to, settings)
+      : surgeSteps(to, from.initialNodeCount ?? 0, settings);
   return {
     strategy,
     kind: 'upgrade',
@@ -184,7 +187,12 @@ export function planUpgrade(
  * Plans a rollback of a stopped upgrade: surge brings the upgraded nodes back batch by batch; blue-green
  * uncordons the blue pool and deletes the green one (phase ROLLBACK_STARTED).
  */
-export function planRollback(pool: NodePoolShape, partial: PartialUpgrade, settings: Settings, now: number): Rollout {
+export function planRollback(
+  pool: NodePoolShape,
+  partial: PartialUpgrade,
+  settings: Settings,
+  now: number,
+): Rollout {
   if (partial.strategy === 'BLUE_GREEN') {
     const all = (pool.initialNodeCount ?? 0) * zonesOf(pool).length;
     return {
@@ -205,7 +213,12 @@ export function planRollback(pool: NodePoolShape, partial: PartialUpgrade, setti
   const batchMs = share(settings, sizes.length, settings.rollout.batchMs);
   let done = 0;
   const steps = sizes.map((size, i) => {
-    const step: RolloutStep = { offset: i * batchMs, nodesDone: done, extraNodes: Math.min(maxSurge, size), batch: i + 1 };
+    const step: RolloutStep = {
+      offset: i * batchMs,
+      nodesDone: done,
+      extraNodes: Math.min(maxSurge, size),
+      batch: i + 1,
+    };
     done += size;
     return step;
   });
@@ -239,7 +252,10 @@ function phaseIndex(rollout: Rollout, phase: BlueGreenPhaseName): number {
 }
 
 /** The step index at which a fault on surge batch `batch` or blue-green phase `phase` takes effect. */
-export function faultStep(rollout: Rollout, at: { batch?: number; phase?: BlueGreenPhaseName }): number | undefined {
+export function faultStep(
+  rollout: Rollout,
+  at: { batch?: number; phase?: BlueGreenPhaseName },
+): number | undefined {
   if (at.batch !== undefined) {
     // Batch k ends where batch k+1 starts (index k), or when the rollout ends.
     if (rollout.strategy !== 'SURGE' || at.batch > rollout.steps.length) return undefined;

@@ -1,9 +1,9 @@
 import {
   CancelOperationRequest,
   Cluster,
+  CompleteNodePoolUpgradeRequest,
   CreateClusterRequest,
   CreateNodePoolRequest,
-  CompleteNodePoolUpgradeRequest,
   Empty,
   ListClustersResponse,
   ListNodePoolsResponse,
