@@ -16,6 +16,17 @@ describe('GET /openapi.json', () => {
       '/v1beta1/projects/{projectId}/zones/{zone}/clusters/{clusterId}/nodePools/{nodePoolId}/update',
     );
     expect(paths).toContain('/v1/projects/{projectId}/locations/{location}/operations/{operationId}:cancel');
+    for (const verb of ['setSize', 'setManagement', 'setAutoscaling', 'rollback', 'completeUpgrade']) {
+      expect(
+        doc.paths[
+          `/v1beta1/projects/{projectId}/locations/{location}/clusters/{clusterId}/nodePools/{nodePoolId}:${verb}`
+        ],
+      ).toHaveProperty('post');
+    }
+    expect(paths).toContain(
+      '/v1/projects/{projectId}/zones/{zone}/clusters/{clusterId}/nodePools/{nodePoolId}/autoscaling',
+    );
+    expect(doc.components.schemas.NodePoolUpgradeInfo.properties.upgradeDetails.type).toBe('array');
     expect(
       Object.keys(
         doc.paths[

@@ -78,8 +78,8 @@ describe('operations', () => {
     const done = (await h.get(`${OPS}/${op.name}`)).body;
     expect(done).toMatchObject({
       status: 'DONE',
-      statusMessage: 'Operation was cancelled.',
-      error: { code: 1, message: 'Operation was cancelled.' },
+      statusMessage: 'Operation was aborted: operation was aborted.',
+      error: { code: 1, message: 'Operation was aborted: operation was aborted.' },
     });
     expect(done.error.details).toBeUndefined();
     const pool = (await h.get(POOL)).body;

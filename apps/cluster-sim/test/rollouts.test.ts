@@ -389,4 +389,42 @@ describe('blue-green upgrades', () => {
     await h.advance('1m');
     expect((await op(started.name)).status).toBe('DONE');
   });
+
+  it('waits before draining under the autoscaled rollout policy (3 days unless set)', async () => {
+    const started = (
+      await h.put(POOL, {
+        nodeVersion: V.master,
+        upgradeSettings: {
+          strategy: 'BLUE_GREEN',
+          blueGreenSettings: { autoscaledRolloutPolicy: {}, nodePoolSoakDuration: '0s' },
+        },
+      })
+    ).body;
+    await h.advance('2m');
+    await h.advance('200ms');
+    expect(await phase()).toBe('WAITING_TO_DRAIN_BLUE_POOL');
+    await h.advance('71h');
+    expect(await phase()).toBe('WAITING_TO_DRAIN_BLUE_POOL');
+    await h.advance('1h');
+    // The whole blue pool drains in one batch.
+    expect(await phase()).toBe('DRAINING_BLUE_POOL');
+    await h.advance('30s');
+    // A zero soak: the blue pool's deletion starts as soon as it is drained.
+    expect(await phase()).toBe('DELETING_BLUE_POOL');
+    await h.advance('1m');
+    expect((await op(started.name)).status).toBe('DONE');
+  });
+});
+
+describe('upgrade strategies that are not simulated', () => {
+  it('refuses a node upgrade of a SHORT_LIVED pool with 501, starting nothing', async () => {
+    h = createHarness();
+    await seed(aNodePool('np1').withVersion(V.oldPatch133));
+    const res = await h.put(POOL, { nodeVersion: V.master, upgradeSettings: { strategy: 'SHORT_LIVED' } });
+    expect(res.status, res.text).toBe(501);
+    expect(res.headers.get('x-sim-reason')).toBe('not-simulated');
+    expect((await h.get(POOL)).body).toMatchObject({ status: 'RUNNING', version: V.oldPatch133 });
+    // Settings alone change in place.
+    expect((await h.put(POOL, { upgradeSettings: { strategy: 'SHORT_LIVED' } })).status).toBe(200);
+  });
 });

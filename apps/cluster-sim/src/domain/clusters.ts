@@ -107,6 +107,13 @@ export function updateNodePool(
   if (!busy.ok) return busy;
   const from = poolRecord.pool;
   const desired = applyNodePoolUpdate(from, req, version);
+  if (desired.upgradeSettings?.strategy === 'SHORT_LIVED' && recreatesNodes(req)) {
+    // Short-lived (flex-start) pools replace nodes their own way; not a surge, and not simulated.
+    return fail({
+      code: 'NOT_SIMULATED',
+      what: 'A node upgrade of a pool with upgradeSettings.strategy SHORT_LIVED',
+    });
+  }
   // Changes that recreate nodes unfold batch by batch (surge) or phase by phase (blue-green); the
   // others are applied in place when the operation is DONE.
   const rollout = recreatesNodes(req)

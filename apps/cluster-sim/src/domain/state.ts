@@ -230,7 +230,8 @@ export const DEFAULT_SETTINGS: Settings = {
   maxOperations: 10_000,
   busyMessage: 'current',
   failedPoolStatus: 'RUNNING_WITH_ERROR',
-  cancelError: { status: 'CANCELLED', message: 'Operation was cancelled.' },
+  // The text a user recorded from gcloud after cancelling a blue-green upgrade (2025); the code is unknown.
+  cancelError: { status: 'CANCELLED', message: 'Operation was aborted: operation was aborted.' },
   etagMismatchMessage: 'Etag "{etag}" does not match the current etag of node pool "{nodePool}".',
   rollout: { defaultNodePoolSoakMs: 3_600_000, defaultWaitForDrainMs: 3 * 86_400_000 },
   auth: { principals: {}, rejectedTokens: {}, denyUnknownTokens: false },

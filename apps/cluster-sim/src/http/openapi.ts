@@ -1,6 +1,7 @@
 import {
   CancelOperationRequest,
   Cluster,
+  CompleteNodePoolUpgradeRequest,
   CreateClusterRequest,
   CreateNodePoolRequest,
   Empty,
@@ -9,8 +10,13 @@ import {
   ListNodePoolsResponse,
   ListOperationsResponse,
   NodePool,
+  NodePoolUpgradeInfo,
   Operation,
+  RollbackNodePoolUpgradeRequest,
   ServerConfig,
+  SetNodePoolAutoscalingRequest,
+  SetNodePoolManagementRequest,
+  SetNodePoolSizeRequest,
   UpdateClusterRequest,
   UpdateNodePoolRequest,
 } from '@sims/cluster-schema';
@@ -23,7 +29,13 @@ const SCHEMAS = {
   CreateClusterRequest,
   UpdateClusterRequest,
   CancelOperationRequest,
+  SetNodePoolSizeRequest,
+  SetNodePoolManagementRequest,
+  SetNodePoolAutoscalingRequest,
+  RollbackNodePoolUpgradeRequest,
+  CompleteNodePoolUpgradeRequest,
   NodePool,
+  NodePoolUpgradeInfo,
   Cluster,
   Operation,
   ServerConfig,
@@ -78,6 +90,94 @@ export function createOpenApiDocument(): Record<string, unknown> {
         'UpdateNodePoolRequest',
       ),
       delete: op(`${tag}nodePools.delete`, 'Delete a node pool: DELETE_NODE_POOL operation', 'Operation'),
+    };
+    const pool = `${loc}/clusters/{clusterId}/nodePools/{nodePoolId}`;
+    const zonePool = `${zone}/clusters/{clusterId}/nodePools/{nodePoolId}`;
+    paths[`${pool}:setSize`] = {
+      post: op(
+        `${tag}nodePools.setSize`,
+        'Set the per-zone node count: SET_NODE_POOL_SIZE operation',
+        'Operation',
+        'SetNodePoolSizeRequest',
+      ),
+    };
+    paths[`${pool}:setManagement`] = {
+      post: op(
+        `${tag}nodePools.setManagement`,
+        'Set auto-upgrade and auto-repair: SET_NODE_POOL_MANAGEMENT operation',
+        'Operation',
+        'SetNodePoolManagementRequest',
+      ),
+    };
+    paths[`${pool}:setAutoscaling`] = {
+      post: op(
+        `${tag}nodePools.setAutoscaling`,
+        'Set the autoscaler: UPDATE_CLUSTER operation on the pool',
+        'Operation',
+        'SetNodePoolAutoscalingRequest',
+      ),
+    };
+    paths[`${pool}:rollback`] = {
+      post: op(
+        `${tag}nodePools.rollback`,
+        'Roll back a cancelled or failed upgrade: UPGRADE_NODES operation',
+        'Operation',
+        'RollbackNodePoolUpgradeRequest',
+      ),
+    };
+    paths[`${pool}:completeUpgrade`] = {
+      post: op(
+        `${tag}nodePools.completeUpgrade`,
+        "End a blue-green upgrade's node pool soak now",
+        'Empty',
+        'CompleteNodePoolUpgradeRequest',
+      ),
+    };
+    paths[`${pool}:fetchNodePoolUpgradeInfo`] = {
+      get: op(
+        `${tag}nodePools.fetchNodePoolUpgradeInfo`,
+        'Upgrade targets and history',
+        'NodePoolUpgradeInfo',
+      ),
+    };
+    paths[`${zonePool}/setSize`] = {
+      post: op(
+        `${tag}zones.nodePools.setSize`,
+        'setSize (legacy zonal form)',
+        'Operation',
+        'SetNodePoolSizeRequest',
+      ),
+    };
+    paths[`${zonePool}/setManagement`] = {
+      post: op(
+        `${tag}zones.nodePools.setManagement`,
+        'setManagement (legacy zonal form)',
+        'Operation',
+        'SetNodePoolManagementRequest',
+      ),
+    };
+    paths[`${zonePool}/autoscaling`] = {
+      post: op(
+        `${tag}zones.nodePools.autoscaling`,
+        'setAutoscaling (legacy zonal form)',
+        'Operation',
+        'SetNodePoolAutoscalingRequest',
+      ),
+    };
+    paths[`${zonePool}:rollback`] = {
+      post: op(
+        `${tag}zones.nodePools.rollback`,
+        'rollback (legacy zonal form)',
+        'Operation',
+        'RollbackNodePoolUpgradeRequest',
+      ),
+    };
+    paths[`${zonePool}:fetchNodePoolUpgradeInfo`] = {
+      get: op(
+        `${tag}zones.nodePools.fetchNodePoolUpgradeInfo`,
+        'fetchNodePoolUpgradeInfo (legacy zonal form)',
+        'NodePoolUpgradeInfo',
+      ),
     };
     paths[`${loc}/clusters/{clusterId}/nodePools`] = {
       get: op(`${tag}nodePools.list`, 'List node pools', 'ListNodePoolsResponse'),
