@@ -5,7 +5,7 @@ import type {
   UpdateNodePoolRequestShape,
 } from '@sims/cluster-schema';
 import { admit, type DomainContext, findPool, withEffects } from './context';
-import { defaultCluster, defaultNodePool, instanceGroupUrls } from './defaults';
+import { defaultCluster, defaultNodePool, instanceGroupUrls, regionOf } from './defaults';
 import { fail, ok, type Result } from './errors';
 import { computeEtag } from './etag';
 import { type ApiVersion, clusterSelfLink, isZone } from './names';
@@ -397,6 +397,7 @@ const APPLIED_CLUSTER_UPDATE_FIELDS: ReadonlySet<string> = new Set([
   'desiredImageType',
   'desiredNodePoolId',
   'desiredNodePoolAutoscaling',
+  'desiredLocations',
 ]);
 
 export function updateCluster(
@@ -418,6 +419,15 @@ export function updateCluster(
       code: 'NOT_SIMULATED',
       what: `ClusterUpdate ${refused.length === 1 ? 'field' : 'fields'} ${refused.map((f) => `"${f}"`).join(', ')}`,
     });
+  }
+  if (u.desiredLocations && u.desiredLocations.length > 0) {
+    if (given.length > 1) {
+      return fail({
+        code: 'NOT_SIMULATED',
+        what: 'A ClusterUpdate with desiredLocations and another field together',
+      });
+    }
+    return setClusterLocations(state, record, u.desiredLocations, ctx);
   }
   const nodeFields = [u.desiredNodeVersion, u.desiredImageType, u.desiredNodePoolAutoscaling].filter(
     (v) => v !== undefined && v !== '',
@@ -473,6 +483,61 @@ export function updateCluster(
   }
   // Only desiredNodePoolId: it names the pool a node field applies to, and there is none.
   return fail({ code: 'CLUSTER_UPDATE_EMPTY' });
+}
+
+/**
+ * ClusterUpdate `desiredLocations`: the zones of the cluster's nodes, which "must always include the
+ * cluster's primary zone"; every pool moves to them when the UPDATE_CLUSTER operation is DONE. Texts of
+ * the refusals are the simulator's (FIDELITY.md).
+ */
+function setClusterLocations(
+  state: ClusterState,
+  record: ClusterRecord,
+  locations: string[],
+  ctx: DomainContext,
+): Result<OperationRecord> {
+  const region = regionOf(record.location);
+  for (const zone of locations) {
+    if (!isZone(zone) || regionOf(zone) !== region) {
+      return fail({
+        code: 'INVALID_REQUEST',
+        message: `Location "${zone}" is not a zone of the cluster's region "${region}".`,
+        field: 'update.desired_locations',
+      });
+    }
+  }
+  if (new Set(locations).size !== locations.length) {
+    return fail({
+      code: 'INVALID_REQUEST',
+      message: 'Locations must not contain duplicates.',
+      field: 'update.desired_locations',
+    });
+  }
+  if (isZone(record.location) && !locations.includes(record.location)) {
+    return fail({
+      code: 'INVALID_REQUEST',
+      message: `Locations must include the cluster's primary zone "${record.location}".`,
+      field: 'update.desired_locations',
+    });
+  }
+  const busy = admit(state, record, { type: 'UPDATE_CLUSTER' }, ctx);
+  if (!busy.ok) return busy;
+  const op = createOperation(
+    state,
+    {
+      projectId: record.projectId,
+      location: record.location,
+      type: 'UPDATE_CLUSTER',
+      cluster: record.name,
+      nodesTotal: 0,
+      change: { kind: 'setLocations', locations: [...locations], hash: ctx.ids.hex(8) },
+      ...ctx.operationEffects?.(),
+    },
+    ctx.now,
+    ctx.ids,
+  );
+  refreshCluster(state, record);
+  return ok(op);
 }
 
 /** clusters.delete: STOPPING until DONE, then gone. */

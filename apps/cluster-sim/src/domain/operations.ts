@@ -424,6 +424,33 @@ function completeChange(state: ClusterState, op: OperationRecord): void {
     case 'upgradeMaster':
       record.cluster.currentMasterVersion = change.version;
       break;
+    case 'setLocations':
+      // "changing cluster locations will update the locations of all node pools" (ClusterUpdate's reference):
+      // each pool keeps its instance groups in the zones that stay and gets new ones in the others.
+      record.cluster.locations = [...change.locations];
+      for (const p of record.pools.values()) {
+        const urls = p.pool.instanceGroupUrls ?? [];
+        const inZone = (zone: string) => urls.find((u) => u.includes(`/zones/${zone}/`));
+        const template = urls[0];
+        writePool(
+          p,
+          {
+            ...p.pool,
+            locations: [...change.locations],
+            instanceGroupUrls: change.locations.map(
+              (zone) =>
+                inZone(zone) ??
+                (template
+                  ? template
+                      .replace(/\/zones\/[^/]+\//, `/zones/${zone}/`)
+                      .replace(/-[0-9a-f]{8}-grp$/, `-${change.hash}-grp`)
+                  : `https://www.googleapis.com/compute/v1/projects/${op.projectId}/zones/${zone}/instanceGroupManagers/gke-${op.cluster}-${p.pool.name}-${change.hash}-grp`),
+            ),
+          },
+          { bump: true },
+        );
+      }
+      break;
     case 'none':
       break;
   }

@@ -117,6 +117,8 @@ export type PendingChange =
   | { kind: 'createCluster' }
   | { kind: 'deleteCluster' }
   | { kind: 'upgradeMaster'; version: string }
+  /** The cluster's node zones (desiredLocations): every pool moves to them when DONE. */
+  | { kind: 'setLocations'; locations: string[]; hash: string }
   | { kind: 'none' };
 
 export interface OperationFailure {
