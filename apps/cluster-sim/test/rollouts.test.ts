@@ -390,6 +390,24 @@ describe('blue-green upgrades', () => {
     expect((await op(started.name)).status).toBe('DONE');
   });
 
+  it('completeUpgrade also ends the soak of an upgrade that advances by polls', async () => {
+    await h.settings({ operationPolls: 100 });
+    const started = (await h.put(POOL, blueGreen({ nodePoolSoakDuration: '86400s' }))).body;
+    let polls = 0;
+    while ((await phase()) !== 'NODE_POOL_SOAKING' && polls < 100) {
+      await op(started.name);
+      polls++;
+    }
+    expect(await phase()).toBe('NODE_POOL_SOAKING');
+    expect((await h.post(`${POOL}:completeUpgrade`, {})).status).toBe(200);
+    expect(await phase()).toBe('DELETING_BLUE_POOL');
+    // The soak was nearly all of the planned time: what is left is the deletion.
+    let more = 0;
+    while ((await op(started.name)).status !== 'DONE' && more < 100) more++;
+    expect(more).toBeLessThan(100);
+    expect((await h.get(POOL)).body.version).toBe(V.master);
+  });
+
   it('waits before draining under the autoscaled rollout policy (3 days unless set)', async () => {
     const started = (
       await h.put(POOL, {

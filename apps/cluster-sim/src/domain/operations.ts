@@ -294,6 +294,14 @@ export function pollOperation(state: ClusterState, op: OperationRecord, now: num
   else if (op.plan.seen >= op.plan.polls) fireOperationEvent(state, op.id, 'finish', now);
 }
 
+/** Applies the steps of a running rollout that are due now (after its plan changed: completeUpgrade). */
+export function catchUpRollout(state: ClusterState, op: OperationRecord, now: number): void {
+  if (op.status !== 'RUNNING' || !op.rollout) return;
+  const plan = op.plan;
+  if (plan.mode === 'time') advanceRollout(state, op, (i, r) => stepTime(op, r, i) <= now, now);
+  else advanceRollout(state, op, (i, r) => stepFraction(r, i) <= plan.seen / plan.polls, now);
+}
+
 /** The pool an operation works on, if it (and its cluster) still exist. */
 function targetPool(
   state: ClusterState,

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { admit, type DomainContext, findPool, withEffects } from './context';
 import { fail, ok, type Result } from './errors';
 import { nodeCount, refreshCluster, writePool } from './node-pools';
-import { createOperation, liveOperations } from './operations';
+import { catchUpRollout, createOperation, liveOperations } from './operations';
 import { elapsedNominal, phaseOf, planRollback, skipSoak, stepFraction } from './rollouts';
 import type { ClusterRecord, ClusterState, NodePoolShape, OperationRecord, PoolRecord } from './state';
 import { compareVersions, minorOf } from './versions';
@@ -290,6 +290,7 @@ export function completeNodePoolUpgrade(
     const del = rollout.steps.findIndex((s) => s.phase === 'DELETING_BLUE_POOL');
     op.plan.seen = Math.min(op.plan.polls, Math.ceil(op.plan.polls * stepFraction(rollout, del)));
   }
+  catchUpRollout(state, op, now);
   return ok(op);
 }
 
