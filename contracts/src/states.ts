@@ -74,6 +74,9 @@ export const clusterStates = {
   nodePoolUpdated: defineState<{ nodePool: string; cluster: string; nodeVersion: string }>(
     'node pool {nodePool} in cluster {cluster} was updated to node version {nodeVersion} and the operation is done',
   ),
+  blueGreenSoaking: defineState<{ nodePool: string; cluster: string; nodeVersion: string }>(
+    'node pool {nodePool} in cluster {cluster} is soaking in a blue-green upgrade to node version {nodeVersion}',
+  ),
   tokenExpired: defineState<{ accessToken: string }>('access token {accessToken} is expired'),
   tokenLacksPermission: defineState<{ accessToken: string; permission: string }>(
     'access token {accessToken} lacks permission {permission}',

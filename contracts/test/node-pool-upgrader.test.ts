@@ -7,7 +7,7 @@ import {
   type OperationView,
   parseGoogleError,
 } from '../consumers/node-pool-upgrader/src';
-import { toOperationView } from '../consumers/node-pool-upgrader/src/node-pool-api';
+import { toNodePoolView, toOperationView } from '../consumers/node-pool-upgrader/src/node-pool-api';
 
 const REF = { project: 'p', location: 'us-central1-a', cluster: 'c1', nodePool: 'np1' };
 const OP = 'operation-1731137433803-29e34938-9333-469b-b14f-5bdf10b143d2';
@@ -32,6 +32,8 @@ function scriptedApi(script: {
   getNodePool?: ApiResult<NodePoolView>[];
   updateNodePool?: ApiResult<OperationView>[];
   getOperation?: ApiResult<OperationView>[];
+  setNodePoolSize?: ApiResult<OperationView>[];
+  completeNodePoolUpgrade?: ApiResult<undefined>[];
 }) {
   const calls: string[] = [];
   const next = <T>(queue: T[] | undefined, what: string): T => {
@@ -45,8 +47,17 @@ function scriptedApi(script: {
       return next(script.getNodePool, 'getNodePool');
     },
     updateNodePool: async (_ref, update) => {
-      calls.push(`update ${update.nodeVersion} ${update.etag}`);
+      const strategy = update.upgradeSettings ? ` ${update.upgradeSettings.strategy}` : '';
+      calls.push(`update ${update.nodeVersion} ${update.etag}${strategy}`);
       return next(script.updateNodePool, 'updateNodePool');
+    },
+    setNodePoolSize: async (_ref, nodeCount) => {
+      calls.push(`setSize ${nodeCount}`);
+      return next(script.setNodePoolSize, 'setNodePoolSize');
+    },
+    completeNodePoolUpgrade: async () => {
+      calls.push('completeUpgrade');
+      return next(script.completeNodePoolUpgrade, 'completeNodePoolUpgrade');
     },
     getOperation: async (ref) => {
       calls.push(`poll ${ref.operation}`);
@@ -214,7 +225,104 @@ describe('createNodePoolUpgrader', () => {
   });
 });
 
+describe('blue-green upgrades', () => {
+  const soaking = (phase: string): ApiResult<NodePoolView> => ({
+    ok: true,
+    value: { name: 'np1', version: '1.29.8-gke.1211000', etag: 'e1', blueGreen: { phase } },
+  });
+
+  it('starts with the blue-green settings and retries a stale etag like upgrade does', async () => {
+    const { api, calls } = scriptedApi({
+      getNodePool: [pool('e1'), pool('e2')],
+      updateNodePool: [ABORTED, op('PENDING')],
+    });
+    const report = await createNodePoolUpgrader({ api, sleep: recordingSleep().sleep }).startBlueGreenUpgrade(
+      {
+        ...REF,
+        nodeVersion: '1.30.5-gke.1014000',
+      },
+    );
+    expect(report).toEqual({
+      outcome: 'started',
+      nodePool: 'np1',
+      fromVersion: '1.29.8-gke.1211000',
+      operation: OP,
+      updateAttempts: 2,
+    });
+    expect(calls).toEqual([
+      'get',
+      'update 1.30.5-gke.1014000 e1 BLUE_GREEN',
+      'get',
+      'update 1.30.5-gke.1014000 e2 BLUE_GREEN',
+    ]);
+  });
+
+  it('completes the upgrade only while the pool soaks', async () => {
+    const { api, calls } = scriptedApi({
+      getNodePool: [soaking('DRAINING_BLUE_POOL'), pool('e1'), soaking('NODE_POOL_SOAKING')],
+      completeNodePoolUpgrade: [{ ok: true, value: undefined }],
+    });
+    const upgrader = createNodePoolUpgrader({ api, sleep: recordingSleep().sleep });
+    expect(await upgrader.completeBlueGreenUpgrade(REF)).toEqual({
+      outcome: 'not-soaking',
+      nodePool: 'np1',
+      phase: 'DRAINING_BLUE_POOL',
+    });
+    expect(await upgrader.completeBlueGreenUpgrade(REF)).toEqual({ outcome: 'not-soaking', nodePool: 'np1' });
+    expect(await upgrader.completeBlueGreenUpgrade(REF)).toEqual({ outcome: 'completed', nodePool: 'np1' });
+    expect(calls).toEqual(['get', 'get', 'get', 'completeUpgrade']);
+  });
+
+  it('reports a refused completeUpgrade', async () => {
+    const { api } = scriptedApi({
+      getNodePool: [soaking('NODE_POOL_SOAKING')],
+      completeNodePoolUpgrade: [googleError(400, 'FAILED_PRECONDITION', 'not soaking')],
+    });
+    const report = await createNodePoolUpgrader({
+      api,
+      sleep: recordingSleep().sleep,
+    }).completeBlueGreenUpgrade(REF);
+    expect(report).toMatchObject({
+      outcome: 'rejected',
+      step: 'complete',
+      error: { status: 'FAILED_PRECONDITION' },
+    });
+  });
+});
+
+describe('toNodePoolView', () => {
+  it('reads the blue-green phase and green version only when the pool has updateInfo', () => {
+    expect(toNodePoolView({ name: 'np1', version: 'v1', etag: 'e1' })).toEqual({
+      name: 'np1',
+      version: 'v1',
+      etag: 'e1',
+    });
+    expect(
+      toNodePoolView({
+        name: 'np1',
+        version: 'v1',
+        etag: 'e1',
+        updateInfo: { blueGreenInfo: { phase: 'NODE_POOL_SOAKING', greenPoolVersion: 'v2' } },
+      }).blueGreen,
+    ).toEqual({ phase: 'NODE_POOL_SOAKING', greenPoolVersion: 'v2' });
+  });
+});
+
 describe('toOperationView', () => {
+  it('reads the UPGRADE_STAGE metric of a blue-green operation', () => {
+    const view = toOperationView({
+      name: OP,
+      status: 'RUNNING',
+      progress: {
+        metrics: [
+          { name: 'UPGRADE_STAGE', stringValue: 'CORDONING_BLUE_POOL' },
+          { name: 'NODES_TOTAL', intValue: '3' },
+        ],
+      },
+    });
+    expect(view).toEqual({ name: OP, status: 'RUNNING', upgradeStage: 'CORDONING_BLUE_POOL' });
+  });
+
   it('treats a DONE operation that carries only statusMessage as failed with UNKNOWN', () => {
     // The 2017 form of a failed operation (hashicorp/terraform#15601).
     const statusMessage =

@@ -203,24 +203,22 @@ describe('clusters.update', () => {
     const before = (await h.get(CLUSTER)).body;
     const ops = (await h.get(OPS)).body.operations?.length ?? 0;
     const res = await h.put(CLUSTER, {
-      update: { desiredLoggingService: 'none', desiredLocations: ['us-central1-b'] },
+      update: { desiredLoggingService: 'none', desiredMonitoringService: 'none' },
     });
     expect(res.status, res.text).toBe(501);
     expect(res.headers.get('x-sim-reason')).toBe('not-simulated');
     expect(res.body.error).toEqual(
-      notSimulated('ClusterUpdate fields "desiredLocations", "desiredLoggingService"'),
+      notSimulated('ClusterUpdate fields "desiredLoggingService", "desiredMonitoringService"'),
     );
     // Nothing was started and nothing changed: no UPDATE_CLUSTER that ends DONE having done nothing.
     expect((await h.get(OPS)).body.operations?.length ?? 0).toBe(ops);
     expect((await h.get(CLUSTER)).body).toEqual(before);
     // A field it does simulate beside one it does not: refused whole, not applied in part.
     const mixed = await h.put(CLUSTER, {
-      update: { desiredNodeVersion: '-', desiredNodePoolAutoscaling: {} },
+      update: { desiredNodeVersion: '-', desiredAddonsConfig: { httpLoadBalancing: { disabled: true } } },
     });
     expect(mixed.status, mixed.text).toBe(501);
-    expect(mixed.body.error.message).toMatch(
-      /^ClusterUpdate field "desiredNodePoolAutoscaling": not simulated/,
-    );
+    expect(mixed.body.error.message).toMatch(/^ClusterUpdate field "desiredAddonsConfig": not simulated/);
     expect((await h.get(OPS)).body.operations?.length ?? 0).toBe(ops);
   });
 

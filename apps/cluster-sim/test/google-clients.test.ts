@@ -13,6 +13,14 @@ import { aCluster, V } from './support/fixtures';
 
 const NAME = 'projects/p1/locations/us-central1-a/clusters/c1/nodePools/np1';
 const OPS = 'projects/p1/locations/us-central1-a/operations';
+const CLUSTER_NAME = 'projects/p1/locations/us-central1-a/clusters/c1';
+/** The same pool through the legacy zonal methods. */
+const ZONAL = { projectId: 'p1', zone: 'us-central1-a', clusterId: 'c1', nodePoolId: 'np1' };
+const ZONAL_NAME = 'projects/p1/zones/us-central1-a/clusters/c1/nodePools/np1';
+const TARGET =
+  /^https:\/\/container\.googleapis\.com\/v1beta1\/projects\/\d+\/zones\/us-central1-a\/clusters\/c1\/nodePools\/np1$/;
+const NOT_IN_SOAK =
+  'Node pool "np1" is not in the node pool soaking phase of a blue-green upgrade; completeUpgrade can only end a node pool soak.';
 
 let sim: StartedClusterSim;
 const auth = () => {
@@ -40,12 +48,23 @@ const advance = (by: string) =>
 interface Entry {
   status: number;
   method: string;
+  path: string;
   query: Record<string, string>;
   headers: Record<string, string>;
   faults: string[];
 }
 const journal = async (query: string) =>
   ((await (await sim.app.request(`/_sim/journal?${query}`)).json()) as { entries: Entry[] }).entries;
+
+/** Polls an operation as a client does, advancing the clock 500 ms between reads, until it is DONE. */
+async function pollToDone(status: () => Promise<unknown>) {
+  let current = await status();
+  for (let i = 0; i < 10 && current !== 'DONE'; i++) {
+    await advance('500ms');
+    current = await status();
+  }
+  expect(current).toBe('DONE');
+}
 
 describe('@googleapis/container (discovery REST client)', () => {
   const client = () =>
@@ -135,11 +154,11 @@ describe('@googleapis/container (discovery REST client)', () => {
   it('surfaces a ClusterUpdate field the simulator does not simulate as a 501, after gaxios retried it', async () => {
     const update = client().projects.locations.clusters.update({
       name: 'projects/p1/locations/us-central1-a/clusters/c1',
-      requestBody: { update: { desiredNodePoolAutoscaling: { enabled: true, maxNodeCount: 5 } } },
+      requestBody: { update: { desiredLoggingService: 'none' } },
     });
     await expect(update).rejects.toMatchObject({
       status: 501,
-      message: expect.stringMatching(/^ClusterUpdate field "desiredNodePoolAutoscaling": not simulated/),
+      message: expect.stringMatching(/^ClusterUpdate field "desiredLoggingService": not simulated/),
     });
     // gaxios retries a 5xx on PUT (3 more times); none of the attempts started an operation.
     const attempts = await journal('operation=clusters.update');
@@ -170,6 +189,166 @@ describe('@googleapis/container (discovery REST client)', () => {
       .catch((e: { status: number }) => e);
     expect(err).toMatchObject({ status: 503 });
     expect((await journal('operation=nodePools.update')).map((e) => e.status)).toEqual([503]);
+  });
+
+  describe('node pool methods', () => {
+    const opStatus = (gke: ReturnType<typeof client>, name?: string | null) => async () =>
+      (await gke.projects.locations.operations.get({ name: `${OPS}/${name}` })).data.status;
+    const zonalOpStatus = (gke: ReturnType<typeof client>, operationId?: string | null) => async () =>
+      (
+        await gke.projects.zones.operations.get({
+          projectId: 'p1',
+          zone: 'us-central1-a',
+          operationId: operationId ?? '',
+        })
+      ).data.status;
+
+    it('resizes a pool with setSize in both forms, and the cluster counts the nodes', async () => {
+      const gke = client();
+      const before = (await gke.projects.locations.clusters.nodePools.get({ name: NAME })).data;
+      const op = await gke.projects.locations.clusters.nodePools.setSize({
+        name: NAME,
+        requestBody: { nodeCount: 5 },
+      });
+      expect(op.data).toMatchObject({
+        operationType: 'SET_NODE_POOL_SIZE',
+        status: 'PENDING',
+        targetLink: expect.stringMatching(TARGET),
+      });
+      await pollToDone(opStatus(gke, op.data.name));
+      const after = (await gke.projects.locations.clusters.nodePools.get({ name: NAME })).data;
+      expect(after.initialNodeCount).toBe(5);
+      expect(after.etag).not.toBe(before.etag);
+      const cluster = (await gke.projects.locations.clusters.get({ name: CLUSTER_NAME })).data;
+      expect(cluster.currentNodeCount).toBe(5);
+
+      const zonal = await gke.projects.zones.clusters.nodePools.setSize({
+        ...ZONAL,
+        requestBody: { nodeCount: 2 },
+      });
+      expect(zonal.data.operationType).toBe('SET_NODE_POOL_SIZE');
+      await pollToDone(zonalOpStatus(gke, zonal.data.name));
+      expect((await gke.projects.zones.clusters.nodePools.get(ZONAL)).data.initialNodeCount).toBe(2);
+      expect((await journal('operation=nodePools.setSize')).map((e) => e.status)).toEqual([200, 200]);
+    });
+
+    it('sets the management with setManagement, and surfaces the release channel refusal as a 400', async () => {
+      const gke = client();
+      const op = await gke.projects.locations.clusters.nodePools.setManagement({
+        name: NAME,
+        requestBody: { management: { autoUpgrade: true, autoRepair: false } },
+      });
+      expect(op.data).toMatchObject({
+        operationType: 'SET_NODE_POOL_MANAGEMENT',
+        targetLink: expect.stringMatching(TARGET),
+      });
+      await pollToDone(opStatus(gke, op.data.name));
+      const pool = (await gke.projects.locations.clusters.nodePools.get({ name: NAME })).data;
+      expect(pool.management).toEqual({ autoUpgrade: true });
+
+      const refused = gke.projects.zones.clusters.nodePools.setManagement({
+        ...ZONAL,
+        requestBody: { management: { autoUpgrade: false, autoRepair: false } },
+      });
+      await expect(refused).rejects.toMatchObject({
+        status: 400,
+        message: 'Auto_upgrade and auto_repair cannot be false when release_channel REGULAR is set.',
+      });
+    });
+
+    it('sets and clears autoscaling with setAutoscaling and the zonal autoscaling method', async () => {
+      const gke = client();
+      const op = await gke.projects.locations.clusters.nodePools.setAutoscaling({
+        name: NAME,
+        requestBody: { autoscaling: { enabled: true, minNodeCount: 1, maxNodeCount: 5 } },
+      });
+      expect(op.data).toMatchObject({
+        operationType: 'UPDATE_CLUSTER',
+        targetLink: expect.stringMatching(TARGET),
+      });
+      await pollToDone(opStatus(gke, op.data.name));
+      const done = (await gke.projects.locations.operations.get({ name: `${OPS}/${op.data.name}` })).data;
+      expect(done.progress).toEqual({ metrics: [{ name: 'NODES_TOTAL', intValue: '0' }] });
+      expect((await gke.projects.locations.clusters.nodePools.get({ name: NAME })).data.autoscaling).toEqual({
+        enabled: true,
+        minNodeCount: 1,
+        maxNodeCount: 5,
+        locationPolicy: 'BALANCED',
+      });
+
+      const off = await gke.projects.zones.clusters.nodePools.autoscaling({
+        ...ZONAL,
+        requestBody: { autoscaling: { enabled: false } },
+      });
+      await pollToDone(zonalOpStatus(gke, off.data.name));
+      expect((await gke.projects.zones.clusters.nodePools.get(ZONAL)).data.autoscaling).toEqual({});
+      expect((await journal('operation=nodePools.setAutoscaling')).map((e) => e.path)).toEqual([
+        `/v1beta1/${NAME}:setAutoscaling`,
+        `/v1beta1/projects/p1/zones/us-central1-a/clusters/c1/nodePools/np1/autoscaling`,
+      ]);
+    });
+
+    it('rolls back with nothing to roll back (an operation that changes nothing), in both forms', async () => {
+      const gke = client();
+      const before = (await gke.projects.locations.clusters.nodePools.get({ name: NAME })).data;
+      const op = await gke.projects.locations.clusters.nodePools.rollback({
+        name: NAME,
+        requestBody: { respectPdb: true },
+      });
+      expect(op.data).toMatchObject({
+        operationType: 'UPGRADE_NODES',
+        targetLink: expect.stringMatching(TARGET),
+      });
+      await pollToDone(opStatus(gke, op.data.name));
+      const zonal = await gke.projects.zones.clusters.nodePools.rollback({ ...ZONAL, requestBody: {} });
+      expect(zonal.data.operationType).toBe('UPGRADE_NODES');
+      await pollToDone(zonalOpStatus(gke, zonal.data.name));
+      expect((await gke.projects.locations.clusters.nodePools.get({ name: NAME })).data).toEqual(before);
+    });
+
+    it('surfaces completeUpgrade outside a blue-green soak as a 400, not retried', async () => {
+      const complete = client().projects.locations.clusters.nodePools.completeUpgrade({
+        name: NAME,
+        requestBody: {},
+      });
+      await expect(complete).rejects.toMatchObject({ status: 400, message: NOT_IN_SOAK });
+      const attempts = await journal('operation=nodePools.completeUpgrade');
+      expect(attempts.map((e) => [e.method, e.status])).toEqual([['POST', 400]]);
+    });
+
+    it('fetches the upgrade info in both forms, with the upgrade nodePools.update made', async () => {
+      const gke = client();
+      const op = await gke.projects.locations.clusters.nodePools.update({
+        name: NAME,
+        requestBody: { nodeVersion: V.masterPrevPatch },
+      });
+      await pollToDone(opStatus(gke, op.data.name));
+      const info = await gke.projects.locations.clusters.nodePools.fetchNodePoolUpgradeInfo({ name: NAME });
+      expect(info.data).toEqual({
+        autoUpgradeStatus: ['ACTIVE'],
+        patchTargetVersion: V.master,
+        upgradeDetails: [
+          {
+            state: 'SUCCEEDED',
+            startTime: op.data.startTime,
+            endTime: expect.stringMatching(/^2026-01-01T\d\d:\d\d:\d\d\.\d{6}Z$/),
+            initialVersion: V.master,
+            targetVersion: V.masterPrevPatch,
+            startType: 'MANUAL',
+          },
+        ],
+      });
+      const zonal = await gke.projects.zones.clusters.nodePools.fetchNodePoolUpgradeInfo({
+        name: ZONAL_NAME,
+        version: 'v1beta1',
+      });
+      expect(zonal.data).toEqual(info.data);
+      const calls = await journal('operation=nodePools.fetchNodePoolUpgradeInfo');
+      expect(calls.map((e) => [e.status, e.query])).toEqual([
+        [200, {}],
+        [200, { version: 'v1beta1' }],
+      ]);
+    });
   });
 });
 
@@ -274,5 +453,114 @@ describe('@google-cloud/container v1beta1 (GAPIC, REST fallback)', () => {
     const [config] = await gke.getServerConfig({ name: 'projects/p1/locations/us-central1-a' });
     expect(config.validMasterVersions?.[0]).toBe(V.newerMinor);
     await gke.close();
+  });
+
+  describe('node pool methods', () => {
+    const opStatus = (gke: ReturnType<typeof client>, name?: string | null) => async () =>
+      (await gke.getOperation({ name: `${OPS}/${name}` }))[0].status;
+
+    it('resizes a pool with setNodePoolSize', async () => {
+      const gke = client();
+      const [before] = await gke.getNodePool({ name: NAME });
+      const [op] = await gke.setNodePoolSize({ name: NAME, nodeCount: 5 });
+      expect(op).toMatchObject({ operationType: 'SET_NODE_POOL_SIZE', status: 'PENDING' });
+      expect(op.targetLink).toMatch(TARGET);
+      expect((await journal('operation=nodePools.setSize'))[0]?.query.$alt).toBe('json;enum-encoding=int');
+      await pollToDone(opStatus(gke, op.name));
+      const [after] = await gke.getNodePool({ name: NAME });
+      expect(after.initialNodeCount).toBe(5);
+      expect(after.etag).not.toBe(before.etag);
+      const [cluster] = await gke.getCluster({ name: CLUSTER_NAME });
+      expect(cluster.currentNodeCount).toBe(5);
+      await gke.close();
+    });
+
+    it('sets the management with setNodePoolManagement, and surfaces the release channel refusal', async () => {
+      const gke = client();
+      const [op] = await gke.setNodePoolManagement({
+        name: NAME,
+        management: { autoUpgrade: true, autoRepair: false },
+      });
+      expect(op.operationType).toBe('SET_NODE_POOL_MANAGEMENT');
+      await pollToDone(opStatus(gke, op.name));
+      const [pool] = await gke.getNodePool({ name: NAME });
+      expect(pool.management).toMatchObject({ autoUpgrade: true, autoRepair: false });
+      const err = await gke
+        .setNodePoolManagement({ name: NAME, management: { autoUpgrade: false, autoRepair: true } })
+        .catch((e: { code: number; message: string }) => e);
+      expect((err as { code: number }).code).toBe(400);
+      expect(JSON.parse((err as { message: string }).message).error).toMatchObject({
+        status: 'INVALID_ARGUMENT',
+        message: 'Auto_upgrade cannot be false when release_channel REGULAR is set.',
+      });
+      await gke.close();
+    });
+
+    it('sets autoscaling with setNodePoolAutoscaling, its location policy decoded from the number', async () => {
+      const gke = client();
+      const [op] = await gke.setNodePoolAutoscaling({
+        name: NAME,
+        autoscaling: { enabled: true, minNodeCount: 1, maxNodeCount: 5 },
+      });
+      expect(op.operationType).toBe('UPDATE_CLUSTER');
+      expect(op.targetLink).toMatch(TARGET);
+      await pollToDone(opStatus(gke, op.name));
+      const [done] = await gke.getOperation({ name: `${OPS}/${op.name}` });
+      expect(done.progress?.metrics).toEqual([
+        expect.objectContaining({ name: 'NODES_TOTAL', intValue: '0' }),
+      ]);
+      const [pool] = await gke.getNodePool({ name: NAME });
+      expect(pool.autoscaling).toMatchObject({
+        enabled: true,
+        minNodeCount: 1,
+        maxNodeCount: 5,
+        locationPolicy: 'BALANCED',
+      });
+      await gke.close();
+    });
+
+    it('rolls back with nothing to roll back, and is refused completeNodePoolUpgrade outside a soak', async () => {
+      const gke = client();
+      const [before] = await gke.getNodePool({ name: NAME });
+      const [op] = await gke.rollbackNodePoolUpgrade({ name: NAME, respectPdb: true });
+      expect(op.operationType).toBe('UPGRADE_NODES');
+      await pollToDone(opStatus(gke, op.name));
+      const [after] = await gke.getNodePool({ name: NAME });
+      expect(after.version).toBe(before.version);
+      expect(after.etag).toBe(before.etag);
+      const err = await gke
+        .completeNodePoolUpgrade({ name: NAME })
+        .catch((e: { code: number; message: string }) => e);
+      expect((err as { code: number }).code).toBe(400);
+      expect(JSON.parse((err as { message: string }).message).error).toMatchObject({
+        status: 'FAILED_PRECONDITION',
+        message: NOT_IN_SOAK,
+      });
+      await gke.close();
+    });
+
+    it('fetches the upgrade info with its enums decoded from numbers', async () => {
+      const gke = client();
+      const [op] = await gke.updateNodePool({ name: NAME, nodeVersion: V.masterPrevPatch });
+      await pollToDone(opStatus(gke, op.name));
+      const [info] = await gke.fetchNodePoolUpgradeInfo({ name: NAME, version: 'v1beta1' });
+      const sent = (await journal('operation=nodePools.fetchNodePoolUpgradeInfo'))[0];
+      expect(sent?.query).toEqual({ version: 'v1beta1', $alt: 'json;enum-encoding=int' });
+      expect(info.autoUpgradeStatus).toEqual(['ACTIVE']);
+      expect(info.patchTargetVersion).toBe(V.master);
+      expect(info.minorTargetVersion ?? '').toBe('');
+      expect(info.upgradeDetails).toHaveLength(1);
+      expect(info.upgradeDetails?.[0]).toMatchObject({
+        state: 'SUCCEEDED',
+        initialVersion: V.master,
+        targetVersion: V.masterPrevPatch,
+        startType: 'MANUAL',
+      });
+      expect(info.upgradeDetails?.[0]?.startTime).toBeTruthy();
+      expect(info.upgradeDetails?.[0]?.endTime).toBeTruthy();
+      const [zonal] = await gke.fetchNodePoolUpgradeInfo({ name: ZONAL_NAME });
+      expect(zonal).toEqual(info);
+      await gke.close();
+    });
   });
 });

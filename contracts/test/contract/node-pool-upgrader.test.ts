@@ -26,6 +26,11 @@ const NEWER_ETAG = 'c41f0b8e-5d1a-4c36-9f0e-2b7d9a6e1c55';
 const CURRENT_ETAG = fromProviderState('${etag}', ETAG);
 const OPERATION = 'operation-1731137433803-29e34938-9333-469b-b14f-5bdf10b143d2';
 const OPERATION_PATH = `/v1beta1/projects/${PROJECT}/locations/${LOCATION}/operations/${OPERATION}`;
+// The blue-green operation's id is the provider's own; the soaking state returns it as `operationId`.
+const BLUE_GREEN_OPERATION_PATH = fromProviderState(
+  `/v1beta1/projects/${PROJECT}/locations/${LOCATION}/operations/\${operationId}`,
+  OPERATION_PATH,
+);
 const ACCESS_TOKEN = 'ya29.sim-access-token';
 const EXPIRED_TOKEN = 'ya29.expired-access-token';
 const VIEWER_TOKEN = 'ya29.viewer-access-token';
@@ -42,6 +47,13 @@ const POOL_STATE = clusterStates.nodePool.with({
   cluster: CLUSTER,
   version: POOL_VERSION,
   etag: ETAG,
+});
+
+const GREEN_VERSION = '1.30.5-gke.1014000';
+const SOAKING_STATE = clusterStates.blueGreenSoaking.with({
+  nodePool: NODE_POOL,
+  cluster: CLUSTER,
+  nodeVersion: GREEN_VERSION,
 });
 
 const EXPLICIT_VERSION = /^\d+\.\d+\.\d+-gke\.\d+$/;
@@ -465,6 +477,152 @@ describe('node-pool-upgrader → cluster-sim', () => {
           expect(update).toMatchObject({
             ok: false,
             error: { httpStatus: 403, status: 'PERMISSION_DENIED', reason: 'forbidden' },
+          });
+        }),
+      );
+  });
+  it('resizes node pool pool-1 with setSize: a SET_NODE_POOL_SIZE operation', async () => {
+    await pact
+      .addInteraction()
+      .given(...CLUSTER_STATE)
+      .given(...POOL_STATE)
+      .uponReceiving('a request to set the size of node pool pool-1 to 5 nodes')
+      // `POST …/nodePools/*}:setSize` body `{nodeCount}` (reference §4).
+      .withRequest('POST', `${POOL_PATH}:setSize`, (b) => b.headers(ANY_BEARER).jsonBody({ nodeCount: 5 }))
+      .willRespondWith(200, (b) =>
+        b.headers(JSON_RESPONSE).jsonBody({
+          name: regex(OPERATION_ID, OPERATION),
+          // SET_NODE_POOL_SIZE = 14 (reference §2.3).
+          operationType: 'SET_NODE_POOL_SIZE',
+          status: regex(/^(PENDING|RUNNING)$/, 'PENDING'),
+        }),
+      )
+      .executeTest(
+        recorded(pact, async (server) => {
+          const resize = await apiFor(server.url).setNodePoolSize(REF, 5);
+          expect(resize).toEqual({ ok: true, value: { name: OPERATION, status: 'PENDING' } });
+        }),
+      );
+  });
+
+  it('starts a blue-green upgrade: reads the etag and updates with BLUE_GREEN upgradeSettings', async () => {
+    readsPool(pact);
+    await pact
+      .addInteraction()
+      .given(...CLUSTER_STATE)
+      .given(...POOL_STATE)
+      .uponReceiving(
+        'a request to start a blue-green upgrade of node pool pool-1 to 1.30.5-gke.1014000 with its current etag',
+      )
+      .withRequest('PUT', POOL_PATH, (b) =>
+        b.headers(ANY_BEARER).jsonBody({
+          nodeVersion: GREEN_VERSION,
+          etag: CURRENT_ETAG,
+          // UpgradeSettings with strategy BLUE_GREEN and its BlueGreenSettings (reference §1.4).
+          upgradeSettings: {
+            strategy: 'BLUE_GREEN',
+            blueGreenSettings: {
+              standardRolloutPolicy: { batchNodeCount: 1 },
+              nodePoolSoakDuration: '3600s',
+            },
+          },
+        }),
+      )
+      .willRespondWith(200, (b) =>
+        b.headers(JSON_RESPONSE).jsonBody({
+          name: regex(OPERATION_ID, OPERATION),
+          operationType: 'UPGRADE_NODES',
+          status: regex(/^(PENDING|RUNNING)$/, 'PENDING'),
+        }),
+      )
+      .executeTest(
+        recorded(pact, async (server) => {
+          const upgrader = createNodePoolUpgrader({ api: apiFor(server.url), sleep: noSleep });
+          const report = await upgrader.startBlueGreenUpgrade({
+            ...REF,
+            nodeVersion: GREEN_VERSION,
+            batchNodeCount: 1,
+            nodePoolSoakDuration: '3600s',
+          });
+          expect(report).toEqual({
+            outcome: 'started',
+            nodePool: NODE_POOL,
+            fromVersion: POOL_VERSION,
+            operation: OPERATION,
+            updateAttempts: 1,
+          });
+        }),
+      );
+  });
+
+  it('ends a blue-green soak early: reads NODE_POOL_SOAKING, then completeUpgrade answers {}', async () => {
+    pact
+      .addInteraction()
+      .given(...CLUSTER_STATE)
+      .given(...POOL_STATE)
+      .given(...SOAKING_STATE)
+      .uponReceiving('a request to read node pool pool-1 while its blue-green upgrade soaks')
+      .withRequest('GET', POOL_PATH, (b) => b.headers(ANY_BEARER))
+      .willRespondWith(200, (b) =>
+        b.headers(JSON_RESPONSE).jsonBody({
+          name: NODE_POOL,
+          // The blue pool's version until the blue pool is deleted.
+          version: regex(EXPLICIT_VERSION, POOL_VERSION),
+          etag: string(NEWER_ETAG),
+          // NodePool.updateInfo.blueGreenInfo (reference §3.1).
+          updateInfo: { blueGreenInfo: { phase: 'NODE_POOL_SOAKING', greenPoolVersion: GREEN_VERSION } },
+        }),
+      );
+    await pact
+      .addInteraction()
+      .given(...CLUSTER_STATE)
+      .given(...POOL_STATE)
+      .given(...SOAKING_STATE)
+      .uponReceiving('a request to complete the soaking blue-green upgrade of node pool pool-1')
+      // `POST …:completeUpgrade` body `{}`, answering google.protobuf.Empty (reference §4).
+      .withRequest('POST', `${POOL_PATH}:completeUpgrade`, (b) => b.headers(ANY_BEARER).jsonBody({}))
+      .willRespondWith(200, (b) => b.headers(JSON_RESPONSE).jsonBody({}))
+      .executeTest(
+        recorded(pact, async (server) => {
+          const upgrader = createNodePoolUpgrader({ api: apiFor(server.url), sleep: noSleep });
+          const report = await upgrader.completeBlueGreenUpgrade(REF);
+          expect(report).toEqual({
+            outcome: 'completed',
+            nodePool: NODE_POOL,
+            greenPoolVersion: GREEN_VERSION,
+          });
+        }),
+      );
+  });
+
+  it('reads a soaking blue-green operation as RUNNING at UPGRADE_STAGE NODE_POOL_SOAKING', async () => {
+    await pact
+      .addInteraction()
+      .given(...CLUSTER_STATE)
+      .given(...POOL_STATE)
+      .given(...SOAKING_STATE)
+      .uponReceiving('a request to read the blue-green upgrade operation on pool-1 while the pool soaks')
+      .withRequest('GET', BLUE_GREEN_OPERATION_PATH, (b) => b.headers(ANY_BEARER))
+      .willRespondWith(200, (b) =>
+        b.headers(JSON_RESPONSE).jsonBody({
+          name: regex(OPERATION_ID, OPERATION),
+          status: 'RUNNING',
+          // OperationProgress metrics (reference §2.5): the phase as a string-valued UPGRADE_STAGE.
+          progress: {
+            metrics: arrayContaining({ name: 'UPGRADE_STAGE', stringValue: 'NODE_POOL_SOAKING' }),
+          },
+        }),
+      )
+      .executeTest(
+        recorded(pact, async (server) => {
+          const poll = await apiFor(server.url).getOperation({
+            project: PROJECT,
+            location: LOCATION,
+            operation: OPERATION,
+          });
+          expect(poll).toEqual({
+            ok: true,
+            value: { name: OPERATION, status: 'RUNNING', upgradeStage: 'NODE_POOL_SOAKING' },
           });
         }),
       );

@@ -52,6 +52,28 @@ function poolOperation(
   return op;
 }
 
+/**
+ * The methods that replace pool fields when their operation is DONE: the pool must exist, the request
+ * pass its check, the cluster admit the operation.
+ */
+function startPoolChange(
+  state: ClusterState,
+  record: ClusterRecord,
+  poolName: string,
+  type: 'SET_NODE_POOL_SIZE' | 'SET_NODE_POOL_MANAGEMENT' | 'UPDATE_CLUSTER',
+  fields: Partial<NodePoolShape>,
+  ctx: DomainContext,
+  check: () => Result<void> = () => ok(undefined),
+): Result<OperationRecord> {
+  const found = findPool(record, poolName);
+  if (!found.ok) return found;
+  const checked = check();
+  if (!checked.ok) return checked;
+  const busy = admit(state, record, { type, nodePool: poolName }, ctx);
+  if (!busy.ok) return busy;
+  return ok(poolOperation(state, record, poolName, { type, change: { kind: 'setPool', fields } }, ctx));
+}
+
 /** nodePools.setSize: SET_NODE_POOL_SIZE; the per-zone count is the new `initialNodeCount` when DONE. */
 export function setNodePoolSize(
   state: ClusterState,
@@ -60,27 +82,23 @@ export function setNodePoolSize(
   req: SetNodePoolSizeRequestShape,
   ctx: DomainContext,
 ): Result<OperationRecord> {
-  const found = findPool(record, poolName);
-  if (!found.ok) return found;
   // proto3: an absent nodeCount is 0 (a resize to zero nodes, which GKE allows).
   const count = req.nodeCount ?? 0;
-  if (count < 0) {
-    return fail({
-      code: 'INVALID_REQUEST',
-      message: `Invalid value for field 'node_count': ${count}. Must be greater than or equal to 0.`,
-      field: 'node_count',
-    });
-  }
-  const busy = admit(state, record, { type: 'SET_NODE_POOL_SIZE', nodePool: poolName }, ctx);
-  if (!busy.ok) return busy;
-  return ok(
-    poolOperation(
-      state,
-      record,
-      poolName,
-      { type: 'SET_NODE_POOL_SIZE', change: { kind: 'setPool', fields: { initialNodeCount: count } } },
-      ctx,
-    ),
+  return startPoolChange(
+    state,
+    record,
+    poolName,
+    'SET_NODE_POOL_SIZE',
+    { initialNodeCount: count },
+    ctx,
+    () =>
+      count < 0
+        ? fail({
+            code: 'INVALID_REQUEST',
+            message: `Invalid value for field 'node_count': ${count}. Must be greater than or equal to 0.`,
+            field: 'node_count',
+          })
+        : ok(undefined),
   );
 }
 
@@ -95,33 +113,19 @@ export function setNodePoolManagement(
   req: SetNodePoolManagementRequestShape,
   ctx: DomainContext,
 ): Result<OperationRecord> {
-  const found = findPool(record, poolName);
-  if (!found.ok) return found;
   const autoUpgrade = req.management?.autoUpgrade ?? false;
   const autoRepair = req.management?.autoRepair ?? false;
   const channel = record.cluster.releaseChannel?.channel;
-  if (channel && channel !== 'UNSPECIFIED' && !autoUpgrade) {
+  const fields = { management: { autoUpgrade, autoRepair } };
+  return startPoolChange(state, record, poolName, 'SET_NODE_POOL_MANAGEMENT', fields, ctx, () => {
+    if (!channel || channel === 'UNSPECIFIED' || autoUpgrade) return ok(undefined);
     // Real texts (terraform-google-kubernetes-engine#682, hivemq…#47); the channel is the cluster's.
     const what = autoRepair ? 'Auto_upgrade' : 'Auto_upgrade and auto_repair';
     return fail({
       code: 'INVALID_REQUEST',
       message: `${what} cannot be false when release_channel ${channel} is set.`,
     });
-  }
-  const busy = admit(state, record, { type: 'SET_NODE_POOL_MANAGEMENT', nodePool: poolName }, ctx);
-  if (!busy.ok) return busy;
-  return ok(
-    poolOperation(
-      state,
-      record,
-      poolName,
-      {
-        type: 'SET_NODE_POOL_MANAGEMENT',
-        change: { kind: 'setPool', fields: { management: { autoUpgrade, autoRepair } } },
-      },
-      ctx,
-    ),
-  );
+  });
 }
 
 const nonZero = (n: number | undefined) => n !== undefined && n !== 0;
@@ -186,20 +190,10 @@ export function setNodePoolAutoscaling(
   autoscaling: Autoscaling | undefined,
   ctx: DomainContext,
 ): Result<OperationRecord> {
-  const found = findPool(record, poolName);
-  if (!found.ok) return found;
   const checked = checkAutoscaling(autoscaling);
-  if (!checked.ok) return checked;
-  const busy = admit(state, record, { type: 'UPDATE_CLUSTER', nodePool: poolName }, ctx);
-  if (!busy.ok) return busy;
-  return ok(
-    poolOperation(
-      state,
-      record,
-      poolName,
-      { type: 'UPDATE_CLUSTER', change: { kind: 'setPool', fields: { autoscaling: checked.value } } },
-      ctx,
-    ),
+  const fields = { autoscaling: checked.ok ? checked.value : {} };
+  return startPoolChange(state, record, poolName, 'UPDATE_CLUSTER', fields, ctx, () =>
+    checked.ok ? ok(undefined) : checked,
   );
 }
 

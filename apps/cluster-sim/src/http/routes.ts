@@ -127,10 +127,17 @@ interface RouteSpec<B> {
   response: z.ZodType;
   handle(args: Args<B>): Result<unknown, HttpError>;
   /** A custom verb sharing the route (by the `:pool` it arrives in): its query fields and answer message. */
-  variant?: (pool: string) => { query: ReadonlySet<string>; response: z.ZodType } | undefined;
+  variant?: (
+    pool: string,
+  ) => { name: string; rpc: string; query: ReadonlySet<string>; response: z.ZodType } | undefined;
 }
 
-const FETCH_VARIANT = { query: new Set(['version']), response: NodePoolUpgradeInfo };
+const FETCH_VARIANT = {
+  name: 'nodePools.fetchNodePoolUpgradeInfo',
+  rpc: 'FetchNodePoolUpgradeInfo',
+  query: new Set(['version']),
+  response: NodePoolUpgradeInfo,
+};
 
 const ROOT = { loc: '/projects/:project/locations/:location', zone: '/projects/:project/zones/:location' };
 
@@ -186,16 +193,16 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
       const sim = c.var.sim;
       const world = sim.world;
       const state = world.state;
+      const p = c.req.param() as Record<string, string>;
+      const variant = spec.variant?.(p.pool ?? '');
       const errorCtx = {
         requestId: sim.requestId,
-        method: `google.container.${version}.ClusterManager.${spec.rpc}`,
+        method: `google.container.${version}.ClusterManager.${variant?.rpc ?? spec.rpc}`,
         etagMessage: state.settings.etagMismatchMessage,
       };
-      const p = c.req.param() as Record<string, string>;
       const project = p.project ?? '';
       const location = p.location ?? '';
       const query = c.req.query();
-      const variant = spec.variant?.(p.pool ?? '');
       const run = (): Result<unknown, HttpError> => {
         const q = checkQuery(query, state.settings.strictUnknownFields, variant?.query);
         if (!q.ok) return q;
@@ -265,9 +272,11 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
       for (const form of ['loc', 'zone'] as const) {
         const suffix = paths[form];
         if (suffix === undefined) continue;
+        const variant = spec.variant;
+        const name = variant ? (c: Ctx) => variant(c.req.param('pool') ?? '')?.name ?? spec.name : spec.name;
         app[method](
           `/${version}${ROOT[form]}${suffix}`,
-          kernel.operation(spec.name, resourceOf),
+          kernel.operation(name, resourceOf),
           handler(spec, version, form === 'zone'),
         );
       }
@@ -556,15 +565,12 @@ export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: Op
     permission: 'container.clusters.get',
     level: 'cluster',
     readOnly: true,
-    // The verb's request message has a `version` field ("API request version that initiates this
-    // operation"), and its answer is a NodePoolUpgradeInfo (for numeric enums).
+    // The GET verb is another method: its own name and RPC, a `version` query field ("API request version
+    // that initiates this operation"), and a NodePoolUpgradeInfo answer (for numeric enums).
     variant: (pool) => (pool.endsWith(':fetchNodePoolUpgradeInfo') ? FETCH_VARIANT : undefined),
     handle(a) {
-      if (a.pool.endsWith(':fetchNodePoolUpgradeInfo')) {
-        // Journaled as the method called (fault rules matched it as nodePools.get).
-        a.c.var.sim.operation = fetchUpgradeInfo.name;
-        return fetchUpgradeInfo.handle(a);
-      }
+      // Named, journaled and matched by fault rules as the method called (the variant above).
+      if (a.pool.endsWith(':fetchNodePoolUpgradeInfo')) return fetchUpgradeInfo.handle(a);
       const record = cluster(a);
       if (!record.ok) return record;
       const pool = findPool(record.value, a.pool);

@@ -2,8 +2,9 @@
  * cluster-sim as a Pact provider: a fresh in-process simulator on the manual clock, and a handler for
  * every provider state of contracts/STATES.md (cluster-sim section). Handlers set the world up through
  * the simulator's own functions: `/_sim/seed` (clusters, node pools with a pinned etag, operations in a
- * given phase), `/_sim/settings` (expired tokens, denied permissions) and, for "was updated to", a real
- * `nodePools.update` finished by `/_sim/operations/{id}/complete`. Development-time only: never imported
+ * given phase), `/_sim/settings` (expired tokens, denied permissions), for "was updated to" a real
+ * `nodePools.update` finished by `/_sim/operations/{id}/complete`, and for "is soaking" a real blue-green
+ * `nodePools.update` walked to its soak by `/_sim/clock/advance`. Development-time only: never imported
  * by `src/main.ts`, so pact stays out of the Docker image.
  */
 import { clusterStates } from '@sims/contracts';
@@ -216,6 +217,45 @@ export async function startClusterProvider(): Promise<ProviderSession> {
       })) as { name: string };
       await call('POST', `/_sim/operations/${op.name}/complete`);
       return { etag: await poolEtag(cluster, nodePool) };
+    },
+
+    // A real blue-green nodePools.update, walked phase by phase on the manual clock until the pool soaks.
+    // The soak (3600 s of world time) outlasts the interaction: nothing advances the clock after this.
+    async [s.blueGreenSoaking.template](params) {
+      const p = paramsOf(params, s.blueGreenSoaking.template, 'nodePool', 'cluster', 'nodeVersion');
+      const cluster = str(p.cluster, 'cluster');
+      const nodePool = str(p.nodePool, 'nodePool');
+      const c = findCluster(cluster);
+      const poolPath = `${c.path}/nodePools/${nodePool}`;
+      const op = (await call('PUT', poolPath, {
+        nodeVersion: str(p.nodeVersion, 'nodeVersion'),
+        upgradeSettings: {
+          strategy: 'BLUE_GREEN',
+          blueGreenSettings: { standardRolloutPolicy: { batchNodeCount: 1 }, nodePoolSoakDuration: '3600s' },
+        },
+      })) as { name: string };
+      const phase = async () =>
+        (
+          (await call('GET', poolPath)) as {
+            updateInfo?: { blueGreenInfo?: { phase?: string } };
+          }
+        ).updateInfo?.blueGreenInfo?.phase;
+      // The phases before the soak share the operation duration (2 s by default): 100 ms steps reach
+      // the soak's start without passing it, and a minute of world time bounds a simulator that stalls.
+      const STEP_MS = 100;
+      for (let elapsed = 0; (await phase()) !== 'NODE_POOL_SOAKING'; elapsed += STEP_MS) {
+        if (elapsed >= 60_000) {
+          throw new Error(
+            `node pool ${nodePool} did not reach NODE_POOL_SOAKING in 60 s of world time (phase ${await phase()})`,
+          );
+        }
+        await call('POST', '/_sim/clock/advance', { by: STEP_MS });
+      }
+      const opPath = `/v1beta1/projects/${c.projectId}/locations/${c.location}/operations/${op.name}`;
+      const running = (await call('GET', opPath)) as { status?: string };
+      if (running.status !== 'RUNNING')
+        throw new Error(`operation ${op.name} is ${running.status} while the pool soaks, not RUNNING`);
+      return { operationId: op.name, etag: await poolEtag(cluster, nodePool) };
     },
 
     async [s.tokenExpired.template](params) {

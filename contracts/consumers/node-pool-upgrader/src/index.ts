@@ -1,6 +1,8 @@
 export { type GoogleApiError, parseGoogleError } from './google-error';
 export {
   type ApiResult,
+  type BlueGreenUpgradeSettings,
+  type BlueGreenView,
   createNodePoolApi,
   type NodePoolApi,
   type NodePoolApiOptions,
@@ -9,9 +11,12 @@ export {
   type OperationView,
 } from './node-pool-api';
 export {
+  type BlueGreenStartReport,
+  type BlueGreenUpgradeRequest,
   createNodePoolUpgrader,
   isExplicitVersion,
   type NodePoolUpgrader,
+  type SoakCompletionReport,
   type UpgradeReport,
   type UpgradeRequest,
   type UpgraderOptions,

@@ -14,6 +14,26 @@ export interface NodePoolView {
   readonly name: string;
   readonly version: string;
   readonly etag: string;
+  /** Set while a blue-green upgrade runs (or stopped midway): the pool's `updateInfo.blueGreenInfo`. */
+  readonly blueGreen?: BlueGreenView;
+}
+
+/** The fields of `updateInfo.blueGreenInfo` the upgrader uses (reference gke-nodepools-v1beta1.md §3.1). */
+export interface BlueGreenView {
+  /** `CREATING_GREEN_POOL`, `CORDONING_BLUE_POOL`, …, `NODE_POOL_SOAKING`, `DELETING_BLUE_POOL`, `ROLLBACK_STARTED`. */
+  readonly phase: string;
+  /** The version the green pool runs. */
+  readonly greenPoolVersion?: string;
+}
+
+/** The blue-green settings of `NodePool.UpgradeSettings` the upgrader sends (reference §1.4). */
+export interface BlueGreenUpgradeSettings {
+  readonly strategy: 'BLUE_GREEN';
+  readonly blueGreenSettings: {
+    readonly standardRolloutPolicy: { readonly batchNodeCount: number };
+    /** A protobuf Duration in JSON form, e.g. `3600s`. */
+    readonly nodePoolSoakDuration: string;
+  };
 }
 
 /** The fields of a GKE Operation the upgrader uses. */
@@ -23,19 +43,26 @@ export interface OperationView {
   readonly status: string;
   readonly detail?: string;
   readonly endTime?: string;
+  /** A blue-green upgrade's current phase: the `UPGRADE_STAGE` metric of `progress` (`NODE_POOL_SOAKING`, …). */
+  readonly upgradeStage?: string;
   /** Set when a DONE operation failed; `code` is a gRPC code number, not an HTTP status. */
   readonly error?: { readonly code: number; readonly message: string };
 }
 
 export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: GoogleApiError };
 
-/** The three calls the upgrader makes; the contract tests drive them against the pact mock server. */
+/** The calls the upgrader makes; the contract tests drive them against the pact mock server. */
 export interface NodePoolApi {
   getNodePool(ref: NodePoolRef): Promise<ApiResult<NodePoolView>>;
+  /** `upgradeSettings` is sent only when given (the pool's own strategy applies otherwise). */
   updateNodePool(
     ref: NodePoolRef,
-    update: { nodeVersion: string; etag: string },
+    update: { nodeVersion: string; etag: string; upgradeSettings?: BlueGreenUpgradeSettings },
   ): Promise<ApiResult<OperationView>>;
+  /** `POST {pool}:setSize` body `{nodeCount}` (nodes per zone): a `SET_NODE_POOL_SIZE` operation. */
+  setNodePoolSize(ref: NodePoolRef, nodeCount: number): Promise<ApiResult<OperationView>>;
+  /** `POST {pool}:completeUpgrade` body `{}`: ends a blue-green upgrade's node pool soak now; answers `{}`. */
+  completeNodePoolUpgrade(ref: NodePoolRef): Promise<ApiResult<undefined>>;
   getOperation(ref: {
     project: string;
     location: string;
@@ -54,6 +81,22 @@ function nodePoolName(ref: NodePoolRef): string {
   return `projects/${ref.project}/locations/${ref.location}/clusters/${ref.cluster}/nodePools/${ref.nodePool}`;
 }
 
+/** Reads the fields the upgrader uses from a GKE NodePool. Exported for unit tests. */
+export function toNodePoolView(pool: container_v1beta1.Schema$NodePool): NodePoolView {
+  const view: { -readonly [K in keyof NodePoolView]: NodePoolView[K] } = {
+    name: pool.name ?? '',
+    version: pool.version ?? '',
+    etag: pool.etag ?? '',
+  };
+  const info = pool.updateInfo?.blueGreenInfo;
+  if (info?.phase) {
+    view.blueGreen = info.greenPoolVersion
+      ? { phase: info.phase, greenPoolVersion: info.greenPoolVersion }
+      : { phase: info.phase };
+  }
+  return view;
+}
+
 /** Reads the fields the upgrader uses from a GKE Operation. Exported for unit tests. */
 export function toOperationView(op: container_v1beta1.Schema$Operation): OperationView {
   const view: { -readonly [K in keyof OperationView]: OperationView[K] } = {
@@ -62,6 +105,8 @@ export function toOperationView(op: container_v1beta1.Schema$Operation): Operati
   };
   if (op.detail) view.detail = op.detail;
   if (op.endTime) view.endTime = op.endTime;
+  const stage = op.progress?.metrics?.find((m) => m.name === 'UPGRADE_STAGE')?.stringValue;
+  if (stage) view.upgradeStage = stage;
   // Current GKE sets both `error` and the deprecated `statusMessage` on a failed operation; older
   // operations carried only `statusMessage` (hashicorp/terraform#15601), which is why Terraform's
   // waiter still reads it. Either one means the operation failed.
@@ -110,21 +155,29 @@ export function createNodePoolApi(options: NodePoolApiOptions): NodePoolApi {
 
   return {
     async getNodePool(ref) {
-      const result = await call(() => nodePools.get({ name: nodePoolName(ref) }));
-      return map(result, (pool) => ({
-        name: pool.name ?? '',
-        version: pool.version ?? '',
-        etag: pool.etag ?? '',
-      }));
+      return map(await call(() => nodePools.get({ name: nodePoolName(ref) })), toNodePoolView);
     },
     async updateNodePool(ref, update) {
+      const requestBody: container_v1beta1.Schema$UpdateNodePoolRequest = {
+        nodeVersion: update.nodeVersion,
+        etag: update.etag,
+      };
+      if (update.upgradeSettings) requestBody.upgradeSettings = update.upgradeSettings;
+      const result = await call(() => nodePools.update({ name: nodePoolName(ref), requestBody }));
+      return map(result, toOperationView);
+    },
+    async setNodePoolSize(ref, nodeCount) {
       const result = await call(() =>
-        nodePools.update({
-          name: nodePoolName(ref),
-          requestBody: { nodeVersion: update.nodeVersion, etag: update.etag },
-        }),
+        nodePools.setSize({ name: nodePoolName(ref), requestBody: { nodeCount } }),
       );
       return map(result, toOperationView);
+    },
+    async completeNodePoolUpgrade(ref) {
+      // google.protobuf.Empty comes back as `{}`: nothing to read.
+      const result = await call(() =>
+        nodePools.completeUpgrade({ name: nodePoolName(ref), requestBody: {} }),
+      );
+      return map(result, () => undefined);
     },
     async getOperation(ref) {
       // GKE returns the bare operation id; the poll URL is rebuilt from the location the caller used

@@ -1,9 +1,16 @@
 import type { GoogleApiError } from './google-error';
-import type { NodePoolApi, NodePoolRef, OperationView } from './node-pool-api';
+import type { BlueGreenUpgradeSettings, NodePoolApi, NodePoolRef, OperationView } from './node-pool-api';
 
 export interface UpgradeRequest extends NodePoolRef {
   /** An explicit version (`1.30.5-gke.1014000`) or an alias GKE resolves: `latest`, `1.X`, `1.X.Y`, `-`. */
   readonly nodeVersion: string;
+}
+
+export interface BlueGreenUpgradeRequest extends UpgradeRequest {
+  /** Nodes drained per batch (`standardRolloutPolicy.batchNodeCount`). Default 1. */
+  readonly batchNodeCount?: number;
+  /** How long the whole green pool soaks before the blue pool is deleted, e.g. `3600s`. Default `3600s`. */
+  readonly nodePoolSoakDuration?: string;
 }
 
 export interface UpgraderOptions {
@@ -49,6 +56,39 @@ export type UpgradeReport =
       readonly error: GoogleApiError;
     };
 
+/** A blue-green upgrade started (it soaks for `nodePoolSoakDuration`, so it is not waited for). */
+export type BlueGreenStartReport =
+  | {
+      readonly outcome: 'started';
+      readonly nodePool: string;
+      readonly fromVersion: string;
+      readonly operation: string;
+      readonly updateAttempts: number;
+    }
+  | {
+      readonly outcome: 'gave-up';
+      readonly reason: 'ABORTED' | 'FAILED_PRECONDITION';
+      readonly updateAttempts: number;
+      readonly lastError: GoogleApiError;
+    }
+  | { readonly outcome: 'rejected'; readonly step: 'read' | 'update'; readonly error: GoogleApiError };
+
+/** How a request to end a blue-green upgrade's node pool soak early came out. */
+export type SoakCompletionReport =
+  | { readonly outcome: 'completed'; readonly nodePool: string; readonly greenPoolVersion?: string }
+  /** The pool is not soaking: `phase` is where its blue-green upgrade is, absent when none runs. */
+  | { readonly outcome: 'not-soaking'; readonly nodePool: string; readonly phase?: string }
+  | { readonly outcome: 'rejected'; readonly step: 'read' | 'complete'; readonly error: GoogleApiError };
+
+type UpdateResult =
+  | { readonly ok: true; readonly operation: OperationView; readonly updateAttempts: number }
+  | {
+      readonly ok: false;
+      readonly report:
+        | Extract<UpgradeReport, { outcome: 'gave-up' }>
+        | { readonly outcome: 'rejected'; readonly step: 'read' | 'update'; readonly error: GoogleApiError };
+    };
+
 const EXPLICIT_VERSION = /^\d+\.\d+\.\d+-gke\.\d+$/;
 
 /** True for a version GKE stores verbatim; anything else is an alias that needs a read-back. */
@@ -72,40 +112,43 @@ export function createNodePoolUpgrader(options: UpgraderOptions) {
   const pollIntervalMs = options.pollIntervalMs ?? 5_000;
   const maxPolls = options.maxPolls ?? 360;
 
-  async function upgrade(request: UpgradeRequest): Promise<UpgradeReport> {
-    const ref: NodePoolRef = request;
-    const read = await api.getNodePool(ref);
-    if (!read.ok) return { outcome: 'rejected', step: 'read', error: read.error };
-    const fromVersion = read.value.version;
-    let etag = read.value.etag;
-
+  /** Updates with the etag read, re-reading after ABORTED and waiting after FAILED_PRECONDITION (bounded). */
+  async function updateWithRetries(
+    ref: NodePoolRef,
+    readEtag: string,
+    update: { nodeVersion: string; upgradeSettings?: BlueGreenUpgradeSettings },
+  ): Promise<UpdateResult> {
+    let etag = readEtag;
     let updateAttempts = 0;
     let abortedRetries = 0;
     let busyRetries = 0;
-    let operation: OperationView;
     for (;;) {
       updateAttempts++;
-      const update = await api.updateNodePool(ref, { nodeVersion: request.nodeVersion, etag });
-      if (update.ok) {
-        operation = update.value;
-        break;
-      }
-      const { error } = update;
+      const result = await api.updateNodePool(ref, { ...update, etag });
+      if (result.ok) return { ok: true, operation: result.value, updateAttempts };
+      const { error } = result;
       if (error.status === 'ABORTED') {
         if (abortedRetries === maxAbortedRetries) {
-          return { outcome: 'gave-up', reason: 'ABORTED', updateAttempts, lastError: error };
+          return {
+            ok: false,
+            report: { outcome: 'gave-up', reason: 'ABORTED', updateAttempts, lastError: error },
+          };
         }
         abortedRetries++;
         // Someone changed the pool since we read it: take the fresh etag and try again.
         const reread = await api.getNodePool(ref);
-        if (!reread.ok) return { outcome: 'rejected', step: 'read', error: reread.error };
+        if (!reread.ok)
+          return { ok: false, report: { outcome: 'rejected', step: 'read', error: reread.error } };
         etag = reread.value.etag;
         continue;
       }
       if (error.status === 'FAILED_PRECONDITION') {
         const delay = busyRetryDelaysMs[busyRetries];
         if (delay === undefined) {
-          return { outcome: 'gave-up', reason: 'FAILED_PRECONDITION', updateAttempts, lastError: error };
+          return {
+            ok: false,
+            report: { outcome: 'gave-up', reason: 'FAILED_PRECONDITION', updateAttempts, lastError: error },
+          };
         }
         busyRetries++;
         // Same etag on purpose: if the other operation changed the pool, the next try says ABORTED
@@ -113,8 +156,20 @@ export function createNodePoolUpgrader(options: UpgraderOptions) {
         await sleep(delay);
         continue;
       }
-      return { outcome: 'rejected', step: 'update', error };
+      return { ok: false, report: { outcome: 'rejected', step: 'update', error } };
     }
+  }
+
+  async function upgrade(request: UpgradeRequest): Promise<UpgradeReport> {
+    const ref: NodePoolRef = request;
+    const read = await api.getNodePool(ref);
+    if (!read.ok) return { outcome: 'rejected', step: 'read', error: read.error };
+    const fromVersion = read.value.version;
+
+    const updated = await updateWithRetries(ref, read.value.etag, { nodeVersion: request.nodeVersion });
+    if (!updated.ok) return updated.report;
+    const { updateAttempts } = updated;
+    let operation = updated.operation;
 
     let polls = 0;
     while (operation.status !== 'DONE') {
@@ -150,7 +205,57 @@ export function createNodePoolUpgrader(options: UpgraderOptions) {
     };
   }
 
-  return { upgrade };
+  /**
+   * Starts a blue-green upgrade (GKE creates a green pool beside the blue one, drains the blue pool in
+   * batches, soaks, then deletes the blue pool): reads the etag and updates with the blue-green
+   * `upgradeSettings`, with the same retries as `upgrade`. The soak lasts `nodePoolSoakDuration`, so the
+   * operation is returned, not polled.
+   */
+  async function startBlueGreenUpgrade(request: BlueGreenUpgradeRequest): Promise<BlueGreenStartReport> {
+    const ref: NodePoolRef = request;
+    const read = await api.getNodePool(ref);
+    if (!read.ok) return { outcome: 'rejected', step: 'read', error: read.error };
+    const updated = await updateWithRetries(ref, read.value.etag, {
+      nodeVersion: request.nodeVersion,
+      upgradeSettings: {
+        strategy: 'BLUE_GREEN',
+        blueGreenSettings: {
+          standardRolloutPolicy: { batchNodeCount: request.batchNodeCount ?? 1 },
+          nodePoolSoakDuration: request.nodePoolSoakDuration ?? '3600s',
+        },
+      },
+    });
+    if (!updated.ok) return updated.report;
+    return {
+      outcome: 'started',
+      nodePool: request.nodePool,
+      fromVersion: read.value.version,
+      operation: updated.operation.name,
+      updateAttempts: updated.updateAttempts,
+    };
+  }
+
+  /**
+   * Ends the node pool soak of a blue-green upgrade now (`completeUpgrade`), so that GKE deletes the blue
+   * pool; only when the pool reads `NODE_POOL_SOAKING`, since GKE refuses the call in any other phase.
+   */
+  async function completeBlueGreenUpgrade(ref: NodePoolRef): Promise<SoakCompletionReport> {
+    const read = await api.getNodePool(ref);
+    if (!read.ok) return { outcome: 'rejected', step: 'read', error: read.error };
+    const blueGreen = read.value.blueGreen;
+    if (blueGreen?.phase !== 'NODE_POOL_SOAKING') {
+      return blueGreen
+        ? { outcome: 'not-soaking', nodePool: ref.nodePool, phase: blueGreen.phase }
+        : { outcome: 'not-soaking', nodePool: ref.nodePool };
+    }
+    const complete = await api.completeNodePoolUpgrade(ref);
+    if (!complete.ok) return { outcome: 'rejected', step: 'complete', error: complete.error };
+    return blueGreen.greenPoolVersion
+      ? { outcome: 'completed', nodePool: ref.nodePool, greenPoolVersion: blueGreen.greenPoolVersion }
+      : { outcome: 'completed', nodePool: ref.nodePool };
+  }
+
+  return { upgrade, startBlueGreenUpgrade, completeBlueGreenUpgrade };
 }
 
 export type NodePoolUpgrader = ReturnType<typeof createNodePoolUpgrader>;

@@ -72,7 +72,7 @@ export interface SimKernel<S> {
    * @example app.put('/v1beta1/projects/:p/…', kernel.operation('nodePools.update', (c) => name(c)), handler)
    */
   operation(
-    name: string,
+    name: string | ((c: Context<SimEnv<S>>) => string),
     resource?: (c: Context<SimEnv<S>>) => string | undefined,
   ): MiddlewareHandler<SimEnv<S>>;
   close(): void;
@@ -494,14 +494,15 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
   }
 
   function operation(
-    name: string,
+    name: string | ((c: Context<SimEnv<S>>) => string),
     resource?: (c: Context<SimEnv<S>>) => string | undefined,
   ): MiddlewareHandler<SimEnv<S>> {
     // Most requests have no body to read and no rules to run: they go straight on, without the
     // async frame (a promise and a microtask per request) the full path needs.
     return (c, next) => {
       const sim = c.get('sim');
-      sim.operation = name;
+      // A name by request: one route that serves two methods (a custom verb inside a resource path).
+      sim.operation = typeof name === 'string' ? name : name(c);
       sim.resource = resource?.(c);
       const readBody = BODY_METHODS.has(c.req.method) && sim.rawBody === undefined;
       if (!readBody && sim.world.faults.size() === 0) return next();
