@@ -57,6 +57,17 @@ export interface ClusterSimSettings {
   /** Operations kept per world: beyond this, the oldest DONE ones are forgotten (bounded memory). */
   maxOperations: number;
   etagMismatchMessage: string;
+  /** Node rollouts (surge batches, blue-green phases), in ms of world time; see cluster-sim's README. */
+  rollout: {
+    /** Time to upgrade one surge batch, or to drain one blue-green batch (unset: shared out of operationDurationMs). */
+    batchMs?: number;
+    /** Time of each blue-green phase that is not a batch or a soak (unset: shared out of operationDurationMs). */
+    phaseMs?: number;
+    /** The node pool soak when blueGreenSettings sets none (GKE: 1 hour). */
+    defaultNodePoolSoakMs: number;
+    /** The wait before draining under autoscaledRolloutPolicy when it sets none (GKE: 3 days). */
+    defaultWaitForDrainMs: number;
+  };
   auth: {
     principals: Record<string, ClusterSimPrincipal>;
     rejectedTokens: Record<string, 'ACCESS_TOKEN_EXPIRED' | 'ACCESS_TOKEN_TYPE_UNSUPPORTED'>;
@@ -64,9 +75,10 @@ export interface ClusterSimSettings {
   };
 }
 
-/** A partial update of the settings: top-level fields replace, `auth` is merged one level deep. */
-export type ClusterSimSettingsPatch = Partial<Omit<ClusterSimSettings, 'auth'>> & {
+/** A partial update of the settings: top-level fields replace, `auth` and `rollout` are merged one level deep. */
+export type ClusterSimSettingsPatch = Partial<Omit<ClusterSimSettings, 'auth' | 'rollout'>> & {
   auth?: Partial<ClusterSimSettings['auth']>;
+  rollout?: Partial<ClusterSimSettings['rollout']>;
 };
 
 /** The cluster simulator's control plane: the shared one plus its own routes. */
