@@ -135,6 +135,10 @@ export function createClusterDefinition(deps: {
       };
       return renderError(injected, errorContext(c, c.var.sim?.world));
     },
+    // Google's front end: 10 MiB of request body; protobuf's JSON parser: 100 levels of nesting.
+    limits: { maxBodyBytes: 10 * 1024 * 1024, maxJsonDepth: 100 },
+    renderPayloadTooLarge: (c, limit) =>
+      renderError({ code: 'PAYLOAD_TOO_LARGE', limit }, errorContext(c, c.var.sim?.world)),
     errorEffect,
     domainEffects,
     controlRoutes: (control, tools) => registerControlRoutes(control, tools, scheduler),

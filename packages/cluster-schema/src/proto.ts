@@ -42,8 +42,21 @@ export function enumNameOf(schema: z.ZodType, value: number): string | undefined
   return Object.keys(numbers).find((name) => numbers[name] === value);
 }
 
-/** int64/uint64 values are JSON strings in proto3 JSON (`"diskSizeGb": "200"`). */
-export const int64 = z.string().regex(/^-?\d+$/, 'expected an int64 as a decimal string');
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** True for a decimal integer text within int64's range. */
+export function isInt64Text(text: string): boolean {
+  if (!/^-?\d{1,20}$/.test(text)) return false;
+  const n = BigInt(text);
+  return n >= INT64_MIN && n <= INT64_MAX;
+}
+
+/** int64/uint64 values are JSON strings in proto3 JSON (`"diskSizeGb": "200"`), within int64's range. */
+export const int64 = z
+  .string()
+  .regex(/^-?\d+$/, 'expected an int64 as a decimal string')
+  .refine(isInt64Text, 'expected an int64 within its range');
 INT64_SCHEMAS.add(int64);
 
 /**
@@ -64,7 +77,17 @@ export const int32 = z.int().min(-2147483648).max(2147483647);
  */
 export const duration = z
   .string()
-  .regex(/^-?\d+(\.\d{1,9})?s$/, 'expected a Duration such as "3600s" or "0.5s"');
+  .regex(/^-?\d+(\.\d{1,9})?s$/, 'expected a Duration such as "3600s" or "0.5s"')
+  .refine(isDurationText, 'expected a Duration within ±315576000000s');
+
+/** Seconds of google.protobuf.Duration's range: ±10,000 years (duration.proto). */
+const DURATION_MAX_SECONDS = 315_576_000_000;
+
+/** True for a proto3 JSON Duration text within the type's range (`"3600s"`, `"-0.5s"`). */
+export function isDurationText(text: string): boolean {
+  const m = /^-?(\d{1,12})(\.\d{1,9})?s$/.exec(text);
+  return m !== null && Number(m[1]) <= DURATION_MAX_SECONDS;
+}
 
 /** RFC 3339 timestamp string. */
 export const timestamp = z.string();

@@ -52,6 +52,13 @@ export interface SimulatorDefinition<S> {
   renderNotFound?(c: Context<SimEnv<S>>): Response | Promise<Response>;
   /** The emulated API's answer to an unexpected exception (never a bare 500 with a stack). */
   renderInternalError?(c: Context<SimEnv<S>>, error: unknown): Response | Promise<Response>;
+  /**
+   * Input limits of the emulated API: the largest request body read (default 10 MiB) and the deepest
+   * JSON nesting handed on (default 100); deeper JSON arrives as `jsonTooDeep` with `jsonError` set.
+   */
+  limits?: { maxBodyBytes?: number; maxJsonDepth?: number };
+  /** The emulated API's answer to a request body past `limits.maxBodyBytes` (never read to its end). */
+  renderPayloadTooLarge?(c: Context<SimEnv<S>>, limit: number): Response | Promise<Response>;
   /** Header names whose values the journal redacts, beyond the kernel's defaults. */
   sensitiveHeaders?: string[];
 }

@@ -13,6 +13,7 @@ export type HttpError =
   | { code: 'BAD_PAYLOAD'; violations: { field?: string; description: string }[] }
   | { code: 'ROUTE_NOT_FOUND'; method: string; path: string }
   | { code: 'INJECTED'; status: RpcCodeName; message?: string; reason?: string }
+  | { code: 'PAYLOAD_TOO_LARGE'; limit: number }
   | { code: 'INTERNAL' };
 
 /** `google.rpc.Code` → HTTP status and the front end's legacy `errors[].reason` (reference 5.2, 5.3). */
@@ -268,6 +269,14 @@ function describe(error: HttpError, ctx: ErrorContext): Rendered {
         legacy: error.reason ? { reason: error.reason } : undefined,
         details: [requestInfo],
       };
+    case 'PAYLOAD_TOO_LARGE':
+      // Google's front end on a JSON API request body past its limit (10 MiB; the same text from
+      // speech, vision and other googleapis.com APIs, e.g. PsychoinformaticsLab/pliers#481).
+      return {
+        status: 'INVALID_ARGUMENT',
+        message: `Request payload size exceeds the limit: ${error.limit} bytes.`,
+        details: [],
+      };
     case 'INTERNAL':
       return plain('INTERNAL', 'Internal error encountered.');
   }
@@ -292,9 +301,12 @@ export function googleHeaders(requestId: string): Record<string, string> {
 }
 
 /** The body of an error in Google's envelope (exported for tests and the OpenAPI examples). */
+/** Longest error message answered: texts that quote an input (a version, a name) are cut, never echo it whole. */
+const MAX_MESSAGE = 4096;
+
 export function errorBody(error: HttpError, ctx: ErrorContext) {
   const r = describe(error, ctx);
-  const message = r.message;
+  const message = r.message.length > MAX_MESSAGE ? `${r.message.slice(0, MAX_MESSAGE)}…` : r.message;
   const { http, reason } = RPC_STATUS[r.status];
   return {
     http,

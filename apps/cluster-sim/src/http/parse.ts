@@ -1,4 +1,10 @@
-import { duration as durationSchema, enumNameOf, isInt64Schema } from '@sims/cluster-schema';
+import {
+  duration as durationSchema,
+  enumNameOf,
+  isDurationText,
+  isInt64Schema,
+  isInt64Text,
+} from '@sims/cluster-schema';
 import type { z } from 'zod';
 import { fail, ok, type Result } from '../domain/errors';
 import { deepFreeze } from '../domain/freeze';
@@ -43,12 +49,31 @@ function unwrap(schema: z.ZodType): z.ZodType {
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
-function invalid(path: string, type: string, value: unknown): Violation {
-  return { field: path, description: `Invalid value at '${path}' (${type}), ${JSON.stringify(value)}` };
+/** Longest value an error message quotes: no answer echoes an unbounded input. */
+const MAX_ECHO = 200;
+/** Most violations one answer lists (a 10 MiB array of wrong values would otherwise list millions). */
+export const MAX_VIOLATIONS = 100;
+
+/** A value as an error message quotes it: its JSON, cut at {@link MAX_ECHO} characters. */
+function echo(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > MAX_ECHO ? `${text.slice(0, MAX_ECHO)}…` : text;
 }
 
+/** A key as a field path quotes it, cut like a value. */
+function cut(key: string): string {
+  return key.length > MAX_ECHO ? `${key.slice(0, MAX_ECHO)}…` : key;
+}
+
+function invalid(path: string, type: string, value: unknown): Violation {
+  return { field: path, description: `Invalid value at '${path}' (${type}), ${echo(value)}` };
+}
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
 function walk(schema: z.ZodType, value: unknown, path: string, strict: boolean, out: Violation[]): unknown {
-  if (value === null) return undefined;
+  if (value === null || out.length >= MAX_VIOLATIONS) return undefined;
   const inner = unwrap(schema);
   const def = defOf(inner);
   switch (def.type) {
@@ -61,13 +86,18 @@ function walk(schema: z.ZodType, value: unknown, path: string, strict: boolean, 
       const loose = def.catchall !== undefined && defOf(def.catchall).type !== 'never';
       const result: Record<string, unknown> = {};
       for (const [key, v] of Object.entries(value)) {
-        const name = key in shape ? key : snakeToCamel(key) in shape ? snakeToCamel(key) : undefined;
+        // Own fields only: `__proto__`, `constructor` or `toString` are unknown names, not Object's.
+        const name = Object.hasOwn(shape, key)
+          ? key
+          : Object.hasOwn(shape, snakeToCamel(key))
+            ? snakeToCamel(key)
+            : undefined;
         if (name === undefined) {
-          if (loose) result[key] = v;
+          if (loose && key !== '__proto__') result[key] = v;
           else if (strict) {
             out.push({
               ...(path ? { field: path } : {}),
-              description: `Invalid JSON payload received. Unknown name "${key}"${path ? ` at '${path}'` : ''}: Cannot find field.`,
+              description: `Invalid JSON payload received. Unknown name ${echo(key)}${path ? ` at '${path}'` : ''}: Cannot find field.`,
             });
           }
           continue;
@@ -96,8 +126,15 @@ function walk(schema: z.ZodType, value: unknown, path: string, strict: boolean, 
         return undefined;
       }
       const result: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value))
-        result[k] = walk(def.valueType as z.ZodType, v, `${path}[${k}]`, strict, out);
+      for (const [k, v] of Object.entries(value)) {
+        if (k === '__proto__') {
+          // Not a key any map of the API can hold (a label key must start with a letter or digit), and one
+          // JavaScript objects would drop: refused rather than lost.
+          out.push({ field: path, description: `Invalid map key at '${path}', "__proto__"` });
+          continue;
+        }
+        result[k] = walk(def.valueType as z.ZodType, v, `${path}[${cut(k)}]`, strict, out);
+      }
       return result;
     }
     case 'enum': {
@@ -112,13 +149,13 @@ function walk(schema: z.ZodType, value: unknown, path: string, strict: boolean, 
     }
     case 'string': {
       if (isInt64Schema(inner)) {
-        if (typeof value === 'number' && Number.isInteger(value)) return String(value);
-        if (typeof value === 'string' && /^-?\d+$/.test(value)) return value;
+        if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+        if (typeof value === 'string' && isInt64Text(value)) return value;
         out.push(invalid(path, 'TYPE_INT64', value));
         return undefined;
       }
       if (inner === durationSchema) {
-        if (typeof value === 'string' && durationSchema.safeParse(value).success) return value;
+        if (typeof value === 'string' && isDurationText(value)) return value;
         out.push(invalid(path, 'type.googleapis.com/google.protobuf.Duration', value));
         return undefined;
       }
@@ -131,7 +168,9 @@ function walk(schema: z.ZodType, value: unknown, path: string, strict: boolean, 
     case 'number': {
       const isInt = def.format?.includes('int') === true;
       const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-      if (typeof n !== 'number' || Number.isNaN(n) || (isInt && !Number.isInteger(n))) {
+      // Integers are int32 here (int64 fields are strings): out of range is the front end's type error.
+      const outOfRange = isInt && typeof n === 'number' && (n < INT32_MIN || n > INT32_MAX);
+      if (typeof n !== 'number' || Number.isNaN(n) || (isInt && !Number.isInteger(n)) || outOfRange) {
         out.push(invalid(path, isInt ? 'TYPE_INT32' : 'TYPE_DOUBLE', value));
         return undefined;
       }
@@ -163,9 +202,7 @@ export function parseRequest<T extends z.ZodType>(
   if (!isPlainObject(body)) {
     return fail({
       code: 'BAD_PAYLOAD',
-      violations: [
-        { description: `Invalid JSON payload received. Expected an object, got ${JSON.stringify(body)}.` },
-      ],
+      violations: [{ description: `Invalid JSON payload received. Expected an object, got ${echo(body)}.` }],
     });
   }
   const violations: Violation[] = [];
@@ -175,7 +212,7 @@ export function parseRequest<T extends z.ZodType>(
   if (!parsed.success) {
     return fail({
       code: 'BAD_PAYLOAD',
-      violations: parsed.error.issues.map((issue) => {
+      violations: parsed.error.issues.slice(0, MAX_VIOLATIONS).map((issue) => {
         const field = issue.path
           .map((p) => (typeof p === 'number' ? `[${p}]` : camelToSnake(String(p))))
           .join('.');

@@ -9,6 +9,7 @@ import { DeferredJournalEntry, type JournalEntry } from '../journal';
 
 import type { SimulatorDefinition } from '../simulator';
 import { createNamespaces, type Namespaces, type World, type WorldOptions } from '../world';
+import { jsonTooDeep, readBoundedText } from './body';
 import { adminTokenGuard, createControlPlane } from './control-plane';
 import { namespaceAwareGetPath, resolveNamespace } from './namespace';
 import { controlError } from './responses';
@@ -29,8 +30,10 @@ export interface RequestSim<S> {
   rawBody?: string;
   /** The request body parsed as JSON; `undefined` when absent or malformed (see `jsonError`). */
   json?: unknown;
-  /** Set when the body is present but is not valid JSON. */
+  /** Set when the body is present but is not valid JSON (or nests too deep: `jsonTooDeep`). */
   jsonError?: string;
+  /** Set when the body is JSON nested deeper than the simulator's `limits.maxJsonDepth`. */
+  jsonTooDeep?: { key: string; maxDepth: number };
   /** The facts fault rules match against. */
   facts(): RequestFacts;
   /**
@@ -50,6 +53,8 @@ export interface KernelOptions extends WorldOptions {
   adminToken?: string;
   /** Journal: capture request/response bodies up to this many bytes (0 turns capture off). Default 16 KiB. */
   journalBodyLimit?: number;
+  /** Largest emulated-API request body read, in bytes; default the simulator's `limits.maxBodyBytes`. */
+  maxBodyBytes?: number;
   /** Longest a `hang` connection fault holds a request, in wall ms (it ends sooner if the client leaves). */
   hangLimitMs?: number;
   /** Called with every journaled request (the CLI's `--log debug` prints them). */
@@ -87,6 +92,10 @@ const DEFAULT_SENSITIVE = [
   'x-sim-admin-token',
 ];
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Request bodies past this are refused unless the simulator says otherwise (`limits`). */
+const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** JSON nested deeper than this is refused unless the simulator says otherwise (`limits`). */
+const DEFAULT_MAX_JSON_DEPTH = 100;
 
 /** A simulated connection fault, thrown when there is no socket to act on (`app.request()` tests). */
 export class SimulatedConnectionFault extends Error {
@@ -301,6 +310,7 @@ class RequestContext<S> implements RequestSim<S> {
   rawBody?: string;
   json?: unknown;
   jsonError?: string;
+  jsonTooDeep?: { key: string; maxDepth: number };
   #facts: RequestFacts | undefined;
   readonly #c: Context<SimEnv<S>>;
 
@@ -349,6 +359,8 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
   const namespaces = createNamespaces(def, options);
   const bodyLimit = options.journalBodyLimit ?? 16 * 1024;
   const hangLimit = options.hangLimitMs ?? 600_000;
+  const maxBodyBytes = options.maxBodyBytes ?? def.limits?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxJsonDepth = def.limits?.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   const sensitive = new Set([
     ...DEFAULT_SENSITIVE,
     ...(def.sensitiveHeaders ?? []).map((h) => h.toLowerCase()),
@@ -527,10 +539,30 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
     readBody: boolean,
   ): Promise<Response | undefined> {
     if (readBody) {
-      sim.rawBody = await c.req.text();
+      const body = await readBoundedText(c.req.raw, maxBodyBytes);
+      if (!body.ok) {
+        // Refused before anything else (fault rules included), the rest of the body unread: the
+        // connection closes after the answer rather than reading on to the next request.
+        const res = def.renderPayloadTooLarge
+          ? await def.renderPayloadTooLarge(c, body.limit)
+          : controlError(c, 413, `request body larger than ${body.limit} bytes`);
+        res.headers.set('connection', 'close');
+        c.res = res;
+        return;
+      }
+      sim.rawBody = body.text;
       if (sim.rawBody.trim() !== '') {
         try {
           sim.json = JSON.parse(sim.rawBody);
+          // Any nesting parses (JSON.parse is iterative); what reads it afterwards may recurse.
+          if (sim.rawBody.length > 2 * maxJsonDepth) {
+            const deep = jsonTooDeep(sim.json, maxJsonDepth);
+            if (deep) {
+              sim.json = undefined;
+              sim.jsonTooDeep = { key: deep.key, maxDepth: maxJsonDepth };
+              sim.jsonError = `Message too deep. Max recursion depth reached for key '${deep.key}'`;
+            }
+          }
         } catch (err) {
           sim.jsonError = (err as Error).message;
         }

@@ -1,0 +1,162 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHarness, type Harness, POOL } from './support/harness';
+
+/**
+ * Hostile and broken input: every answer a 4xx in Google's envelope, bounded, and nothing stored.
+ * Limits: Google's front end (10 MiB bodies, `Request payload size exceeds the limit`), protobuf's JSON
+ * parser (100 levels), proto3's ranges (int32, int64, Duration).
+ */
+let h: Harness;
+beforeEach(async () => {
+  h = createHarness();
+  await h.seedDefault();
+});
+afterEach(() => h.close());
+
+const LIMIT = 10 * 1024 * 1024;
+
+async function send(body: string | Uint8Array | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) {
+  const res = await h.sim.app.request(POOL, {
+    method: 'PUT',
+    headers: { authorization: 'Bearer t', 'content-type': 'application/json', ...headers },
+    body,
+    ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+  } as RequestInit);
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: JSON.parse(text) };
+}
+
+describe('request body size', () => {
+  it('refuses a body past 10 MiB from its Content-Length, with the front end text, and closes the connection', async () => {
+    const res = await send('{"nodeVersion":"-"}', { 'content-length': String(LIMIT + 1) });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: 400,
+      status: 'INVALID_ARGUMENT',
+      message: 'Request payload size exceeds the limit: 10485760 bytes.',
+      errors: [{ reason: 'badRequest', domain: 'global' }],
+    });
+    expect(res.headers.get('connection')).toBe('close');
+  });
+
+  it('stops reading a body without a length as soon as it passes the limit', async () => {
+    let pulled = 0;
+    const chunk = new Uint8Array(1024 * 1024).fill(0x20);
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        // 64 MiB on offer: the reader must give up after 11.
+        if (pulled > 64) controller.close();
+        else controller.enqueue(chunk);
+      },
+    });
+    const res = await send(stream);
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe('Request payload size exceeds the limit: 10485760 bytes.');
+    expect(pulled).toBeLessThanOrEqual(13);
+    expect(res.text.length).toBeLessThan(1000);
+  });
+
+  it('reads a body just under the limit (and answers its content)', async () => {
+    const padding = ' '.repeat(LIMIT - 100);
+    const res = await send(`{"nodeVersion":"-"}${padding}`);
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+  });
+});
+
+describe('bad JSON and hostile values', () => {
+  it('answers JSON nested past 100 levels as protobuf does, at any depth, without a stack overflow', async () => {
+    for (const depth of [101, 5_000, 200_000]) {
+      const res = await send(`${'{"labels":'.repeat(depth)}{}${'}'.repeat(depth)}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toBe(
+        "Invalid JSON payload received. Message too deep. Max recursion depth reached for key 'labels'",
+      );
+    }
+    // 100 levels still parse (and fail for what they say: labels is no map of maps).
+    const ok = await send(`${'{"labels":'.repeat(99)}{}${'}'.repeat(99)}`);
+    expect(ok.status).toBe(400);
+    expect(ok.body.error.message).not.toMatch(/too deep/);
+  });
+
+  it('treats __proto__, constructor and toString as the unknown names they are', async () => {
+    const res = await send('{"__proto__":{"nodeVersion":"-"},"constructor":{},"toString":1}');
+    expect(res.status).toBe(400);
+    expect(
+      res.body.error.details[0].fieldViolations.map((v: { description: string }) => v.description),
+    ).toEqual([
+      'Invalid JSON payload received. Unknown name "__proto__": Cannot find field.',
+      'Invalid JSON payload received. Unknown name "constructor": Cannot find field.',
+      'Invalid JSON payload received. Unknown name "toString": Cannot find field.',
+    ]);
+    expect(({} as Record<string, unknown>).nodeVersion).toBeUndefined();
+  });
+
+  it('refuses a map key named __proto__ rather than dropping it', async () => {
+    const res = await send('{"labels":{"labels":{"__proto__":"x","team":"a"}}}');
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.error.message).toBe(`Invalid map key at 'labels.labels', "__proto__"`);
+  });
+
+  it('refuses numbers out of their proto3 range: int32, int64, Duration', async () => {
+    const cases: [string, string][] = [
+      [
+        '{"kubeletConfig":{"podPidsLimit":"9223372036854775808"}}',
+        `Invalid value at 'kubelet_config.pod_pids_limit' (TYPE_INT64), "9223372036854775808"`,
+      ],
+      [
+        '{"kubeletConfig":{"imageGcHighThresholdPercent":2147483648}}',
+        `Invalid value at 'kubelet_config.image_gc_high_threshold_percent' (TYPE_INT32), 2147483648`,
+      ],
+      [
+        '{"maxRunDuration":"99999999999999999999s"}',
+        `Invalid value at 'max_run_duration' (type.googleapis.com/google.protobuf.Duration), "99999999999999999999s"`,
+      ],
+      [
+        '{"maxRunDuration":"315576000001s"}',
+        `Invalid value at 'max_run_duration' (type.googleapis.com/google.protobuf.Duration), "315576000001s"`,
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const res = await send(body);
+      expect(res.status, body).toBe(400);
+      expect(res.body.error.message).toBe(message);
+    }
+    expect((await send('{"kubeletConfig":{"podPidsLimit":"9223372036854775807"}}')).status).toBe(200);
+  });
+
+  it('never echoes an unbounded input: long values and names are cut, violations are capped', async () => {
+    const huge = 'x'.repeat(5 * 1024 * 1024);
+    const wrongType = await send(JSON.stringify({ nodeVersion: { value: huge } }));
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.text.length).toBeLessThan(2_000);
+    const unknownName = await send(JSON.stringify({ [huge]: 1 }));
+    expect(unknownName.status).toBe(400);
+    expect(unknownName.text.length).toBeLessThan(2_000);
+    const many = await send(JSON.stringify({ tags: { tags: Array.from({ length: 100_000 }, () => 1) } }));
+    expect(many.status).toBe(400);
+    expect(many.body.error.details[0].fieldViolations).toHaveLength(100);
+    expect(many.body.error.message.length).toBeLessThanOrEqual(4097);
+    const version = await send(JSON.stringify({ nodeVersion: huge }));
+    expect(version.status).toBe(400);
+    expect(version.body.error.message.length).toBeLessThanOrEqual(4097);
+  });
+
+  it('answers any content type or charset with the JSON parse error, not a 500', async () => {
+    for (const [type, body] of [
+      ['application/json; charset=utf-16', '\ufeff{}'],
+      ['application/x-www-form-urlencoded', 'nodeVersion=-'],
+      [
+        'multipart/form-data; boundary=x',
+        '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--',
+      ],
+      ['text/plain', 'hello'],
+    ] as const) {
+      const res = await send(body, { 'content-type': type });
+      expect(res.status, type).toBe(400);
+      expect(res.body.error.status).toBe('INVALID_ARGUMENT');
+    }
+    const bytes = await send(new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]));
+    expect(bytes.status).toBe(400);
+  });
+});

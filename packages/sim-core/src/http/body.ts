@@ -1,0 +1,64 @@
+/**
+ * Reading request bodies with a bound: a body past the limit is refused from its Content-Length, or as
+ * soon as the bytes read pass it, and the rest is never buffered (the stream is cancelled).
+ */
+
+export type BoundedBody = { ok: true; text: string } | { ok: false; limit: number };
+
+const decoder = new TextDecoder('utf-8');
+
+/** Reads a request body as UTF-8 text, up to `limit` bytes. */
+export async function readBoundedText(request: Request, limit: number): Promise<BoundedBody> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
+    await request.body?.cancel().catch(() => undefined);
+    return { ok: false, limit };
+  }
+  const stream = request.body;
+  if (!stream) return { ok: true, text: '' };
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return { ok: false, limit };
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return { ok: true, text: decoder.decode(chunks[0]) };
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return { ok: true, text: decoder.decode(all) };
+}
+
+/**
+ * The first place a parsed JSON value nests deeper than `maxDepth` objects and arrays, with the member
+ * key it was reached under (as protobuf's JSON parser reports it), or undefined. Iterative: any depth
+ * is walked without recursion.
+ */
+export function jsonTooDeep(value: unknown, maxDepth: number): { key: string } | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const stack: { value: object; depth: number; key: string }[] = [{ value, depth: 1, key: '' }];
+  while (stack.length > 0) {
+    const top = stack.pop() as { value: object; depth: number; key: string };
+    if (top.depth > maxDepth) return { key: top.key };
+    if (Array.isArray(top.value)) {
+      for (const item of top.value)
+        if (item !== null && typeof item === 'object')
+          stack.push({ value: item, depth: top.depth + 1, key: top.key });
+    } else {
+      for (const [k, item] of Object.entries(top.value))
+        if (item !== null && typeof item === 'object')
+          stack.push({ value: item, depth: top.depth + 1, key: k });
+    }
+  }
+  return undefined;
+}
