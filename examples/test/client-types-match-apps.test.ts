@@ -1,6 +1,6 @@
-import type { OutboundEntry } from '@sims/annotation-sim';
+import type { DeliverySettings as AppDeliverySettings, OutboundEntry } from '@sims/annotation-sim';
 import type { Settings } from '@sims/cluster-sim';
-import type { ClusterSimSettings, OutboundDelivery } from '@sims/sim-client';
+import type { ClusterSimSettings, DeliverySettings, OutboundDelivery } from '@sims/sim-client';
 import { describe, expectTypeOf, it } from 'vitest';
 
 // @sims/sim-client keeps its own copies of the simulators' control-plane shapes (a client package must
@@ -12,5 +12,9 @@ describe('sim-client’s control-plane types', () => {
 
   it('match annotation-sim’s outbound delivery entries', () => {
     expectTypeOf<OutboundDelivery>().toEqualTypeOf<OutboundEntry>();
+  });
+
+  it('match annotation-sim’s delivery settings', () => {
+    expectTypeOf<DeliverySettings>().toEqualTypeOf<AppDeliverySettings>();
   });
 });

@@ -17,7 +17,10 @@ import { createAnnotationDefinition, deliveryOf, type StateExtension } from './s
 export interface AnnotationSimOptions extends KernelOptions {
   /** The seeded superuser (default `admin` / `admin`); false for none. */
   admin?: { username?: string; password?: string; email?: string } | false;
-  /** Webhook delivery: retry schedule and scale, time-outs, User-Agent. */
+  /**
+   * Webhook delivery: retry schedule and scale, time-outs, User-Agent, the egress policy of new worlds
+   * (`egress: { policy: 'metadata-only' | 'cvat-proxy', allow }`) and the resolver it uses (`resolve`).
+   */
   delivery?: DeliveryOptions;
   /** Replaces the node:http sender (tests of the engine; never a global fetch). */
   sender?: WebhookSender;

@@ -1,5 +1,8 @@
 export type { AnnotationSim, AnnotationSimOptions, StartedAnnotationSim } from './app';
 export { createAnnotationSim, startAnnotationSim } from './app';
+export type { DeliverySettings } from './control/deliveries';
+export type { EgressPolicy, EgressResolver, EgressSettings } from './delivery/egress';
+export { EGRESS_POLICIES } from './delivery/egress';
 export type { DeliveryEngine, DeliveryOptions, OutboundEntry } from './delivery/engine';
 export { CVAT_RETRY_DELAYS_S } from './delivery/engine';
 export type { OutboundRequest, OutboundResult, WebhookSender } from './delivery/sender';

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-import { lazyCommand, nodeProcess, runSimulatorCli } from '@sims/sim-core';
+import { lazyCommand, nodeProcess, runSimulatorCli, SimInputError } from '@sims/sim-core';
 import { startAnnotationSim } from './app';
+import { type EgressSettings, egressSettingsOf } from './delivery/egress';
 import { SIMULATOR_NAME, SIMULATOR_VERSION } from './simulator';
 
 /**
@@ -8,6 +9,22 @@ import { SIMULATOR_NAME, SIMULATOR_VERSION } from './simulator';
  * The runner loads `--scenario` files and the `--state-file` snapshot through the control plane and
  * saves the snapshot on SIGTERM.
  */
+/**
+ * The egress policy of every world from `SIM_EGRESS_POLICY` (`metadata-only`, `cvat-proxy`) and
+ * `SIM_EGRESS_ALLOW` (comma-separated hosts and CIDR ranges); a bad value is a usage error (exit 2).
+ */
+function egressFromEnv(env: NodeJS.ProcessEnv): EgressSettings {
+  const allow = (env.SIM_EGRESS_ALLOW ?? '')
+    .split(',')
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
+  try {
+    return egressSettingsOf({ policy: env.SIM_EGRESS_POLICY || undefined, allow });
+  } catch (err) {
+    throw new SimInputError(`SIM_EGRESS_POLICY / SIM_EGRESS_ALLOW: ${(err as Error).message}`);
+  }
+}
+
 await runSimulatorCli({
   name: SIMULATOR_NAME,
   version: SIMULATOR_VERSION,
@@ -23,6 +40,7 @@ await runSimulatorCli({
     }),
   },
   async start(options) {
+    const egress = egressFromEnv(process.env);
     const sim = await startAnnotationSim({
       port: options.port,
       host: options.host,
@@ -37,6 +55,7 @@ await runSimulatorCli({
       signedUrls: process.env.SIM_SIGNED_URLS === 'true',
       strictAccept: process.env.SIM_STRICT_ACCEPT !== 'false',
       compat: { taskSegments: process.env.SIM_TASK_SEGMENTS === 'true' },
+      delivery: { egress },
     });
     return {
       url: sim.url,

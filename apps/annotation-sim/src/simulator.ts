@@ -12,6 +12,7 @@ import * as z from 'zod';
 // Only `version` is bundled (esbuild keeps the JSON fields a named import uses).
 import { version } from '../package.json';
 import { registerDeliveryControlRoutes } from './control/deliveries';
+import { egressSettingsOf } from './delivery/egress';
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryOptions } from './delivery/engine';
 import { createHttpSender, createWorkerSender, type WebhookSender } from './delivery/sender';
 import type { ChangeListener } from './domain/changes';
@@ -28,7 +29,7 @@ import {
 } from './domain/state';
 import { routeChange } from './domain/webhooks';
 import { eventsControlOpenApiPaths } from './http/events/control-openapi';
-import { cvatJson, DJANGO_500_PAGE } from './http/respond';
+import { cvatJson, DJANGO_400_PAGE, DJANGO_500_PAGE } from './http/respond';
 
 export const SIMULATOR_NAME = 'annotation-sim';
 /** The package's version (changesets bumps it), in the CLI's ready line and `--version`. */
@@ -106,6 +107,14 @@ const DELIVERY_CONTROL_OPENAPI: Record<string, unknown> = {
     },
   },
   '/_sim/deliveries/idle': { post: { summary: 'Return when nothing is queued or in flight', responses: ok } },
+  '/_sim/deliveries/settings': {
+    get: { summary: "The world's delivery settings: { egress: { policy, allow } }", responses: ok },
+    patch: {
+      summary:
+        'Change the egress policy: { egress: { policy?: "metadata-only" | "cvat-proxy", allow?: ["127.0.0.1", "10.0.0.0/8", "host.name"] } } (allow replaces the list)',
+      responses: { ...ok, '400': { description: 'invalid settings' } },
+    },
+  },
 };
 
 /** Django's 404 page for a URL no route serves (DEBUG off). */
@@ -123,6 +132,12 @@ export function createAnnotationDefinition(
 } {
   const sender =
     options.sender ?? (options.delivery?.thread === 'main' ? createHttpSender() : createWorkerSender());
+  // An injected sender stands for the network: without a resolver of its own, host names are not
+  // resolved (no DNS query behind the embedder's back), only judged by name.
+  const delivery: DeliveryOptions | undefined =
+    options.sender && options.delivery?.resolve === undefined
+      ? { ...options.delivery, resolve: false }
+      : options.delivery;
   const extensions = options.extensions ?? [];
   const listeners = options.listeners ?? [];
   const knownRoutes: { method: string; re: RegExp }[] = [];
@@ -143,7 +158,7 @@ export function createAnnotationDefinition(
         is_active: true,
       });
     }
-    const engine = createDeliveryEngine(world, () => state, sender, options.delivery);
+    const engine = createDeliveryEngine(world, () => state, sender, delivery);
     state.extensions.set(DELIVERY, engine);
     for (const ext of extensions) state.extensions.set(ext.name, ext.create(world, state));
     // Webhooks: one delivery per matching active webhook, with its own webhook_id.
@@ -167,7 +182,11 @@ export function createAnnotationDefinition(
     exportState(world: World<AnnotationState>) {
       const ext: Record<string, unknown> = {};
       for (const e of extensions) if (e.export) ext[e.name] = e.export(world.state.extensions.get(e.name));
-      return { ...exportData(world.state), extensions: ext };
+      return {
+        ...exportData(world.state),
+        extensions: ext,
+        delivery: { egress: deliveryOf(world.state).egress() },
+      };
     },
     importState(world: World<AnnotationState>, snapshot: unknown) {
       if (snapshot === null || typeof snapshot !== 'object' || Array.isArray(snapshot)) {
@@ -178,7 +197,16 @@ export function createAnnotationDefinition(
         if (snap[t] !== undefined && !Array.isArray(snap[t]))
           throw new SimInputError(`state.${t} must be a list of [id, record]`, ['state', t]);
       }
+      // Checked before anything is replaced: a bad egress setting leaves the world as it was.
+      const delivery = snap.delivery as { egress?: unknown } | undefined;
+      if (
+        delivery !== undefined &&
+        (delivery === null || typeof delivery !== 'object' || Array.isArray(delivery))
+      )
+        throw new SimInputError('state.delivery must be an object', ['state', 'delivery']);
+      const egress = delivery?.egress === undefined ? undefined : egressSettingsOf(delivery.egress);
       importData(world.state, snap);
+      if (egress !== undefined) deliveryOf(world.state).configureEgress(egress);
       const ext = (snap.extensions ?? {}) as Record<string, unknown>;
       for (const e of extensions)
         if (e.import && ext[e.name] !== undefined)
@@ -258,6 +286,21 @@ export function createAnnotationDefinition(
       });
     },
     sensitiveHeaders: ['x-csrftoken'],
+    // CVAT bounds a request body held in memory by DATA_UPLOAD_MAX_MEMORY_SIZE (100 MB, cvat/settings/base.py);
+    // Python's json module gives up past its recursion limit (1000 frames) with a RecursionError.
+    limits: { maxBodyBytes: 100 * 1024 * 1024, maxJsonDepth: 1000 },
+    renderPayloadTooLarge(c: Context) {
+      // Django's RequestDataTooBig is a SuspiciousOperation: its default 400 page.
+      const sim = c.get('sim') as { requestId?: string } | undefined;
+      return new Response(DJANGO_400_PAGE, {
+        status: 400,
+        headers: {
+          'Content-Type': 'text/html; charset=utf-8',
+          'X-Request-Id': sim?.requestId ?? '',
+          'X-Sim-Reason': 'request-body-too-large',
+        },
+      });
+    },
   } satisfies SimulatorDefinition<AnnotationState> & { knownRoutes: unknown };
   return def;
 }

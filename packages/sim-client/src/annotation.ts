@@ -26,7 +26,7 @@ export interface OutboundDelivery {
   /** The exact body bytes as UTF-8 text (what `X-Signature-256` covers). */
   body: string;
   /** `response` (the target answered), `connection-error`, `timeout`, or `dropped` (a fault). */
-  outcome: 'response' | 'connection-error' | 'timeout' | 'dropped';
+  outcome: 'response' | 'connection-error' | 'timeout' | 'dropped' | 'egress-refused';
   statusCode: number | null;
   /** Ids of the fault rules that fired for this delivery. */
   faults: string[];
@@ -76,6 +76,15 @@ export interface EventsControlState {
   jobs: ExportJobView[];
 }
 
+/**
+ * A world's delivery settings (`GET /_sim/deliveries/settings`): the egress policy that refuses webhook
+ * targets before any connection (`metadata-only` by default; `cvat-proxy` is CVAT's smokescreen), and
+ * the targets allowed anyway (IPs, CIDR ranges, host names).
+ */
+export interface DeliverySettings {
+  egress: { policy: 'metadata-only' | 'cvat-proxy'; allow: string[] };
+}
+
 /** annotation-sim's control plane: the shared one plus deliveries and the events API's controls. */
 export interface AnnotationSimClient extends SimClient {
   deliveries: {
@@ -98,6 +107,10 @@ export interface AnnotationSimClient extends SimClient {
     ): Promise<OutboundDelivery>;
     /** Resolves when nothing is queued or in flight (retries scheduled on the clock do not count). */
     idle(): Promise<DeliveryQueueStats>;
+    /** This world's delivery settings (the egress policy). */
+    settings(): Promise<DeliverySettings>;
+    /** Changes the egress policy; `allow` replaces the list. Answers with all the settings. */
+    configure(settings: { egress?: Partial<DeliverySettings['egress']> }): Promise<DeliverySettings>;
   };
   events: {
     get(): Promise<EventsControlState>;
@@ -167,6 +180,8 @@ function extendForAnnotation(base: SimClient): AnnotationSimClient {
         );
       },
       idle: () => base.request('POST', '/_sim/deliveries/idle'),
+      settings: () => base.request('GET', '/_sim/deliveries/settings'),
+      configure: (settings) => base.request('PATCH', '/_sim/deliveries/settings', settings),
     },
     events: {
       get: () => base.request('GET', '/_sim/events'),

@@ -1,6 +1,7 @@
 export type {
   AnnotationSimClient,
   DeliveryQueueStats,
+  DeliverySettings,
   EventsControlState,
   EventsSettings,
   ExportJobView,

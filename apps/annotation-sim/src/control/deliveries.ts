@@ -1,5 +1,6 @@
-import { controlError, type SimEnv } from '@sims/sim-core';
+import { controlError, type SimEnv, SimInputError } from '@sims/sim-core';
 import type { Context, Hono } from 'hono';
+import type { EgressSettings } from '../delivery/egress';
 import type { DeliveryEngine, OutboundEntry } from '../delivery/engine';
 import type { AnnotationState } from '../domain/state';
 
@@ -12,9 +13,29 @@ function matcher(q: { webhook?: string | number; event?: string; deliveryId?: st
     (q.deliveryId === undefined || String(e.deliveryId) === String(q.deliveryId));
 }
 
+/** A control-plane JSON object body (empty: `{}`); anything else is a SimInputError (400). */
+async function objectBody(c: Context): Promise<Record<string, unknown>> {
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (err) {
+    throw new SimInputError(`malformed JSON body: ${(err as Error).message}`);
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new SimInputError('expected a JSON object');
+  return v as Record<string, unknown>;
+}
+
+/** The deliveries' per-world settings as the control plane shows them. */
+export interface DeliverySettings {
+  egress: EgressSettings;
+}
+
 /**
  * `/_sim/deliveries`: the outbound journal (each request with its raw body and headers as sent),
- * waiting for deliveries, and the engine's queue state.
+ * waiting for deliveries, the engine's queue state, and the world's delivery settings (egress policy).
  */
 export function registerDeliveryControlRoutes(
   control: Hono<SimEnv<AnnotationState>>,
@@ -32,6 +53,18 @@ export function registerDeliveryControlRoutes(
     return c.body(null, 204);
   });
   control.get('/deliveries/stats', (c) => c.json(engineOf(worldOf(c).state).stats()));
+  const settingsOf = (engine: DeliveryEngine): DeliverySettings => ({ egress: engine.egress() });
+  control.get('/deliveries/settings', (c) => c.json(settingsOf(engineOf(worldOf(c).state))));
+  /** `{egress: {policy?, allow?}}`: `allow` replaces the list; what is not given stays. */
+  control.patch('/deliveries/settings', async (c) => {
+    const engine = engineOf(worldOf(c).state);
+    const { egress, ...rest } = await objectBody(c);
+    const unknown = Object.keys(rest);
+    if (unknown.length > 0)
+      throw new SimInputError(`unknown field(s) ${unknown.map((k) => `"${k}"`).join(', ')}`, unknown[0]);
+    if (egress !== undefined) engine.configureEgress(egress);
+    return c.json(settingsOf(engine));
+  });
   /** Long-poll (wall time) until a journal entry matches; `{webhook?, event?, timeoutMs?}`. */
   control.post('/deliveries/wait', async (c) => {
     const body = ((await c.req.json().catch(() => ({}))) ?? {}) as {

@@ -6,7 +6,16 @@ import { pythonJsonDumps } from '../domain/python-json';
 import { signWebhookBody } from '../domain/signing';
 import { type AnnotationState, nextId } from '../domain/state';
 import {
+  createEgressGuard,
+  DEFAULT_EGRESS,
+  type EgressResolver,
+  type EgressSettings,
+  egressSettingsOf,
+  refusedDeliveryResult,
+} from './egress';
+import {
   connectionErrorText,
+  failedConnectionResult,
   type GenerationSlot,
   type LaneSender,
   laneSenderOf,
@@ -40,6 +49,19 @@ export interface DeliveryOptions {
    * from its API server; `'main'`, the thread that serves the API. No effect with an injected `sender`.
    */
   thread?: 'worker' | 'main';
+  /**
+   * Where deliveries may go, for every new world (`PATCH /_sim/deliveries/settings` changes one world's):
+   * `{ policy: 'metadata-only' | 'cvat-proxy', allow: ['127.0.0.1', '10.0.0.0/8', 'receiver.test'] }`.
+   * Default `metadata-only` with nothing allowed (src/delivery/egress.ts, FIDELITY.md).
+   */
+  egress?: Partial<EgressSettings>;
+  /**
+   * Resolves a target's host name before the egress policy decides (default: the system's getaddrinfo;
+   * with an injected `sender`, `false`). The connection then goes to the addresses it returned; the name
+   * is not resolved again. `false`: names are not resolved, only judged by name (the metadata names are
+   * refused), and the sender gets the name.
+   */
+  resolve?: EgressResolver | false;
 }
 
 /** One entry of the outbound journal: what went (or would have gone) on the wire. */
@@ -56,8 +78,12 @@ export interface OutboundEntry {
   headers: [string, string][];
   /** The exact body bytes as UTF-8 text (always ASCII: Python escapes everything else). */
   body: string;
-  /** What happened: sent (a response came), refused, timeout (real or injected), dropped (a fault). */
-  outcome: 'response' | 'connection-error' | 'timeout' | 'dropped';
+  /**
+   * What happened: sent (a response came), refused, timeout (real or injected), dropped (a fault),
+   * refused by the egress policy before any connection was opened (`egress-refused`; `statusCode` is
+   * what the delivery row records: 407, or 502 for an HTTPS target).
+   */
+  outcome: 'response' | 'connection-error' | 'timeout' | 'dropped' | 'egress-refused';
   statusCode: number | null;
   /** Ids of the fault rules that fired for this delivery. */
   faults: string[];
@@ -83,6 +109,13 @@ export interface DeliveryEngine {
   clearJournal(): void;
   /** Resolves with the first journal entry matching `pred` (existing or future), or undefined on timeout (wall ms). */
   waitFor(pred: (e: OutboundEntry) => boolean, timeoutMs: number): Promise<OutboundEntry | undefined>;
+  /** This world's egress policy. */
+  egress(): EgressSettings;
+  /**
+   * Changes this world's egress policy (`{policy?, allow?}`, validated: throws SimInputError). Deliveries
+   * already prepared ahead and not yet started go back to be prepared again under it.
+   */
+  configureEgress(input: unknown): EgressSettings;
   dispose(): void;
 }
 
@@ -116,6 +149,7 @@ export function createDeliveryEngine(
   const userAgent = options.userAgent ?? 'CVAT/2.73.0 python-requests/2.33.1';
   const capacity = options.journalCapacity ?? 1000;
   const wallNow = options.wallNow ?? (() => performance.now());
+  const egress = createEgressGuard(egressSettingsOf(options.egress ?? {}, DEFAULT_EGRESS), options.resolve);
   // Sending ahead (docs/decisions/0011): a webhook's queued deliveries are prepared as they are queued
   // and handed to the delivery thread, which starts each one when the one before it ends, unless this
   // engine's generation has moved since: every webhook change, fault rule added and the dispose bump it.
@@ -232,9 +266,10 @@ export function createDeliveryEngine(
     headers: [string, string][],
     bodyText: string,
     verifyTls: boolean,
+    addresses?: string[],
   ): OutboundRequest {
     let bytes: Buffer | undefined;
-    return {
+    const request: OutboundRequest = {
       url,
       headers,
       get body() {
@@ -246,6 +281,39 @@ export function createDeliveryEngine(
       connectTimeoutMs,
       readTimeoutMs,
     };
+    if (addresses !== undefined) request.addresses = addresses;
+    return request;
+  }
+
+  /**
+   * The egress policy's decision for a target, before any connection: go (to these addresses), or the
+   * result CVAT records for a delivery its proxy refused, or for a name that does not resolve.
+   */
+  async function egressCheck(
+    url: string,
+  ): Promise<
+    { go: true; addresses?: string[] } | { go: false; result: OutboundResult; outcome?: 'egress-refused' }
+  > {
+    const known = egress.immediate(url);
+    if (known?.allowed) return { go: true };
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      // Not a URL the sender can parse: it refuses it before opening anything, as it always has.
+      return { go: true };
+    }
+    // Nor a scheme it sends to (Django's URLValidator also lets ftp:// through): nothing to resolve.
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') return { go: true };
+    try {
+      const verdict = known ?? (await egress.decide(target));
+      if (verdict.allowed) return { go: true, addresses: verdict.addresses };
+      return { go: false, result: refusedDeliveryResult(target, verdict), outcome: 'egress-refused' };
+    } catch (err) {
+      const e = err as { code?: unknown; message?: unknown };
+      const code = typeof e?.code === 'string' ? e.code : '';
+      return { go: false, result: failedConnectionResult(target, code, String(e?.message ?? err)) };
+    }
   }
 
   async function attempt(job: Job, ignoreActive: boolean): Promise<DeliveryRec | undefined> {
@@ -292,6 +360,7 @@ export function createDeliveryEngine(
     }
     const started = wallNow();
     let result: OutboundResult;
+    let outcome: OutboundEntry['outcome'] | undefined;
     if (refused)
       result = {
         kind: 'connection-error',
@@ -300,18 +369,31 @@ export function createDeliveryEngine(
     else if (timedOut)
       result = { kind: 'timeout', message: readTimeoutText(new URL(url), readTimeoutMs / 1000) };
     else {
-      const request = requestOf(url, headers, bodyText, webhook.enable_ssl);
-      result = await sender(request);
-      if (duplicate) {
-        record(base, null, outcomeOf(result), statusOf(result));
+      // The egress policy decides after resolving the name and before anything is opened.
+      const pass = await egressCheck(url);
+      if (!pass.go) {
+        result = pass.result;
+        outcome = pass.outcome;
+      } else {
+        const request = requestOf(url, headers, bodyText, webhook.enable_ssl, pass.addresses);
         result = await sender(request);
+        if (duplicate) {
+          record(base, null, outcomeOf(result), statusOf(result));
+          result = await sender(request);
+        }
       }
     }
-    return finish(job, base, result, Math.round(wallNow() - started));
+    return finish(job, base, result, Math.round(wallNow() - started), outcome);
   }
 
   /** The delivery row (unless the webhook is gone) and the journal entry of one attempt's outcome. */
-  function finish(job: Job, base: Base, result: OutboundResult, duration: number): DeliveryRec {
+  function finish(
+    job: Job,
+    base: Base,
+    result: OutboundResult,
+    duration: number,
+    outcome: OutboundEntry['outcome'] = outcomeOf(result),
+  ): DeliveryRec {
     const status = statusOf(result);
     const response = result.kind === 'response' ? result.body : result.message;
     const s2 = state();
@@ -332,7 +414,7 @@ export function createDeliveryEngine(
     };
     // A webhook deleted while its request was in flight takes its deliveries with it.
     if (s2.webhooks.has(job.webhookId)) s2.deliveries.set(row.id, row);
-    record(base, row.id, outcomeOf(result), status);
+    record(base, row.id, outcome, status);
     return row;
   }
 
@@ -369,6 +451,9 @@ export function createDeliveryEngine(
     const webhook = webhookTable.get(webhookId);
     // Deleted or inactive: the plain path skips it (no row), in its turn.
     if (!webhook?.is_active) return;
+    // Only a target the egress policy opens without resolving anything (an IP address it allows) goes
+    // ahead: a host name is resolved in its turn, and a refused target is recorded by the plain path.
+    if (egress.immediate(webhook.target_url)?.allowed !== true) return;
     // Behind deliveries prepared at another generation, it waits until they are back or done.
     const a = ahead.get(webhookId);
     if (a && a.stamp !== slot.current()) return;
@@ -478,6 +563,13 @@ export function createDeliveryEngine(
       return { queued: queued + waiting, inFlight: busy.size + ahead.size, scheduledRetries: timers.size };
     },
     journal: () => ({ entries: [...entries], dropped: journalDropped }),
+    egress: () => egress.settings(),
+    configureEgress(input) {
+      egress.set(egressSettingsOf(input, egress.settings()));
+      // What was prepared ahead under the old policy goes back, to be checked again in its turn.
+      slot?.bump();
+      return egress.settings();
+    },
     clearJournal() {
       entries.length = 0;
     },

@@ -16,6 +16,12 @@ export interface OutboundRequest {
   verifyTls: boolean;
   connectTimeoutMs: number;
   readTimeoutMs: number;
+  /**
+   * The addresses the egress policy checked for the URL's host name (src/delivery/egress.ts): the
+   * connection goes to these, in order, and the name is not resolved again. Absent for an IP address
+   * host (nothing to resolve).
+   */
+  addresses?: string[];
 }
 
 export type OutboundResult =
@@ -120,6 +126,7 @@ const ERRNO: Record<string, string> = {
   ECONNREFUSED: '[Errno 111] Connection refused',
   ECONNRESET: '[Errno 104] Connection reset by peer',
   ENOTFOUND: '[Errno -2] Name or service not known',
+  EAI_AGAIN: '[Errno -3] Temporary failure in name resolution',
   EHOSTUNREACH: '[Errno 113] No route to host',
 };
 
@@ -153,6 +160,8 @@ export interface WireRequest {
   verifyTls: boolean;
   connectTimeoutMs: number;
   readTimeoutMs: number;
+  /** Where to connect instead of resolving the URL's host name ({@link OutboundRequest.addresses}). */
+  addresses?: string[];
 }
 
 /**
@@ -174,7 +183,9 @@ export interface WireRequest {
  * delivery: issue 8's fan-out.)
  *
  * A response body over `maxResponseBytes` is dropped and recorded as "". Header names and values are
- * checked as node:http checks them, and a bad one rejects before anything is sent.
+ * checked as node:http checks them, and a bad one rejects before anything is sent. With `addresses`, a
+ * host name is never resolved: the socket's lookup answers with those addresses (the ones the egress
+ * policy checked), while TLS still sends and verifies the name.
  *
  * It is source text, not a TypeScript function, because the delivery thread runs exactly this text
  * (`Function.prototype.toString` of compiled code would carry the compiler's helpers); the calling
@@ -409,6 +420,16 @@ export const WIRE_SENDER_SOURCE = `function wireSender(http, net, tls, zlib, max
     };
   }
 
+  /** A socket lookup that answers with the given addresses only (undefined: the system's lookup). */
+  function pinnedLookup(addresses) {
+    if (!addresses || addresses.length === 0) return undefined;
+    return (_name, options, callback) => {
+      if (options && options.all)
+        return callback(null, addresses.map((address) => ({ address, family: net.isIP(address) })));
+      callback(null, addresses[0], net.isIP(addresses[0]));
+    };
+  }
+
   function post(url, req, resolve) {
     const hasHost = checkHeaders(req.headers);
     let text = 'POST ' + (url.pathname || '/') + url.search + ' HTTP/1.1' + CRLF;
@@ -418,15 +439,17 @@ export const WIRE_SENDER_SOURCE = `function wireSender(http, net, tls, zlib, max
     const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     const secure = url.protocol === 'https:';
     const port = url.port === '' ? (secure ? 443 : 80) : Number(url.port);
+    const lookup = pinnedLookup(req.addresses);
     // TLS without a session cache (requests builds a new SSL context per call), SNI for host names only.
     const socket = secure
       ? tls.connect({
           host: hostname,
           port,
+          lookup,
           servername: net.isIP(hostname) === 0 ? hostname : undefined,
           rejectUnauthorized: req.verifyTls,
         })
-      : net.connect({ host: hostname, port });
+      : net.connect({ host: hostname, port, lookup });
     let settled = false;
     let connected = false;
     const done = (outcome) => {
@@ -498,17 +521,23 @@ export function outboundResult(req: OutboundRequest, outcome: WireOutcome): Outb
       return { kind: 'timeout', message: readTimeoutText(new URL(req.url), req.readTimeoutMs / 1000) };
     case 'aborted':
       return { kind: 'connection-error', message: connectionAbortedText(outcome.cause, outcome.detail) };
-    default: {
-      const url = new URL(req.url);
-      const code = outcome.code;
-      const verify =
-        CERT_VERIFY[code] ?? (code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? mismatchReason(url) : undefined);
-      if (url.protocol === 'https:' && verify !== undefined)
-        return { kind: 'connection-error', message: sslVerifyErrorText(url, verify) };
-      const reason = ERRNO[code] ?? `${code || 'error'}: ${outcome.message}`;
-      return { kind: 'connection-error', message: connectionErrorText(url, reason) };
-    }
+    default:
+      return failedConnectionResult(new URL(req.url), outcome.code, outcome.message);
   }
+}
+
+/**
+ * requests' account of a connection that could not be made: a certificate that failed verification, or
+ * a socket or lookup error (node's error code and message; `ENOTFOUND` reads as getaddrinfo's
+ * `[Errno -2] Name or service not known`).
+ */
+export function failedConnectionResult(url: URL, code: string, message: string): OutboundResult {
+  const verify =
+    CERT_VERIFY[code] ?? (code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? mismatchReason(url) : undefined);
+  if (url.protocol === 'https:' && verify !== undefined)
+    return { kind: 'connection-error', message: sslVerifyErrorText(url, verify) };
+  const reason = ERRNO[code] ?? `${code || 'error'}: ${message}`;
+  return { kind: 'connection-error', message: connectionErrorText(url, reason) };
 }
 
 function wireRequestOf(req: OutboundRequest): WireRequest {
@@ -521,6 +550,7 @@ function wireRequestOf(req: OutboundRequest): WireRequest {
     verifyTls: req.verifyTls,
     connectTimeoutMs: req.connectTimeoutMs,
     readTimeoutMs: req.readTimeoutMs,
+    addresses: req.addresses,
   };
 }
 
@@ -542,8 +572,9 @@ const send = (${WIRE_SENDER_SOURCE})(load('node:http'), load('node:net'), load('
 const generations = new Int32Array(workerData.generations);
 // Lane (an engine's webhook) -> its requests waiting behind the one in flight (a present key: one is).
 const lanes = new Map();
-// [id, url, headers joined by LF, body text, its encoding, verifyTls, connectTimeoutMs, readTimeoutMs]
-// and, for a request queued in a lane, [..., lane, generation slot, the generation it was prepared at].
+// [id, url, headers joined by LF, body text, its encoding, verifyTls, connectTimeoutMs, readTimeoutMs,
+// addresses joined by commas ('' for none)] and, for a request queued in a lane, [..., lane, generation
+// slot, the generation it was prepared at].
 function run(m) {
   const request = {
     url: m[1],
@@ -552,6 +583,7 @@ function run(m) {
     verifyTls: m[5],
     connectTimeoutMs: m[6],
     readTimeoutMs: m[7],
+    addresses: m[8] === '' ? undefined : m[8].split(','),
   };
   const started = performance.now();
   // A request node:http refuses (a header it will not write, a URL it cannot parse) rejects, as it does
@@ -559,11 +591,11 @@ function run(m) {
   send(request).then(
     (outcome) => {
       parentPort.postMessage([m[0], outcome, undefined, performance.now() - started]);
-      if (m.length > 8) advance(m[8]);
+      if (m.length > 9) advance(m[9]);
     },
     (err) => {
       parentPort.postMessage([m[0], null, String(err && err.message)]);
-      if (m.length > 8) advance(m[8]);
+      if (m.length > 9) advance(m[9]);
     },
   );
 }
@@ -572,7 +604,7 @@ function run(m) {
 function advance(lane) {
   const waiting = lanes.get(lane);
   let m = waiting.shift();
-  while (m !== undefined && Atomics.load(generations, m[9]) !== m[10]) {
+  while (m !== undefined && Atomics.load(generations, m[10]) !== m[11]) {
     parentPort.postMessage([m[0], 'stale']);
     m = waiting.shift();
   }
@@ -580,22 +612,36 @@ function advance(lane) {
   else run(m);
 }
 parentPort.on('message', (m) => {
-  if (m.length === 8) return run(m);
-  const waiting = lanes.get(m[8]);
+  if (m.length === 9) return run(m);
+  const waiting = lanes.get(m[9]);
   if (waiting !== undefined) return waiting.push(m);
-  lanes.set(m[8], [m]);
-  advance(m[8]);
+  lanes.set(m[9], [m]);
+  advance(m[9]);
 });
 `;
 
 /**
  * What goes to the delivery thread: one flat array of strings, numbers and booleans (a structured clone
  * of this costs a third of one of a request object with a Buffer, whose whole 8 KiB pool slab is copied).
- * Header names and values never hold a line feed (node:http refuses them), so LF joins them.
+ * Header names and values never hold a line feed (node:http refuses them), so LF joins them; IP
+ * addresses never hold a comma, so a comma joins them.
  */
 type ThreadMessage =
-  | [number, string, string, string, 'utf8' | 'latin1', boolean, number, number]
-  | [number, string, string, string, 'utf8' | 'latin1', boolean, number, number, string, number, number];
+  | [number, string, string, string, 'utf8' | 'latin1', boolean, number, number, string]
+  | [
+      number,
+      string,
+      string,
+      string,
+      'utf8' | 'latin1',
+      boolean,
+      number,
+      number,
+      string,
+      string,
+      number,
+      number,
+    ];
 
 function threadMessage(id: number, req: OutboundRequest, lane?: Lane): ThreadMessage {
   let headers = '';
@@ -613,6 +659,7 @@ function threadMessage(id: number, req: OutboundRequest, lane?: Lane): ThreadMes
     req.verifyTls,
     req.connectTimeoutMs,
     req.readTimeoutMs,
+    req.addresses?.join(',') ?? '',
   ];
   return lane ? [...m, lane.key, lane.slot.index, lane.stamp] : m;
 }

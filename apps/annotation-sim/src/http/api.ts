@@ -68,6 +68,14 @@ export class ApiRequest {
         code: 'UNSUPPORTED_MEDIA_TYPE',
         mediaType: this.c.req.header('content-type') ?? '',
       });
+    if (this.sim.jsonTooDeep !== undefined) {
+      // Python's json module recurses: past its recursion limit a RecursionError escapes DRF's JSONParser
+      // (which catches only ValueError) and Django answers its 500 page.
+      throw new ApiFailure({
+        code: 'SERVER_ERROR',
+        reason: 'RecursionError: maximum recursion depth exceeded while decoding a JSON object',
+      });
+    }
     if (this.sim.jsonError !== undefined) {
       let message = pythonJsonError(raw, this.sim.jsonError);
       try {

@@ -49,6 +49,10 @@ function requestIdOf(c: Context): string {
 export const DJANGO_500_PAGE =
   '\n<!doctype html>\n<html lang="en">\n<head>\n  <title>Server Error (500)</title>\n</head>\n<body>\n  <h1>Server Error (500)</h1><p></p>\n</body>\n</html>\n';
 
+/** Django's production 400 page (DEBUG=False): its answer to a SuspiciousOperation such as RequestDataTooBig. */
+export const DJANGO_400_PAGE =
+  '\n<!doctype html>\n<html lang="en">\n<head>\n  <title>Bad Request (400)</title>\n</head>\n<body>\n  <h1>Bad Request (400)</h1><p></p>\n</body>\n</html>\n';
+
 /**
  * The one place domain errors become HTTP: DRF's bodies and statuses. Authentication failures carry
  * `WWW-Authenticate: Token` because TokenAuthentication is CVAT's first authentication class.

@@ -99,7 +99,9 @@ export async function startReceiver(
   const server = options.tls
     ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, handler)
     : http.createServer(handler);
+  let connections = 0;
   server.on('connection', (s) => {
+    connections++;
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -109,6 +111,8 @@ export async function startReceiver(
     url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/hook`,
     port,
     requests,
+    /** TCP connections accepted so far (a request refused before connecting never adds one). */
+    connections: () => connections,
     setBehaviour(fn: (req: Received, n: number) => Behaviour) {
       behaviour = fn;
     },

@@ -36,9 +36,14 @@ export function plain<S>(c: Ctx<S>, status: number, text: string): Response {
   return base(c, status, { 'content-type': 'text/html; charset=utf-8' }, text);
 }
 
-/** Django's response to an unhandled exception (DEBUG off, no 500 template). */
-export function serverError<S>(c: Ctx<S>): Response {
-  return base(c, 500, { 'content-type': 'text/html; charset=utf-8' }, '<h1>Server Error (500)</h1>');
+/** Django's response to an unhandled exception (DEBUG off, no 500 template), with what the simulator meant. */
+export function serverError<S>(c: Ctx<S>, reason = 'cvat-server-error'): Response {
+  return base(
+    c,
+    500,
+    { 'content-type': 'text/html; charset=utf-8', 'x-sim-reason': reason },
+    '<h1>Server Error (500)</h1>',
+  );
 }
 
 export const PERMISSION_DENIED = 'You do not have permission to perform this action.';

@@ -140,6 +140,10 @@ export function registerEventRoutes<S>(kernel: SimKernel<S>, deps: EventsDeps<S>
     if (sim.rawBody && type !== undefined && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
       return drf(c, 415, { detail: `Unsupported media type "${type}" in request.` });
     }
+    if (sim.jsonTooDeep !== undefined) {
+      // As in the API's other routes: Python's RecursionError escapes DRF's JSONParser.
+      return serverError(c, 'RecursionError: maximum recursion depth exceeded while decoding a JSON object');
+    }
     if (sim.jsonError !== undefined) {
       let detail = sim.jsonError;
       try {
@@ -168,7 +172,7 @@ export function registerEventRoutes<S>(kernel: SimKernel<S>, deps: EventsDeps<S>
         case 'JSON_PARSE':
           return drf(c, 400, { detail: `JSON parse error - ${result.error.detail}` });
         case 'PAYLOAD_NULL':
-          return serverError(c);
+          return serverError(c, 'CVAT fails on an event whose payload is null (unhandled exception)');
       }
     }
     const storeDown = sim.takeEffect('analyticsStoreDown') !== undefined;
@@ -185,7 +189,7 @@ export function registerEventRoutes<S>(kernel: SimKernel<S>, deps: EventsDeps<S>
     const q = params(c);
     const queryId = q.query_id !== undefined ? normalizeUuid(q.query_id) : sim.world.ids.uuid();
     // uuid.UUID(query_id) raises ValueError: unhandled.
-    if (queryId === undefined) return serverError(c);
+    if (queryId === undefined) return serverError(c, 'ValueError: badly formed hexadecimal UUID string');
     const location = q.location ?? 'local';
     if (location !== 'local' && location !== 'cloud_storage') {
       return drf(c, 400, [`Unexpected location ${location} specified for the request`]);
@@ -254,7 +258,7 @@ export function registerEventRoutes<S>(kernel: SimKernel<S>, deps: EventsDeps<S>
       return drf(c, 400, ['Unexpected action specified for the request']);
     }
     const queryId = q.query_id !== undefined ? normalizeUuid(q.query_id) : sim.world.ids.uuid();
-    if (queryId === undefined) return serverError(c);
+    if (queryId === undefined) return serverError(c, 'ValueError: badly formed hexadecimal UUID string');
     const deprecation = { deprecation: DEPRECATION_HEADER };
     const world = sim.world;
     const now = world.clock.now();
