@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { lazyCommand, nodeProcess, runSimulatorCli, SimInputError } from '@sims/sim-core';
+import { cliKernelOptions, lazyCommand, nodeProcess, runSimulatorCli, SimInputError } from '@sims/sim-core';
 import { startAnnotationSim } from './app';
 import { type EgressSettings, egressSettingsOf } from './delivery/egress';
 import { SIMULATOR_NAME, SIMULATOR_VERSION } from './simulator';
@@ -42,12 +42,9 @@ await runSimulatorCli({
   async start(options) {
     const egress = egressFromEnv(process.env);
     const sim = await startAnnotationSim({
+      ...cliKernelOptions(options),
       port: options.port,
       host: options.host,
-      seed: options.seed,
-      clock: { mode: options.clock, speed: options.speed },
-      adminToken: options.adminToken,
-      requestLog: options.requestLog,
       admin: {
         username: process.env.SIM_ADMIN_USERNAME ?? 'admin',
         password: process.env.SIM_ADMIN_PASSWORD ?? 'admin',

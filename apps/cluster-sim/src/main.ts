@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { lazyCommand, nodeProcess, runSimulatorCli } from '@sims/sim-core';
+import { cliKernelOptions, lazyCommand, nodeProcess, runSimulatorCli } from '@sims/sim-core';
 import { startClusterSim } from './app';
 import { SIMULATOR_NAME, SIMULATOR_VERSION } from './definition';
 
@@ -24,12 +24,9 @@ await runSimulatorCli({
   },
   async start(options) {
     const sim = await startClusterSim({
+      ...cliKernelOptions(options),
       port: options.port,
       host: options.host,
-      seed: options.seed,
-      clock: { mode: options.clock, speed: options.speed },
-      adminToken: options.adminToken,
-      requestLog: options.requestLog,
     });
     return {
       url: sim.url,

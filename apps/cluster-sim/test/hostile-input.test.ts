@@ -15,7 +15,10 @@ afterEach(() => h.close());
 
 const LIMIT = 10 * 1024 * 1024;
 
-async function send(body: string | Uint8Array | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) {
+async function send(
+  body: string | Uint8Array | ReadableStream<Uint8Array>,
+  headers: Record<string, string> = {},
+) {
   const res = await h.sim.app.request(POOL, {
     method: 'PUT',
     headers: { authorization: 'Bearer t', 'content-type': 'application/json', ...headers },
@@ -158,5 +161,50 @@ describe('bad JSON and hostile values', () => {
     }
     const bytes = await send(new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]));
     expect(bytes.status).toBe(400);
+  });
+});
+
+describe('control plane input', () => {
+  it('refuses deep or oversized JSON with a 400 in its own envelope, and stays up', async () => {
+    const deep = await h.request('POST', '/_sim/seed', {
+      body: `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
+      token: null,
+    });
+    expect(deep.status).toBe(400);
+    expect(deep.body.error.message).toMatch(/nested deeper than 200 levels/);
+    const settings = await h.request('PUT', '/_sim/settings', {
+      body: `{"auth":${'{"a":'.repeat(5_000)}1${'}'.repeat(5_001)}`,
+      token: null,
+    });
+    expect(settings.status).toBe(400);
+    const big = await h.sim.app.request('/_sim/seed', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(64 * 1024 * 1024) },
+      body: '{}',
+    });
+    expect(big.status).toBe(400);
+    expect((await big.json()).error.message).toMatch(/larger than 33554432 bytes/);
+    expect((await h.request('GET', '/_sim/health', { token: null })).status).toBe(200);
+  });
+});
+
+describe('intended 5xx', () => {
+  it('says on every answer a fault rule makes that it was one (X-Sim-Reason)', async () => {
+    await h.addFault({
+      id: 'down',
+      match: { operation: 'nodePools.get' },
+      effect: { error: { status: 'UNAVAILABLE' } },
+    });
+    const res = await h.get(POOL);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('x-sim-reason')).toBe('fault:down');
+    await h.addFault({
+      id: 'raw',
+      match: { operation: 'clusters.get' },
+      effect: { http: { status: 502, body: 'bad gateway' } },
+    });
+    const raw = await h.get('/v1beta1/projects/p1/locations/us-central1-a/clusters/c1');
+    expect(raw.status).toBe(502);
+    expect(raw.headers.get('x-sim-reason')).toBe('fault:raw');
   });
 });

@@ -1,10 +1,13 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { type CliCommand, type CliProcess, CliUsageError } from './cli-commands';
 import type { ClockMode } from './clock';
 import { SimInputError } from './duration';
+import type { KernelOptions } from './http/kernel';
 import type { RunningServer } from './http/serve';
 import { formatRequestLog, type JournalEntry } from './journal';
+import { writeFileAtomic } from './state-file';
 
 /** Options every simulator binary understands, from flags or `SIM_*` environment variables. */
 export interface CommonCliOptions {
@@ -16,6 +19,12 @@ export interface CommonCliOptions {
   scenarios: string[];
   stateFile?: string;
   adminToken?: string;
+  /** Bytes the journals of all namespaces may hold together (kernel option `journalMaxBytes`). */
+  journalMaxBytes?: number;
+  /** Most namespaces the simulator keeps (kernel option `maxNamespaces`). */
+  maxNamespaces?: number;
+  /** Largest emulated-API request body read (kernel option `maxBodyBytes`; default the API's own limit). */
+  maxBodyBytes?: number;
   log: 'silent' | 'info' | 'debug';
   /** Set at `--log debug`: pass it to the simulator (kernel option `requestLog`) to print each request. */
   requestLog?: (entry: JournalEntry) => void;
@@ -37,6 +46,14 @@ Options (environment variable in brackets):
                         [SIM_SCENARIO, comma-separated]
   --state-file <path>   load a world snapshot at start, save it on SIGTERM [SIM_STATE_FILE]
   --admin-token <t>     protect the control plane (/_sim) with this token [SIM_ADMIN_TOKEN]
+                        (without one, a --host other than loopback prints a warning)
+  --journal-max-bytes <n>
+                        bytes the request journals of all namespaces hold together; the oldest
+                        entries go first (default 64MiB; KiB, MiB, GiB allowed) [SIM_JOURNAL_MAX_BYTES]
+  --max-namespaces <n>  most namespaces kept; one more is refused with a 507 until some are deleted
+                        (default 1000) [SIM_MAX_NAMESPACES]
+  --max-body-bytes <n>  largest request body read; past it the API's own refusal (default the real
+                        API's limit: 10MiB GKE, 100MiB CVAT; KiB, MiB, GiB allowed) [SIM_MAX_BODY_BYTES]
   --log <level>         silent | info | debug (default info) [SIM_LOG]
   --help, --version`;
 }
@@ -96,6 +113,9 @@ export function parseCommonArgs(
         scenario: { type: 'string', multiple: true },
         'state-file': { type: 'string' },
         'admin-token': { type: 'string' },
+        'journal-max-bytes': { type: 'string' },
+        'max-namespaces': { type: 'string' },
+        'max-body-bytes': { type: 'string' },
         log: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -123,6 +143,22 @@ export function parseCommonArgs(
   const scenarios =
     (v.scenario as string[] | undefined) ??
     (env.SIM_SCENARIO ? env.SIM_SCENARIO.split(',').filter(Boolean) : []);
+  const journalBytesText = pick('journal-max-bytes', 'SIM_JOURNAL_MAX_BYTES');
+  const journalMaxBytes = journalBytesText === undefined ? undefined : parseByteSize(journalBytesText);
+  if (journalMaxBytes === null)
+    throw new CliUsageError(
+      `invalid --journal-max-bytes "${journalBytesText}": expected a number of bytes, optionally with KiB, MiB or GiB (e.g. 64MiB)`,
+    );
+  const bodyBytesText = pick('max-body-bytes', 'SIM_MAX_BODY_BYTES');
+  const maxBodyBytes = bodyBytesText === undefined ? undefined : parseByteSize(bodyBytesText);
+  if (maxBodyBytes === null || maxBodyBytes === 0)
+    throw new CliUsageError(
+      `invalid --max-body-bytes "${bodyBytesText}": expected a number of bytes >= 1, optionally with KiB, MiB or GiB (e.g. 10MiB)`,
+    );
+  const namespacesText = pick('max-namespaces', 'SIM_MAX_NAMESPACES');
+  const maxNamespaces = namespacesText === undefined ? undefined : Number(namespacesText);
+  if (namespacesText !== undefined && (!/^\d+$/.test(namespacesText) || maxNamespaces === 0))
+    throw new CliUsageError(`invalid --max-namespaces "${namespacesText}": expected an integer >= 1`);
   return {
     options: {
       port,
@@ -133,12 +169,88 @@ export function parseCommonArgs(
       scenarios,
       stateFile: pick('state-file', 'SIM_STATE_FILE'),
       adminToken: pick('admin-token', 'SIM_ADMIN_TOKEN'),
+      ...(journalMaxBytes !== undefined ? { journalMaxBytes } : {}),
+      ...(maxNamespaces !== undefined ? { maxNamespaces } : {}),
+      ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
       log,
     },
     help: v.help === true,
     version: v.version === true,
     positionals: parsed.positionals,
   };
+}
+
+const BYTE_UNITS: Record<string, number> = { '': 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** `65536`, `512KiB`, `64MiB`, `1GiB` (case-insensitive) in bytes; `null` when it is none of those. */
+function parseByteSize(text: string): number | null {
+  const m = /^(\d+)\s*([a-z]*)$/i.exec(text.trim());
+  const unit = m ? BYTE_UNITS[(m[2] as string).toLowerCase()] : undefined;
+  return m && unit !== undefined ? Number(m[1]) * unit : null;
+}
+
+/**
+ * The kernel options the common flags set, for a simulator's `start` to pass on, so that a flag added
+ * here reaches the kernel without a change to each binary.
+ *
+ * @example start: (options) => startClusterSim({ ...cliKernelOptions(options), port: options.port, host: options.host })
+ */
+export function cliKernelOptions(options: CommonCliOptions): KernelOptions {
+  return {
+    seed: options.seed,
+    clock: { mode: options.clock, speed: options.speed },
+    adminToken: options.adminToken,
+    requestLog: options.requestLog,
+    journalMaxBytes: options.journalMaxBytes,
+    maxNamespaces: options.maxNamespaces,
+    maxBodyBytes: options.maxBodyBytes,
+  };
+}
+
+/**
+ * Whether an address to bind (or a bound one) is reachable from this machine only: `localhost`,
+ * 127.0.0.0/8, `::1` (also IPv4-mapped). `0.0.0.0`, `::`, other addresses and other host names are not.
+ */
+export function isLoopbackHost(host: string): boolean {
+  let h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (isIP(h) === 6) {
+    // Compressed form: `0:0:0:0:0:0:0:1` is `::1`, `::ffff:127.0.0.1` is `::ffff:7f00:1`.
+    h = new URL(`http://[${h}]/`).hostname.slice(1, -1);
+    return h === '::1' || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
+  }
+  return isIP(h) === 4 && h.startsWith('127.');
+}
+
+/**
+ * The warning the CLI prints on stderr when the control plane is reachable from the network without
+ * an admin token (docs/decisions/0015); `undefined` when it is not.
+ *
+ * @example openControlPlaneWarning({ name: 'cluster-sim', host: '0.0.0.0', port: 8085 })
+ */
+export function openControlPlaneWarning(bind: {
+  name: string;
+  host: string;
+  port: number;
+  adminToken?: string;
+}): string | undefined {
+  if (bind.adminToken || isLoopbackHost(bind.host)) return undefined;
+  const where =
+    bind.host === '0.0.0.0' || bind.host === '::' || bind.host === ''
+      ? `${bind.host || '0.0.0.0'} (every network interface)`
+      : bind.host;
+  return [
+    `${bind.name}: WARNING: the control plane is open to the network.`,
+    `  It listens on ${where}, port ${bind.port}, without an admin token:`,
+    `  anyone who can reach that port can read and replace the simulator's state, add faults,`,
+    '  move its clock and read its journal (/_sim/...).',
+    '  Set a token with --admin-token <token> or SIM_ADMIN_TOKEN=<token> (control-plane clients',
+    '  then send Authorization: Bearer <token> or X-Sim-Admin-Token: <token>),',
+    '  or bind loopback only with --host 127.0.0.1.',
+  ].join('\n');
 }
 
 /** Reads a file for the CLI, turning a missing file into a usage error rather than a stack trace. */
@@ -315,6 +427,16 @@ export async function runSimulatorCli(config: {
   } catch (err) {
     return fail(err, running);
   }
+  // The bound address when the server says (a host name resolves to one), else the one asked for.
+  const bound = running.server?.address?.();
+  const warning = openControlPlaneWarning({
+    name: config.name,
+    host: bound && typeof bound === 'object' ? bound.address : parsed.options.host,
+    port: running.port,
+    adminToken: parsed.options.adminToken,
+  });
+  // Also at --log silent: it is about who can change the simulator, not about what it is doing.
+  if (warning) proc.stderr(warning);
   if (parsed.options.log !== 'silent') {
     proc.stdout(
       `${config.name} ${config.version} ready at ${running.url} (control plane ${running.url}/_sim, API docs ${running.url}/openapi.json, clock ${parsed.options.clock})`,
@@ -325,7 +447,8 @@ export async function runSimulatorCli(config: {
       await running.beforeExit?.();
       const { stateFile } = parsed.options;
       if (stateFile && running.app) {
-        writeFileSync(stateFile, await control(running, parsed.options, 'GET', '/_sim/state'));
+        // Atomic: a kill during the save leaves the previous snapshot whole (docs/decisions/0015).
+        writeFileAtomic(stateFile, await control(running, parsed.options, 'GET', '/_sim/state'));
       }
     } catch (err) {
       proc.stderr(`${config.name}: could not save the state: ${(err as Error).message}`);

@@ -1,5 +1,14 @@
 export type { CommonCliOptions, StartedForCli } from './cli';
-export { commonHelp, parseCommonArgs, readCliFile, runSimulatorCli, topLevelHelp } from './cli';
+export {
+  cliKernelOptions,
+  commonHelp,
+  isLoopbackHost,
+  openControlPlaneWarning,
+  parseCommonArgs,
+  readCliFile,
+  runSimulatorCli,
+  topLevelHelp,
+} from './cli';
 export type { CliCommand, CliProcess } from './cli-commands';
 export { CliUsageError, lazyCommand, loadOptionalModule, nodeProcess } from './cli-commands';
 export type { Clock, ClockMode, ClockOptions, ClockState } from './clock';
@@ -24,20 +33,37 @@ export type {
 } from './faults/rule-schema';
 export { createFaultRuleSchema, defaultErrorEffectSchema } from './faults/rule-schema';
 export { globMatch } from './glob';
+export { readBoundedText, readControlJson, readControlText } from './http/body';
 export type { KernelOptions, RequestSim, SimEnv, SimKernel } from './http/kernel';
 export { createSimKernel, SimulatedConnectionFault } from './http/kernel';
 export { NAMESPACE_HEADER, resolveNamespace } from './http/namespace';
 export { controlError } from './http/responses';
 export type { RunningServer, ServeOptions } from './http/serve';
 export { serve } from './http/serve';
-export type { Journal, JournalEntry, JournalFilter, JournalStats } from './journal';
-export { createJournal, DeferredJournalEntry, formatRequestLog, journalMatches } from './journal';
+export type { Journal, JournalBudget, JournalEntry, JournalFilter, JournalStats } from './journal';
+export {
+  createJournal,
+  createJournalBudget,
+  DEFAULT_JOURNAL_MAX_BYTES,
+  DeferredJournalEntry,
+  formatRequestLog,
+  journalMatches,
+} from './journal';
 export { lazy } from './lazy';
 export type { Random } from './random';
 export { createRandom } from './random';
 export type { Scenario, ScenarioResult } from './scenario';
 export { applyScenario, loadScenario, parseScenario, scenarioSchema } from './scenario';
 export type { ControlTools, FaultErrorEffect, SimulatorDefinition } from './simulator';
+export type { AtomicWriteFs } from './state-file';
+export { writeFileAtomic } from './state-file';
 export { describeIssues, parseInput } from './validation';
-export type { Namespaces, World, WorldCore, WorldOptions } from './world';
-export { createNamespaces, createWorld, DEFAULT_NAMESPACE, isValidNamespace } from './world';
+export type { Namespaces, NamespacesOptions, World, WorldCore, WorldOptions } from './world';
+export {
+  createNamespaces,
+  createWorld,
+  DEFAULT_MAX_NAMESPACES,
+  DEFAULT_NAMESPACE,
+  isValidNamespace,
+  NamespaceLimitError,
+} from './world';

@@ -39,7 +39,7 @@ export interface JournalFilter {
 export interface JournalStats {
   capacity: number;
   size: number;
-  /** Entries pushed out of the ring since the last clear. */
+  /** Entries pushed out since the last clear: by the ring's capacity or by the shared byte budget. */
   dropped: number;
   /** Entries ever recorded since the last clear. */
   total: number;
@@ -64,10 +64,145 @@ export abstract class DeferredJournalEntry {
   #built: JournalEntry | undefined;
   /** Everything but `seq`, in the order a plain entry has its fields. */
   protected abstract build(): Omit<JournalEntry, 'seq'>;
+  /**
+   * About how many bytes the entry keeps, for a {@link JournalBudget}: override it to count the raw
+   * text a subclass holds (headers, bodies). Must give the same answer every time it is asked.
+   */
+  byteSize(): number {
+    return (
+      ENTRY_OVERHEAD_BYTES + this.path.length + (this.operation?.length ?? 0) + (this.resource?.length ?? 0)
+    );
+  }
   /** The entry as readers see it (built once, then the same object). */
   entry(): JournalEntry {
     this.#built ??= { seq: this.seq, ...this.build() };
     return this.#built;
+  }
+}
+
+/** What an entry costs besides its strings (object headers, fields, numbers), as budgets count it. */
+export const ENTRY_OVERHEAD_BYTES = 256;
+
+/** 64 MiB: what the journals of one simulator's namespaces may hold together unless told otherwise. */
+export const DEFAULT_JOURNAL_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A byte budget that several journals share (one simulator's namespaces): when the entries they hold
+ * together pass `maxBytes`, the oldest entries of any of them are dropped (counted in their `dropped`)
+ * until they fit again. Sizes are estimates: {@link DeferredJournalEntry.byteSize}, or the JSON length
+ * of a plain entry, plus {@link ENTRY_OVERHEAD_BYTES}; an entry that has been read also holds its built
+ * form, which the estimate leaves out.
+ */
+export interface JournalBudget {
+  readonly maxBytes: number;
+  /** Bytes the journals sharing the budget hold now (estimated). */
+  used(): number;
+}
+
+/** A journal's side of a budget: where its oldest entry stands in the order of all their entries. */
+interface BudgetMember {
+  /** Position in the budget's heap; -1 while the journal holds nothing. */
+  heapIndex: number;
+  /** The budget order of the journal's oldest entry. */
+  oldestOrder(): number;
+  /** Drops the journal's oldest entry, reporting it with `released`. */
+  dropOldest(): void;
+}
+
+/** A min-heap of journals by the age of their oldest entry, so the oldest entry of all is found in O(1). */
+class SharedJournalBudget implements JournalBudget {
+  #used = 0;
+  #order = 0;
+  readonly #heap: BudgetMember[] = [];
+  constructor(readonly maxBytes: number) {}
+  used(): number {
+    return this.#used;
+  }
+  /** The order of an entry recorded now: later entries, of any journal, have higher orders. */
+  nextOrder(): number {
+    return ++this.#order;
+  }
+  added(member: BudgetMember, bytes: number): void {
+    this.#used += bytes;
+    if (member.heapIndex === -1) {
+      member.heapIndex = this.#heap.length;
+      this.#heap.push(member);
+      this.#up(member.heapIndex);
+    }
+  }
+  /** `member` dropped `bytes` of its oldest entries; `empty` when it holds nothing now. */
+  released(member: BudgetMember, bytes: number, empty: boolean): void {
+    this.#used -= bytes;
+    const at = member.heapIndex;
+    if (at === -1) return;
+    if (!empty) {
+      this.#down(at);
+      return;
+    }
+    const last = this.#heap.pop() as BudgetMember;
+    member.heapIndex = -1;
+    if (last === member) return;
+    this.#heap[at] = last;
+    last.heapIndex = at;
+    this.#down(at);
+    this.#up(last.heapIndex);
+  }
+  /** Drops the oldest entries of all the journals until what they hold fits. */
+  enforce(): void {
+    while (this.#used > this.maxBytes && this.#heap.length > 0) (this.#heap[0] as BudgetMember).dropOldest();
+  }
+  #swap(i: number, j: number): void {
+    const a = this.#heap[i] as BudgetMember;
+    const b = this.#heap[j] as BudgetMember;
+    this.#heap[i] = b;
+    this.#heap[j] = a;
+    b.heapIndex = i;
+    a.heapIndex = j;
+  }
+  #key(i: number): number {
+    return (this.#heap[i] as BudgetMember).oldestOrder();
+  }
+  #up(i: number): void {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (this.#key(parent) <= this.#key(i)) return;
+      this.#swap(i, parent);
+      i = parent;
+    }
+  }
+  #down(i: number): void {
+    const n = this.#heap.length;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= n) return;
+      const right = left + 1;
+      const child = right < n && this.#key(right) < this.#key(left) ? right : left;
+      if (this.#key(i) <= this.#key(child)) return;
+      this.#swap(i, child);
+      i = child;
+    }
+  }
+}
+
+/**
+ * A byte budget for the journals given it (see {@link JournalBudget}).
+ *
+ * @example
+ * const budget = createJournalBudget(64 * 1024 * 1024);
+ * const a = createJournal({ budget });
+ * const b = createJournal({ budget }); // a and b hold at most 64 MiB together
+ */
+export function createJournalBudget(maxBytes: number = DEFAULT_JOURNAL_MAX_BYTES): JournalBudget {
+  if (!(maxBytes >= 0)) throw new RangeError(`journal budget must be >= 0 bytes, got ${maxBytes}`);
+  return new SharedJournalBudget(maxBytes);
+}
+
+/** A plain entry's size for a budget: its JSON length (counted once, when recorded). */
+function plainEntryBytes(entry: JournalEntry): number {
+  try {
+    return ENTRY_OVERHEAD_BYTES + (JSON.stringify(entry)?.length ?? 0);
+  } catch {
+    return ENTRY_OVERHEAD_BYTES * 4;
   }
 }
 
@@ -101,48 +236,96 @@ export function journalMatches(entry: Matchable, f: JournalFilter): boolean {
 }
 
 /**
- * A bounded request journal: a ring buffer of `capacity` entries with a dropped counter.
+ * A bounded request journal: a ring buffer of `capacity` entries with a dropped counter; with a
+ * `budget`, also bounded in bytes together with the other journals that share it.
  *
  * @example
  * const journal = createJournal({ capacity: 10_000 });
  * await journal.wait({ operation: 'nodePools.update' }, 5_000);
  */
-export function createJournal(options: { capacity?: number } = {}): Journal {
+export function createJournal(options: { capacity?: number; budget?: JournalBudget } = {}): Journal {
   const capacity = Math.max(1, options.capacity ?? 10_000);
+  const budget = options.budget as SharedJournalBudget | undefined;
+  if (budget !== undefined && !(budget instanceof SharedJournalBudget))
+    throw new TypeError('a journal budget is made by createJournalBudget');
   type Slot = JournalEntry | DeferredJournalEntry;
-  let ring: (Slot | undefined)[] = new Array(capacity);
+  // Grown on demand up to `capacity` (a namespace that sees few requests does not hold a full ring),
+  // with each entry's size and budget order beside it.
+  let ring: (Slot | undefined)[] = [];
+  let sizes: number[] = [];
+  let orders: number[] = [];
   let start = 0;
   let size = 0;
+  let bytes = 0;
   let seq = 0;
   let dropped = 0;
   const waiters = new Set<{ filter: JournalFilter; resolve: (e: JournalEntry | undefined) => void }>();
   const read = (slot: Slot): JournalEntry => (slot instanceof DeferredJournalEntry ? slot.entry() : slot);
 
   function* slots(): Generator<Slot> {
-    for (let i = 0; i < size; i++) yield ring[(start + i) % capacity] as Slot;
+    for (let i = 0; i < size; i++) yield ring[(start + i) % ring.length] as Slot;
   }
+
+  function grow(): void {
+    const length = Math.min(capacity, Math.max(16, ring.length * 2));
+    const nextRing: (Slot | undefined)[] = new Array(length);
+    const nextSizes: number[] = new Array(length).fill(0);
+    const nextOrders: number[] = new Array(length).fill(0);
+    for (let i = 0; i < size; i++) {
+      const from = (start + i) % ring.length;
+      nextRing[i] = ring[from];
+      nextSizes[i] = sizes[from] as number;
+      nextOrders[i] = orders[from] as number;
+    }
+    ring = nextRing;
+    sizes = nextSizes;
+    orders = nextOrders;
+    start = 0;
+  }
+
+  const member: BudgetMember = {
+    heapIndex: -1,
+    oldestOrder: () => orders[start] as number,
+    dropOldest() {
+      const freed = sizes[start] as number;
+      ring[start] = undefined;
+      start = (start + 1) % ring.length;
+      size--;
+      bytes -= freed;
+      dropped++;
+      budget?.released(member, freed, size === 0);
+    },
+  };
 
   return {
     record(partial: Omit<JournalEntry, 'seq'> | DeferredJournalEntry) {
       let entry: Slot;
+      let entryBytes: number;
       if (partial instanceof DeferredJournalEntry) {
         partial.seq = ++seq;
         entry = partial;
-      } else entry = { seq: ++seq, ...partial } as JournalEntry;
-      if (size < capacity) {
-        ring[(start + size) % capacity] = entry;
-        size++;
+        entryBytes = budget ? partial.byteSize() : 0;
       } else {
-        ring[start] = entry;
-        start = (start + 1) % capacity;
-        dropped++;
+        entry = { seq: ++seq, ...partial } as JournalEntry;
+        entryBytes = budget ? plainEntryBytes(entry) : 0;
       }
+      if (size === capacity) member.dropOldest();
+      else if (size === ring.length) grow();
+      const at = (start + size) % ring.length;
+      ring[at] = entry;
+      sizes[at] = entryBytes;
+      orders[at] = budget ? budget.nextOrder() : 0;
+      size++;
+      bytes += entryBytes;
+      budget?.added(member, entryBytes);
       for (const w of waiters) {
         if (journalMatches(entry, w.filter)) {
           waiters.delete(w);
           w.resolve(read(entry));
         }
       }
+      // After the waiters: an entry dropped at once (larger than the whole budget) still answers them.
+      budget?.enforce();
       // biome-ignore lint/suspicious/noExplicitAny: the overloads above give callers the precise type
       return entry as any;
     },
@@ -175,10 +358,15 @@ export function createJournal(options: { capacity?: number } = {}): Journal {
       });
     },
     clear() {
-      ring = new Array(capacity);
+      const freed = bytes;
+      ring = [];
+      sizes = [];
+      orders = [];
       start = 0;
       size = 0;
+      bytes = 0;
       dropped = 0;
+      budget?.released(member, freed, true);
     },
     stats: () => ({ capacity, size, dropped, total: size + dropped }),
   };

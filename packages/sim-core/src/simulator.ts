@@ -61,6 +61,11 @@ export interface SimulatorDefinition<S> {
   renderPayloadTooLarge?(c: Context<SimEnv<S>>, limit: number): Response | Promise<Response>;
   /** Header names whose values the journal redacts, beyond the kernel's defaults. */
   sensitiveHeaders?: string[];
+  /**
+   * Body fields and query parameters whose values the journal redacts, beyond the kernel's own
+   * (`password`, `secret`, `token`, `access_token`, …); compared without case, `_` or `-`.
+   */
+  sensitiveFields?: string[];
 }
 
 export type { RequestSim };

@@ -1,6 +1,12 @@
 import { type Clock, type ClockMode, createClock } from './clock';
 import { createFaultEngine, type FaultEngine } from './faults/engine';
-import { createJournal, type Journal } from './journal';
+import {
+  createJournal,
+  createJournalBudget,
+  DEFAULT_JOURNAL_MAX_BYTES,
+  type Journal,
+  type JournalBudget,
+} from './journal';
 import { createRandom, type Random } from './random';
 import type { SimulatorDefinition } from './simulator';
 
@@ -26,7 +32,28 @@ export interface WorldOptions {
   /** Base seed; each namespace derives its own from it. Default `0`. */
   seed?: string | number;
   clock?: { mode?: ClockMode; speed?: number; start?: number | string };
+  /** Entries the journal keeps (a ring). Default 10,000. */
   journalCapacity?: number;
+  /** A byte budget the world's journal shares with others (`createNamespaces` gives every world one). */
+  journalBudget?: JournalBudget;
+}
+
+/** How many namespaces a simulator keeps unless told otherwise. */
+export const DEFAULT_MAX_NAMESPACES = 1000;
+
+/** The options of {@link createNamespaces}: those of every world, and the limits of them all. */
+export interface NamespacesOptions extends WorldOptions {
+  /**
+   * Bytes the journals of all namespaces may hold together (estimated); past it the oldest entries of
+   * any namespace are dropped. Default 64 MiB. Ignored when `journalBudget` is given.
+   */
+  journalMaxBytes?: number;
+  /**
+   * Most namespaces kept at once (default 1,000). Using one more (through the API or the control plane)
+   * throws {@link NamespaceLimitError}, which the kernel answers with a 507 in the control plane's
+   * envelope, until a namespace is deleted.
+   */
+  maxNamespaces?: number;
 }
 
 /**
@@ -54,21 +81,40 @@ export function createWorld<S>(
       errorEffect: def.errorEffect,
       domainEffects: def.domainEffects,
     }),
-    journal: createJournal({ capacity: options.journalCapacity }),
+    journal: createJournal({ capacity: options.journalCapacity, budget: options.journalBudget }),
   };
   const world = core as World<S>;
   world.state = def.createState(core);
   return world;
 }
 
-/** Drops a world's timers and lets the simulator release what its state holds. */
+/**
+ * Drops a world's timers and journal entries (giving back its share of the journal budget) and lets
+ * the simulator release what its state holds.
+ */
 export function disposeWorld<S>(def: SimulatorDefinition<S>, world: World<S>): void {
   world.clock.dispose();
+  world.journal.clear();
   def.disposeState?.(world.state, world);
 }
 
+/** A namespace would be created beyond `maxNamespaces`. */
+export class NamespaceLimitError extends Error {
+  override readonly name = 'NamespaceLimitError';
+  constructor(
+    readonly namespace: string,
+    readonly limit: number,
+  ) {
+    super(
+      `cannot create namespace "${namespace}": the simulator holds ${limit} namespaces, its limit ` +
+        '(maxNamespaces; --max-namespaces or SIM_MAX_NAMESPACES for the CLI). Delete namespaces you no ' +
+        'longer need with DELETE /_sim/namespaces/<name> (GET /_sim/namespaces lists them), then retry.',
+    );
+  }
+}
+
 export interface Namespaces<S> {
-  /** The world of `name`, created on first use. */
+  /** The world of `name`, created on first use; throws {@link NamespaceLimitError} past the limit. */
   get(name: string): World<S>;
   has(name: string): boolean;
   /** Deletes a namespace in O(1): its world is dropped whole. */
@@ -94,11 +140,16 @@ export function isValidNamespace(name: string): boolean {
  */
 export function createNamespaces<S>(
   def: SimulatorDefinition<S>,
-  options: WorldOptions & { onCreate?: (world: World<S>) => void } = {},
+  options: NamespacesOptions & { onCreate?: (world: World<S>) => void } = {},
 ): Namespaces<S> {
   const worlds = new Map<string, World<S>>();
+  const maxNamespaces = options.maxNamespaces ?? DEFAULT_MAX_NAMESPACES;
+  if (!(maxNamespaces >= 1)) throw new RangeError(`maxNamespaces must be >= 1, got ${maxNamespaces}`);
+  const journalBudget =
+    options.journalBudget ?? createJournalBudget(options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES);
   function make(name: string, clock?: WorldOptions['clock']): World<S> {
-    const world = createWorld(def, name, { ...options, clock: clock ?? options.clock });
+    if (!worlds.has(name) && worlds.size >= maxNamespaces) throw new NamespaceLimitError(name, maxNamespaces);
+    const world = createWorld(def, name, { ...options, journalBudget, clock: clock ?? options.clock });
     worlds.set(name, world);
     options.onCreate?.(world);
     return world;

@@ -1,10 +1,17 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseCommonArgs, runSimulatorCli } from '../src/cli';
+import {
+  cliKernelOptions,
+  isLoopbackHost,
+  openControlPlaneWarning,
+  parseCommonArgs,
+  runSimulatorCli,
+} from '../src/cli';
 import { type CliCommand, type CliProcess, CliUsageError } from '../src/cli-commands';
 import { serve } from '../src/http/serve';
 import type { JournalEntry } from '../src/journal';
@@ -420,5 +427,185 @@ describe('simulator CLI commands', () => {
       'loaded',
       '',
     ]);
+  });
+});
+
+describe('control plane open to the network', () => {
+  it('is loopback for localhost, 127.0.0.0/8 and ::1 (also written out or IPv4-mapped), and nothing else', () => {
+    for (const host of [
+      '127.0.0.1',
+      '127.8.9.10',
+      'localhost',
+      '::1',
+      '[::1]',
+      '0:0:0:0:0:0:0:1',
+      '::ffff:127.0.0.1',
+    ])
+      expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of [
+      '0.0.0.0',
+      '::',
+      '',
+      '10.1.2.3',
+      '192.168.0.7',
+      '::ffff:10.0.0.1',
+      'fe80::1',
+      'sim.internal',
+    ])
+      expect(isLoopbackHost(host), host).toBe(false);
+  });
+
+  it('warns, in several lines, when a non-loopback bind has no admin token', () => {
+    const warning = openControlPlaneWarning({ name: 'toy-sim', host: '0.0.0.0', port: 8085 });
+    expect(warning?.split('\n').length).toBeGreaterThan(2);
+    expect(warning).toMatch(/^toy-sim: WARNING: the control plane is open to the network\.\n/);
+    expect(warning).toContain('0.0.0.0 (every network interface), port 8085');
+    expect(warning).toContain('--admin-token <token> or SIM_ADMIN_TOKEN=<token>');
+    expect(warning).toContain('--host 127.0.0.1');
+    expect(openControlPlaneWarning({ name: 'toy-sim', host: '10.0.0.5', port: 1 })).toContain(
+      'listens on 10.0.0.5, port 1',
+    );
+    expect(openControlPlaneWarning({ name: 'toy-sim', host: '::', port: 1 })).toBeDefined();
+    expect(openControlPlaneWarning({ name: 'toy-sim', host: '0.0.0.0', port: 1, adminToken: 't' })).toBe(
+      undefined,
+    );
+    expect(openControlPlaneWarning({ name: 'toy-sim', host: '127.0.0.1', port: 1 })).toBeUndefined();
+  });
+
+  /** A `start` that binds nothing: its server reports the address a real one would have bound. */
+  const startBoundTo = (address: string) => async (options: { port: number }) => ({
+    url: `http://127.0.0.1:${options.port}`,
+    port: 8085,
+    host: address,
+    server: { address: () => ({ address, family: 'IPv4', port: 8085 }) } as unknown as Server,
+    close: async () => {},
+  });
+
+  it('prints the warning on stderr before the ready line, also at --log silent, and still starts', async () => {
+    for (const log of ['info', 'silent']) {
+      const p = fakeProcess(['--host', '0.0.0.0', '--log', log]);
+      const running = await runSimulatorCli({
+        name: 'toy-sim',
+        version: '1',
+        defaultPort: 8085,
+        proc: p.proc,
+        start: startBoundTo('0.0.0.0'),
+      });
+      expect(running).toBeDefined();
+      expect(p.code()).toBeUndefined();
+      expect(p.err).toEqual([openControlPlaneWarning({ name: 'toy-sim', host: '0.0.0.0', port: 8085 })]);
+      expect(p.out).toHaveLength(log === 'info' ? 1 : 0);
+    }
+  });
+
+  it('judges the address the server bound, and says nothing with a token or on loopback', async () => {
+    // A host name is judged by what it resolved to.
+    const named = fakeProcess(['--host', 'sim.example']);
+    await runSimulatorCli({
+      name: 'toy-sim',
+      version: '1',
+      defaultPort: 1,
+      proc: named.proc,
+      start: startBoundTo('127.0.1.1'),
+    });
+    expect(named.err).toEqual([]);
+    const withToken = fakeProcess(['--host', '0.0.0.0', '--admin-token', 't']);
+    await runSimulatorCli({
+      name: 'toy-sim',
+      version: '1',
+      defaultPort: 1,
+      proc: withToken.proc,
+      start: startBoundTo('0.0.0.0'),
+    });
+    expect(withToken.err).toEqual([]);
+    const tokenFromEnv = fakeProcess(['--host', '0.0.0.0'], { SIM_ADMIN_TOKEN: 't' });
+    await runSimulatorCli({
+      name: 'toy-sim',
+      version: '1',
+      defaultPort: 1,
+      proc: tokenFromEnv.proc,
+      start: startBoundTo('0.0.0.0'),
+    });
+    expect(tokenFromEnv.err).toEqual([]);
+  });
+
+  it('binds 0.0.0.0 for real and warns', async () => {
+    const p = fakeProcess(['--host', '0.0.0.0', '--port', '0']);
+    const running = await runSimulatorCli({
+      name: 'toy-sim',
+      version: '1',
+      defaultPort: 1,
+      proc: p.proc,
+      start,
+    });
+    try {
+      expect(p.err[0]).toContain(`listens on 0.0.0.0 (every network interface), port ${running?.port}`);
+    } finally {
+      await running?.close();
+    }
+  });
+});
+
+describe('limits from the command line', () => {
+  it('reads --journal-max-bytes and --max-namespaces, or SIM_JOURNAL_MAX_BYTES and SIM_MAX_NAMESPACES', () => {
+    const flags = parseCommonArgs(['--journal-max-bytes', '64MiB', '--max-namespaces', '50'], {}, 1).options;
+    expect(flags).toMatchObject({ journalMaxBytes: 64 * 1024 * 1024, maxNamespaces: 50 });
+    const env = { SIM_JOURNAL_MAX_BYTES: '512kib', SIM_MAX_NAMESPACES: '7' };
+    expect(parseCommonArgs([], env, 1).options).toMatchObject({
+      journalMaxBytes: 512 * 1024,
+      maxNamespaces: 7,
+    });
+    expect(parseCommonArgs(['--journal-max-bytes', '1000'], env, 1).options.journalMaxBytes).toBe(1000);
+    const none = parseCommonArgs([], {}, 1).options;
+    expect('journalMaxBytes' in none || 'maxNamespaces' in none).toBe(false);
+  });
+
+  it.each([
+    [['--journal-max-bytes', '64MB'], /invalid --journal-max-bytes "64MB": expected a number of bytes/],
+    [['--journal-max-bytes=-1'], /invalid --journal-max-bytes "-1"/],
+    [['--max-namespaces', '0'], /invalid --max-namespaces "0": expected an integer >= 1/],
+    [['--max-namespaces', 'many'], /invalid --max-namespaces "many"/],
+  ])('exits 2 on %j', async (argv, message) => {
+    const p = fakeProcess(argv);
+    await runSimulatorCli({ name: 'toy-sim', version: '1', defaultPort: 1, proc: p.proc, start });
+    expect(p.code()).toBe(2);
+    expect(p.err[0]).toMatch(message);
+  });
+
+  it('hands the kernel options to the simulator through cliKernelOptions, and --help lists the flags', async () => {
+    const { options } = parseCommonArgs(
+      [
+        '--seed',
+        's',
+        '--clock',
+        'manual',
+        '--admin-token',
+        't',
+        '--journal-max-bytes',
+        '1KiB',
+        '--max-namespaces',
+        '2',
+      ],
+      {},
+      1,
+    );
+    expect(cliKernelOptions(options)).toEqual({
+      seed: 's',
+      clock: { mode: 'manual', speed: 1 },
+      adminToken: 't',
+      requestLog: undefined,
+      journalMaxBytes: 1024,
+      maxNamespaces: 2,
+    });
+    const { app } = createToySim(cliKernelOptions(options));
+    const headers = { 'x-sim-admin-token': 't' };
+    await app.request('/_ns/a/widgets/x');
+    await app.request('/_ns/b/widgets/x');
+    expect((await app.request('/_ns/c/widgets/x')).status).toBe(507);
+    expect((await app.request('/_sim/namespaces', { headers })).status).toBe(200);
+    const help = fakeProcess(['--help']);
+    await runSimulatorCli({ name: 'toy-sim', version: '1', defaultPort: 1, proc: help.proc, start });
+    expect(help.out[0]).toMatch(/--journal-max-bytes <n>\n.*\[SIM_JOURNAL_MAX_BYTES\]/s);
+    expect(help.out[0]).toMatch(/--max-namespaces <n> .*\[SIM_MAX_NAMESPACES\]/s);
   });
 });

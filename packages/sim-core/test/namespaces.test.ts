@@ -139,3 +139,51 @@ describe('namespaces', () => {
     expect((await call(app, 'GET', '/_sim/faults', undefined, { 'x-sim-namespace': '-x' })).status).toBe(400);
   });
 });
+
+describe('namespace limit', () => {
+  const limited = () => createToySim({ maxNamespaces: 3, clock: { mode: 'manual', start: START } });
+
+  it('answers a request naming one namespace more with a 507 in the control envelope, naming the cap and the way out', async () => {
+    const { app } = limited();
+    for (const ns of ['a', 'b', 'c'])
+      expect((await call(app, 'POST', `/_ns/${ns}/widgets`, { name: 'w' })).status).toBe(201);
+    const refused = await call(app, 'POST', '/widgets', { name: 'w' }, { 'x-sim-namespace': 'd' });
+    expect(refused.status).toBe(507);
+    expect(refused.body).toEqual({
+      error: {
+        status: 507,
+        reason: 'NAMESPACE_LIMIT',
+        message: expect.stringMatching(
+          /^cannot create namespace "d": the simulator holds 3 namespaces, its limit/,
+        ),
+      },
+    });
+    expect(refused.body.error.message).toContain('--max-namespaces');
+    expect(refused.body.error.message).toContain('DELETE /_sim/namespaces/<name>');
+    // Through the control plane too (any route that names a new namespace creates it).
+    const control = await call(app, 'POST', '/_ns/d/_sim/faults', { effect: { delay: '1s' } });
+    expect(control.status).toBe(507);
+    expect(control.body.error.reason).toBe('NAMESPACE_LIMIT');
+    expect((await call(app, 'POST', '/_sim/reset')).status).toBe(507);
+    // Nothing was created, the existing namespaces work on, and what needs no namespace answers.
+    expect((await call(app, 'GET', '/_sim/namespaces')).body.namespaces.sort()).toEqual(['a', 'b', 'c']);
+    expect((await call(app, 'GET', '/_ns/a/widgets/w')).status).toBe(200);
+    expect((await call(app, 'GET', '/_sim/health')).body.namespaces).toBe(3);
+  });
+
+  it('makes room when a namespace is deleted', async () => {
+    const { app } = limited();
+    for (const ns of ['a', 'b', 'c']) await call(app, 'GET', `/_ns/${ns}/widgets/w`);
+    expect((await call(app, 'GET', '/_ns/d/widgets/w')).status).toBe(507);
+    expect((await call(app, 'DELETE', '/_sim/namespaces/b')).status).toBe(204);
+    expect((await call(app, 'POST', '/_ns/d/widgets', { name: 'w' })).status).toBe(201);
+    expect((await call(app, 'GET', '/_ns/e/widgets/w')).status).toBe(507);
+  });
+
+  it('is 1,000 by default', () => {
+    const { namespaces } = sim();
+    for (let i = 0; i < 1000; i++) namespaces.get(`n${i}`);
+    expect(() => namespaces.get('one-more')).toThrow(/holds 1000 namespaces/);
+    expect(namespaces.get('n999').namespace).toBe('n999');
+  });
+});

@@ -1,4 +1,4 @@
-import { controlError, type SimEnv, SimInputError } from '@sims/sim-core';
+import { controlError, readControlJson, type SimEnv, SimInputError } from '@sims/sim-core';
 import type { Context, Hono } from 'hono';
 import type { EgressSettings } from '../delivery/egress';
 import type { DeliveryEngine, OutboundEntry } from '../delivery/engine';
@@ -15,14 +15,8 @@ function matcher(q: { webhook?: string | number; event?: string; deliveryId?: st
 
 /** A control-plane JSON object body (empty: `{}`); anything else is a SimInputError (400). */
 async function objectBody(c: Context): Promise<Record<string, unknown>> {
-  const text = await c.req.text();
-  if (text.trim() === '') return {};
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (err) {
-    throw new SimInputError(`malformed JSON body: ${(err as Error).message}`);
-  }
+  // Bounded in size and depth (sim-core); `undefined` when empty.
+  const v = (await readControlJson(c)) ?? {};
   if (typeof v !== 'object' || v === null || Array.isArray(v))
     throw new SimInputError('expected a JSON object');
   return v as Record<string, unknown>;
@@ -67,7 +61,7 @@ export function registerDeliveryControlRoutes(
   });
   /** Long-poll (wall time) until a journal entry matches; `{webhook?, event?, timeoutMs?}`. */
   control.post('/deliveries/wait', async (c) => {
-    const body = ((await c.req.json().catch(() => ({}))) ?? {}) as {
+    const body = (await objectBody(c)) as {
       webhook?: number;
       event?: string;
       timeoutMs?: number;

@@ -1,5 +1,5 @@
 import { ServerConfig } from '@sims/cluster-schema';
-import { type ControlTools, parseInput, type SimEnv } from '@sims/sim-core';
+import { type ControlTools, parseInput, readControlJson, type SimEnv } from '@sims/sim-core';
 import type { Context, Hono } from 'hono';
 import * as z from 'zod';
 import { omitDefaults } from '../domain/node-pools';
@@ -16,9 +16,9 @@ const failSchema = z
   })
   .strict();
 
+/** A control body as JSON (`{}` when empty), bounded; a bad one is a 400 (SimInputError). */
 async function readJson(c: Context): Promise<unknown> {
-  const text = await c.req.text();
-  return text.trim() === '' ? {} : JSON.parse(text);
+  return (await readControlJson(c)) ?? {};
 }
 
 /**

@@ -1,3 +1,5 @@
+import { SimInputError } from '../duration';
+
 /**
  * Reading request bodies with a bound: a body past the limit is refused from its Content-Length, or as
  * soon as the bytes read pass it, and the rest is never buffered (the stream is cancelled).
@@ -61,4 +63,34 @@ export function jsonTooDeep(value: unknown, maxDepth: number): { key: string } |
     }
   }
   return undefined;
+}
+
+/** Largest control-plane request body read (a seed, a snapshot, a scenario). */
+export const CONTROL_MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** Deepest JSON nesting the control plane accepts (its documents are a few levels deep). */
+export const CONTROL_MAX_JSON_DEPTH = 200;
+
+/** A control-plane request body as text, bounded; past the limit a SimInputError (400). */
+export async function readControlText(c: { req: { raw: Request } }): Promise<string> {
+  const body = await readBoundedText(c.req.raw, CONTROL_MAX_BODY_BYTES);
+  if (!body.ok) throw new SimInputError(`request body larger than ${body.limit} bytes`);
+  return body.text;
+}
+
+/**
+ * A control-plane request body as JSON (`undefined` when empty), bounded in size and depth; a bad one
+ * is a SimInputError (400), never a crash.
+ */
+export async function readControlJson(c: { req: { raw: Request } }): Promise<unknown> {
+  const text = await readControlText(c);
+  if (text.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new SimInputError(`malformed JSON body: ${(err as Error).message}`);
+  }
+  const deep = jsonTooDeep(value, CONTROL_MAX_JSON_DEPTH);
+  if (deep) throw new SimInputError(`JSON body nested deeper than ${CONTROL_MAX_JSON_DEPTH} levels`);
+  return value;
 }

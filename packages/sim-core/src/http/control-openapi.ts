@@ -18,7 +18,7 @@ export function controlOpenApi<S>(def: SimulatorDefinition<S>): Record<string, u
   const op = (summary: string, ok: string, extra: Record<string, unknown> = {}) => ({
     summary,
     parameters: [ns],
-    responses: { 200: json(ok), 400: error, 401: error },
+    responses: { 200: json(ok), 400: error, 401: error, 507: error },
     ...extra,
   });
   const body = (description: string) => ({

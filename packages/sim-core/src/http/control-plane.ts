@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import * as z from 'zod';
 import { parseDuration, SimInputError } from '../duration';
@@ -7,7 +8,8 @@ import { lazy } from '../lazy';
 import { applyScenario, parseScenario } from '../scenario';
 import type { SimulatorDefinition } from '../simulator';
 import { parseInput } from '../validation';
-import type { Namespaces, World } from '../world';
+import { NamespaceLimitError, type Namespaces, type World } from '../world';
+import { readControlJson, readControlText } from './body';
 import { controlOpenApi } from './control-openapi';
 import type { SimEnv } from './kernel';
 import { resolveNamespace } from './namespace';
@@ -62,19 +64,13 @@ const stateSchema = lazy(() =>
     .strict(),
 );
 
-async function readJson(c: Context): Promise<unknown> {
-  const text = await c.req.text();
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new SimInputError(`malformed JSON body: ${(err as Error).message}`);
-  }
-}
+const readJson = (c: Context): Promise<unknown> => readControlJson(c);
 
 function ruleView(rule: FaultRule) {
   return { ...rule };
 }
+
+const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
 
 /**
  * The control plane at `/_sim`: health, reset, state, seed, faults, clock, journal, namespaces and
@@ -83,15 +79,17 @@ function ruleView(rule: FaultRule) {
 /**
  * Guards every `/_sim` route with the admin token when one is set (health excepted). Mounted on the
  * whole app, not on the control sub-app, so routes a simulator adds under `/_sim` on its own app are
- * covered too.
+ * covered too. The token given is compared in constant time: both sides are hashed (SHA-256) first, so
+ * neither the time taken nor an early length mismatch tells how much of a guess was right.
  */
 export function adminTokenGuard(adminToken: string | undefined): MiddlewareHandler {
+  const expected = adminToken ? sha256(adminToken) : undefined;
   return async (c, next) => {
-    if (adminToken && c.req.path !== '/_sim/health') {
+    if (expected && c.req.path !== '/_sim/health') {
       const auth = c.req.header('authorization');
       const given =
         c.req.header('x-sim-admin-token') ?? (auth?.startsWith('Bearer ') ? auth.slice(7) : undefined);
-      if (given !== adminToken) {
+      if (given === undefined || !timingSafeEqual(sha256(given), expected)) {
         return controlError(
           c,
           401,
@@ -112,6 +110,7 @@ export function createControlPlane<S>(
 
   control.onError((err, c) => {
     if (err instanceof SimInputError) return controlError(c, 400, err.message, err.path);
+    if (err instanceof NamespaceLimitError) return controlError(c, 507, err.message);
     console.error(err);
     return controlError(c, 500, `control plane failure: ${(err as Error).message}`);
   });
@@ -292,7 +291,7 @@ export function createControlPlane<S>(
   );
 
   control.post('/scenarios', async (c) => {
-    const text = await c.req.text();
+    const text = await readControlText(c);
     const source = c.req.query('source') ?? 'scenario';
     const scenario = await parseScenario(text, source);
     return c.json(await applyScenario(def, world(c), scenario, { text, source }), 201);

@@ -8,10 +8,17 @@ import type { FaultRule, RequestFacts } from '../faults/engine';
 import { DeferredJournalEntry, type JournalEntry } from '../journal';
 
 import type { SimulatorDefinition } from '../simulator';
-import { createNamespaces, type Namespaces, type World, type WorldOptions } from '../world';
+import {
+  createNamespaces,
+  NamespaceLimitError,
+  type Namespaces,
+  type NamespacesOptions,
+  type World,
+} from '../world';
 import { jsonTooDeep, readBoundedText } from './body';
 import { adminTokenGuard, createControlPlane } from './control-plane';
 import { namespaceAwareGetPath, resolveNamespace } from './namespace';
+import { fieldKey, isSecretHeader, redactJson, redactQuery, redactText } from './redact';
 import { controlError } from './responses';
 import { createRouter } from './router';
 
@@ -48,7 +55,11 @@ export interface SimEnv<S> {
   Variables: { sim: RequestSim<S> };
 }
 
-export interface KernelOptions extends WorldOptions {
+/**
+ * Besides these: `seed`, `clock`, `journalCapacity` (entries per namespace), `journalMaxBytes` (all
+ * namespaces' journals together, default 64 MiB) and `maxNamespaces` (default 1,000).
+ */
+export interface KernelOptions extends NamespacesOptions {
   /** When set, control-plane calls (except health) need `Authorization: Bearer <token>` or `X-Sim-Admin-Token`. */
   adminToken?: string;
   /** Journal: capture request/response bodies up to this many bytes (0 turns capture off). Default 16 KiB. */
@@ -90,6 +101,11 @@ const DEFAULT_SENSITIVE = [
   'x-csrftoken',
   'x-api-key',
   'x-sim-admin-token',
+  'x-auth-token',
+  'x-access-token',
+  'x-goog-api-key',
+  'x-csrf-token',
+  'x-xsrf-token',
 ];
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Request bodies past this are refused unless the simulator says otherwise (`limits`). */
@@ -105,13 +121,51 @@ export class SimulatedConnectionFault extends Error {
   }
 }
 
-function capture(value: string | undefined, limit: number): unknown {
+/** What a journal entry keeps of a body past the capture limit: its size and the start of it. */
+interface TruncatedText {
+  size: number;
+  preview: string;
+}
+
+const PREVIEW_CHARS = 256;
+
+/**
+ * A body text as a journal entry keeps it: whole up to the capture limit (shared through `slots`),
+ * past it only its size and a preview, so an entry never holds a body it will not show.
+ */
+function keptText(
+  slots: LastInSlot,
+  slot: string,
+  text: string | undefined,
+  limit: number,
+): string | TruncatedText | undefined {
+  if (text === undefined || limit === 0) return undefined;
+  if (text.length <= limit) return slots.get(slot, text);
+  // A copy: a slice of a long string would keep the whole string alive.
+  const preview = Buffer.from(text.slice(0, PREVIEW_CHARS), 'utf16le').toString('utf16le');
+  return { size: text.length, preview };
+}
+
+const keptSize = (text: string | TruncatedText | undefined): number =>
+  text === undefined ? 0 : typeof text === 'string' ? text.length : text.preview.length + 16;
+
+/** A body as the journal shows it: parsed JSON or text, secret-looking fields redacted (redact.ts). */
+function capture(
+  value: string | TruncatedText | undefined,
+  limit: number,
+  secretFields: ReadonlySet<string>,
+): unknown {
   if (value === undefined || value === '' || limit === 0) return undefined;
-  if (value.length > limit) return { truncated: true, size: value.length, preview: value.slice(0, 256) };
+  const preview = (text: string) => redactText(text, secretFields);
+  if (typeof value !== 'string')
+    return { truncated: true, size: value.size, preview: preview(value.preview) };
+  if (value.length > limit)
+    return { truncated: true, size: value.length, preview: preview(value.slice(0, PREVIEW_CHARS)) };
   try {
-    return JSON.parse(value);
+    // Parsed afresh at every build: redacting it changes nothing the simulator keeps.
+    return redactJson(JSON.parse(value), secretFields);
   } catch {
-    return value;
+    return redactText(value, secretFields);
   }
 }
 
@@ -172,11 +226,13 @@ function queryOf(url: string): Record<string, string> {
 /** What every recorded request's journal entry shares: redaction and the body limit. */
 interface EntryContext {
   sensitive: ReadonlySet<string>;
+  /** The simulator's own secret field names (`sensitiveFields`), as `fieldKey` gives them. */
+  secretFields: ReadonlySet<string>;
   bodyLimit: number;
 }
 
 function redact(name: string, value: string, sensitive: ReadonlySet<string>): string {
-  if (!sensitive.has(name)) return value;
+  if (!sensitive.has(name) && !isSecretHeader(name)) return value;
   const space = value.indexOf(' ');
   return space > 0 && name === 'authorization' ? `${value.slice(0, space)} [REDACTED]` : '[REDACTED]';
 }
@@ -274,15 +330,15 @@ class RequestEntry extends DeferredJournalEntry {
     readonly faults: string[],
     private readonly url: string,
     private readonly headerLines: string,
-    private readonly requestText: string | undefined,
-    private readonly responseText: string | undefined,
+    private readonly requestText: string | TruncatedText | undefined,
+    private readonly responseText: string | TruncatedText | undefined,
     private readonly context: EntryContext,
   ) {
     super();
   }
 
   protected build(): Omit<JournalEntry, 'seq'> {
-    const { bodyLimit, sensitive } = this.context;
+    const { bodyLimit, sensitive, secretFields } = this.context;
     return {
       requestId: this.requestId,
       time: new Date(this.timeMs).toISOString(),
@@ -291,14 +347,26 @@ class RequestEntry extends DeferredJournalEntry {
       resource: this.resource,
       method: this.method,
       path: this.path,
-      query: queryOf(this.url),
+      query: redactQuery(queryOf(this.url), secretFields),
       headers: journalHeaders(this.headerLines, sensitive),
-      requestBody: this.requestText ? capture(this.requestText, bodyLimit) : undefined,
+      requestBody: this.requestText ? capture(this.requestText, bodyLimit, secretFields) : undefined,
       status: this.status,
-      responseBody: this.responseText === undefined ? undefined : capture(this.responseText, bodyLimit),
+      responseBody:
+        this.responseText === undefined ? undefined : capture(this.responseText, bodyLimit, secretFields),
       durationMs: this.durationUs / 1000,
       faults: this.faults === NO_FAULTS ? [] : this.faults,
     };
+  }
+
+  /** Counts every kept string in full, also those shared with other entries (an upper bound). */
+  override byteSize(): number {
+    return (
+      super.byteSize() +
+      this.url.length +
+      this.headerLines.length +
+      keptSize(this.requestText) +
+      keptSize(this.responseText)
+    );
   }
 }
 
@@ -369,7 +437,8 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
   /** Requests a connection fault answered on the socket itself (RESPONSE_ALREADY_SENT). */
   const answeredOnSocket = new WeakSet<Context<SimEnv<S>>>();
 
-  const entryContext: EntryContext = { sensitive, bodyLimit };
+  const secretFields = new Set((def.sensitiveFields ?? []).map(fieldKey));
+  const entryContext: EntryContext = { sensitive, secretFields, bodyLimit };
   const interned = new Interner(1024);
   const headerLinesKept = new LastInSlot(1024);
   const requestBodies = new LastInSlot(1024);
@@ -387,7 +456,14 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
     } catch (err) {
       return controlError(c, 400, (err as Error).message);
     }
-    const world = namespaces.get(namespace);
+    let world: World<S>;
+    try {
+      world = namespaces.get(namespace);
+    } catch (err) {
+      // Past maxNamespaces: the control plane's answer, not the emulated API's (docs/decisions/0015).
+      if (err instanceof NamespaceLimitError) return controlError(c, 507, err.message);
+      throw err;
+    }
     const started = performance.now();
     const timeMs = world.clock.now();
     const sim = new RequestContext(world, namespace, world.ids.uuid(), c);
@@ -439,8 +515,8 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
               incoming && !(incoming instanceof Http2ServerRequest) ? incoming.rawHeaders : c.req.raw.headers,
             ),
           ),
-          requestBodies.get(slot, sim.rawBody),
-          responseTexts.get(slot, responseText),
+          keptText(requestBodies, slot, sim.rawBody, bodyLimit),
+          keptText(responseTexts, slot, responseText, bodyLimit),
           entryContext,
         ),
       );
@@ -454,10 +530,16 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
     phase: 'before' | 'after',
   ): Promise<Response> {
     const e = rule.effect;
-    if (e.error !== undefined) return def.renderFaultError(c, e.error);
+    if (e.error !== undefined) {
+      // Said on every answer a rule made, so a test (and the fuzz suite) tells a fault from a bug.
+      const res = await def.renderFaultError(c, e.error);
+      if (!res.headers.has('x-sim-reason')) res.headers.set('x-sim-reason', `fault:${rule.id}`);
+      return res;
+    }
     if (e.http !== undefined) {
       const body = e.http.body;
       const headers = new Headers(e.http.headers ?? {});
+      if (!headers.has('x-sim-reason')) headers.set('x-sim-reason', `fault:${rule.id}`);
       if (body !== undefined && typeof body !== 'string' && !headers.has('content-type')) {
         headers.set('content-type', 'application/json');
       }
@@ -594,6 +676,7 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
     if (err instanceof SimulatedConnectionFault) throw err;
     if (err instanceof HTTPException) return err.getResponse();
     if (err instanceof SimInputError) return controlError(c, 400, err.message, err.path);
+    if (err instanceof NamespaceLimitError) return controlError(c, 507, err.message);
     if (def.renderInternalError) return def.renderInternalError(c, err);
     console.error(err);
     return controlError(c, 500, 'internal error in the simulator');

@@ -8,6 +8,8 @@ const REASONS: Record<number, string> = {
   408: 'TIMEOUT',
   409: 'CONFLICT',
   500: 'INTERNAL',
+  /** The simulator holds as many namespaces as it may (`maxNamespaces`). */
+  507: 'NAMESPACE_LIMIT',
 };
 
 /**

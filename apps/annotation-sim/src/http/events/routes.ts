@@ -2,6 +2,7 @@ import {
   parseDuration,
   parseInput,
   parseTime,
+  readControlJson,
   resolveNamespace,
   type SimEnv,
   SimInputError,
@@ -433,17 +434,11 @@ function registerEventControlRoutes<S>(kernel: SimKernel<S>, deps: EventsDeps<S>
   const { app, namespaces } = kernel;
   const worldOf = (c: Context): World<S> => namespaces.get(resolveNamespace(c.req.raw));
   const body = async (c: Context): Promise<Record<string, unknown>> => {
-    const text = await c.req.text();
-    if (text.trim() === '') return {};
-    try {
-      const v = JSON.parse(text);
-      if (typeof v !== 'object' || v === null || Array.isArray(v))
-        throw new SimInputError('expected a JSON object');
-      return v;
-    } catch (err) {
-      if (err instanceof SimInputError) throw err;
-      throw new SimInputError(`malformed JSON body: ${(err as Error).message}`);
-    }
+    // Bounded in size and depth (sim-core); `undefined` when empty.
+    const v = (await readControlJson(c)) ?? {};
+    if (typeof v !== 'object' || v === null || Array.isArray(v))
+      throw new SimInputError('expected a JSON object');
+    return v as Record<string, unknown>;
   };
   const jobOf = (events: EventsState, rqId: unknown): ExportJob => {
     if (typeof rqId !== 'string') throw new SimInputError('rq_id is required', 'rq_id');
