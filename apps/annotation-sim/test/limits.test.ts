@@ -84,3 +84,20 @@ describe('deeply nested JSON', () => {
     expect(JSON.parse(res.text)).toEqual({ name: ['Not a valid string.'] });
   });
 });
+
+describe('hostile query values', () => {
+  it('takes Object member names as the unknown sort keys they are', async () => {
+    setup();
+    for (const sort of ['__defineGetter__', 'constructor', '-toString', '__proto__']) {
+      const res = await h.get(`/api/projects?sort=${sort}`, { as: 'bob' });
+      expect(res.status, sort).toBe(200);
+    }
+  });
+
+  it('says why in a header any client can read, whatever characters the input had', async () => {
+    setup();
+    const res = await h.get('/api/projects?org_id=%C4%80%F0%9F%98%80', { as: 'bob' });
+    expect(res.status).toBe(500);
+    expect(res.headers.get('x-sim-reason')).toBe('invalid literal for int(): \\u0100\\ud83d\\ude00');
+  });
+});

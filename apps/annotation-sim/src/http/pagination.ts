@@ -48,7 +48,8 @@ export function sortBy<T>(
   const keys = (sort ?? '')
     .split(',')
     .map((s) => s.trim())
-    .filter((s) => s !== '' && fields[s.replace(/^-/, '')] !== undefined);
+    // Own fields only: `?sort=constructor` names no field (Object's members are not sort keys).
+    .filter((s) => s !== '' && Object.hasOwn(fields, s.replace(/^-/, '')));
   const order = keys.length > 0 ? keys : [fallback];
   return [...items].sort((a, b) => {
     for (const key of order) {
@@ -122,7 +123,7 @@ export function jsonLogicFilter<T>(
     const val = (i: number) => evaluate(args[i], item);
     switch (op) {
       case 'var': {
-        const getter = fields[String(args[0])];
+        const getter = Object.hasOwn(fields, String(args[0])) ? fields[String(args[0])] : undefined;
         if (!getter)
           throw new ApiFailure({
             code: 'INVALID_LIST',
@@ -173,7 +174,7 @@ export function jsonLogicFilter<T>(
       if (!OPS.has(op))
         throw new ApiFailure({ code: 'INVALID_LIST', messages: [`filter: term '${op}' is not supported`] });
       const args = Array.isArray(raw) ? raw : [raw];
-      if (op === 'var' && !fields[String(args[0])]) {
+      if (op === 'var' && !Object.hasOwn(fields, String(args[0]))) {
         throw new ApiFailure({
           code: 'INVALID_LIST',
           messages: [`filter: term '${String(args[0])}' is not supported`],

@@ -45,6 +45,15 @@ function requestIdOf(c: Context): string {
   return sim?.requestId ?? '';
 }
 
+/**
+ * A text as a header value can carry it: printable ASCII, everything else escaped (`\u0100`), at most 200
+ * characters. Reasons quote inputs (an `org_id`, a date), which may hold any character.
+ */
+export function headerText(text: string): string {
+  const ascii = text.replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return ascii.length > 200 ? `${ascii.slice(0, 200)}...` : ascii;
+}
+
 /** Django's production 500 page (DEBUG=False): what CVAT returns for an unhandled exception. */
 export const DJANGO_500_PAGE =
   '\n<!doctype html>\n<html lang="en">\n<head>\n  <title>Server Error (500)</title>\n</head>\n<body>\n  <h1>Server Error (500)</h1><p></p>\n</body>\n</html>\n';
@@ -91,7 +100,7 @@ export function renderApiError(c: Context, error: ApiError): Response {
         headers: {
           'Content-Type': 'text/html; charset=utf-8',
           'X-Request-Id': requestIdOf(c),
-          'X-Sim-Reason': error.reason,
+          'X-Sim-Reason': headerText(error.reason),
         },
       });
   }

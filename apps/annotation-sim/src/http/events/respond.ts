@@ -1,6 +1,7 @@
 import type { SimEnv } from '@sims/sim-core';
 import type { Context } from 'hono';
 import type { ExportError } from '../../domain/events/export';
+import { headerText } from '../respond';
 
 /**
  * Responses of the events endpoints, in CVAT's shapes: DRF JSON as `application/vnd.cvat+json`,
@@ -41,7 +42,7 @@ export function serverError<S>(c: Ctx<S>, reason = 'cvat-server-error'): Respons
   return base(
     c,
     500,
-    { 'content-type': 'text/html; charset=utf-8', 'x-sim-reason': reason },
+    { 'content-type': 'text/html; charset=utf-8', 'x-sim-reason': headerText(reason) },
     '<h1>Server Error (500)</h1>',
   );
 }
@@ -58,6 +59,6 @@ export function renderExportError<S>(c: Ctx<S>, error: ExportError): Response {
     case 'CONFLICT':
       return drf(c, 409, { rq_id: error.rqId });
     case 'SERVER_ERROR':
-      return serverError(c);
+      return serverError(c, error.reason);
   }
 }
