@@ -186,6 +186,51 @@ describe('control plane input', () => {
     expect((await big.json()).error.message).toMatch(/larger than 33554432 bytes/);
     expect((await h.request('GET', '/_sim/health', { token: null })).status).toBe(200);
   });
+
+  it('refuses a YAML alias bomb and a scenario nested thousands deep with a 400, not a crash', async () => {
+    const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (const [name, prev] of [
+      ['b', 'a'],
+      ['c', 'b'],
+      ['d', 'c'],
+      ['e', 'd'],
+      ['f', 'e'],
+    ])
+      bomb.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    bomb.push('seed: *f');
+    const scenario = async (text: string) =>
+      h.sim.app.request('/_sim/scenarios', {
+        method: 'POST',
+        headers: { 'content-type': 'application/yaml' },
+        body: text,
+      });
+    const bombed = await scenario(bomb.join('\n'));
+    expect(bombed.status).toBe(400);
+    const deep = await scenario(`seed: ${'['.repeat(2_000)}${']'.repeat(2_000)}`);
+    expect(deep.status).toBe(400);
+    expect((await deep.json()).error.message).toMatch(/nested 2000 levels deep/);
+    const indented = await scenario(
+      Array.from({ length: 400 }, (_, i) => `${' '.repeat(2 * i)}k${i}:`).join('\n'),
+    );
+    expect(indented.status).toBe(400);
+  });
+
+  it('refuses a clock advance past the last time a Date can hold, leaving the clock as it was', async () => {
+    const before = (await h.request('GET', '/_sim/clock', { token: null })).body.now;
+    for (const by of [1e20, '100000000000000000000000d']) {
+      const res = await h.request('POST', '/_sim/clock/advance', { body: { by }, token: null });
+      expect(res.status).toBe(400);
+    }
+    expect((await h.request('GET', '/_sim/clock', { token: null })).body.now).toBe(before);
+  });
+
+  it("answers an unknown control route in the control plane's envelope, not Google's", async () => {
+    for (const path of ['/_sim/nope', '/_ns/x/_sim/operations//fail', '/_sim']) {
+      const res = await h.request('POST', path, { token: null });
+      expect(res.status, path).toBe(404);
+      expect(res.body.error).toMatchObject({ status: 404, reason: expect.any(String) });
+    }
+  });
 });
 
 describe('intended 5xx', () => {

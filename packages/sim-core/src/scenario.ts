@@ -51,6 +51,35 @@ export interface ScenarioResult {
   clock: { mode: string; now: string };
 }
 
+/** Deepest nesting a scenario document may have (its own shape is a few levels deep). */
+const MAX_SCENARIO_DEPTH = 64;
+
+/**
+ * How deep a YAML/JSON text nests, counted before parsing (a parser given thousands of levels can exhaust
+ * the process): flow brackets outside quotes, and block indentation in steps of one.
+ */
+export function nestingDepth(text: string): number {
+  let max = 0;
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quote) {
+      if (ch === '\\' && quote === '"') i++;
+      else if (ch === quote) quote = undefined;
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '[' || ch === '{') max = Math.max(max, ++depth);
+    else if (ch === ']' || ch === '}') depth = Math.max(0, depth - 1);
+  }
+  // Block nesting: each level indents further; a line indented 2n columns is at most n levels deep.
+  for (const line of text.split('\n')) {
+    const indent = line.length - line.trimStart().length;
+    const dashes = /^(\s*-\s+)+/.exec(line)?.[0].split('-').length ?? 1;
+    max = Math.max(max, Math.ceil(indent / 2) + dashes - 1);
+  }
+  return max;
+}
+
 /**
  * The YAML parser, imported on first use: only scenario files need it, and it is a quarter of the
  * bundled CLI, so a simulator started without `--scenario` never loads it (docs/decisions/0009).
@@ -87,14 +116,27 @@ async function locate(text: string, segments: (string | number)[]): Promise<stri
  */
 export async function parseScenario(text: string, source = 'scenario'): Promise<Scenario> {
   const { isMap, isSeq, LineCounter, parseDocument } = await loadYaml();
+  const depth = nestingDepth(text);
+  if (depth > MAX_SCENARIO_DEPTH)
+    throw new SimInputError(
+      `${source}: nested ${depth} levels deep; a scenario nests at most ${MAX_SCENARIO_DEPTH}`,
+    );
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    const err = doc.errors[0] as { message: string; pos: [number, number] };
-    const pos = lineCounter.linePos(err.pos[0]);
-    throw new SimInputError(`${source}:${pos.line}:${pos.col}: ${err.message.split('\n')[0]}`);
+  let doc: ReturnType<typeof parseDocument>;
+  let value: unknown;
+  try {
+    doc = parseDocument(text, { lineCounter, prettyErrors: false });
+    if (doc.errors.length > 0) {
+      const err = doc.errors[0] as { message: string; pos: [number, number] };
+      const pos = lineCounter.linePos(err.pos[0]);
+      throw new SimInputError(`${source}:${pos.line}:${pos.col}: ${err.message.split('\n')[0]}`);
+    }
+    // Expanding aliases is bounded by the parser (an alias bomb throws): a 400, not a crash.
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    if (err instanceof SimInputError) throw err;
+    throw new SimInputError(`${source}: ${(err as Error).message}`);
   }
-  const value = doc.toJS();
   if (!isMap(doc.contents) && !(value !== null && typeof value === 'object' && !isSeq(doc.contents))) {
     throw new SimInputError(`${source}:1:1: a scenario is a mapping with seed, faults and clock`);
   }

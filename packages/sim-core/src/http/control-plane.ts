@@ -25,6 +25,8 @@ const clockPutSchema = lazy(() =>
     })
     .strict(),
 );
+/** The latest time a JavaScript Date can hold, in ms since the epoch. */
+const MAX_CLOCK_MS = 8.64e15;
 const advanceSchema = lazy(() =>
   z.object({ by: z.union([z.string().min(1), z.number().nonnegative()]) }).strict(),
 );
@@ -253,7 +255,14 @@ export function createControlPlane<S>(
   control.post('/clock/advance', async (c) => {
     const body = parseInput(advanceSchema(), await readJson(c));
     const clock = world(c).clock;
-    clock.advance(parseDuration(body.by));
+    const by = parseDuration(body.by);
+    // A Date reaches 8.64e15 ms (year 275760): a clock moved past it could no longer say what time it is.
+    if (!Number.isFinite(by) || clock.now() + by > MAX_CLOCK_MS)
+      throw new SimInputError(
+        `advancing by ${JSON.stringify(body.by)} would pass the latest time a clock can show`,
+        'by',
+      );
+    clock.advance(by);
     // Let promise chains that timers started (e.g. delayed responses) settle before answering.
     await new Promise((resolve) => setImmediate(resolve));
     return c.json(clock.state());

@@ -667,8 +667,10 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
   }
 
   app.route('/_sim', createControlPlane(def, namespaces));
+  // A path under /_sim is the control plane's: its own envelope, whatever the emulated API answers.
+  const CONTROL_PATH = /^(\/_ns\/[^/]+)?\/_sim(\/|$)/;
   app.notFound((c) =>
-    def.renderNotFound
+    def.renderNotFound && !CONTROL_PATH.test(c.req.path)
       ? def.renderNotFound(c)
       : controlError(c, 404, `no route for ${c.req.method} ${c.req.path}`),
   );
