@@ -183,7 +183,9 @@ describe('control plane input', () => {
       body: '{}',
     });
     expect(big.status).toBe(400);
-    expect((await big.json()).error.message).toMatch(/larger than 33554432 bytes/);
+    expect(((await big.json()) as { error: { message: string } }).error.message).toMatch(
+      /larger than 33554432 bytes/,
+    );
     expect((await h.request('GET', '/_sim/health', { token: null })).status).toBe(200);
   });
 
@@ -208,7 +210,9 @@ describe('control plane input', () => {
     expect(bombed.status).toBe(400);
     const deep = await scenario(`seed: ${'['.repeat(2_000)}${']'.repeat(2_000)}`);
     expect(deep.status).toBe(400);
-    expect((await deep.json()).error.message).toMatch(/nested 2000 levels deep/);
+    expect(((await deep.json()) as { error: { message: string } }).error.message).toMatch(
+      /nested 2000 levels deep/,
+    );
     const indented = await scenario(
       Array.from({ length: 400 }, (_, i) => `${' '.repeat(2 * i)}k${i}:`).join('\n'),
     );
@@ -251,5 +255,18 @@ describe('intended 5xx', () => {
     const raw = await h.get('/v1beta1/projects/p1/locations/us-central1-a/clusters/c1');
     expect(raw.status).toBe(502);
     expect(raw.headers.get('x-sim-reason')).toBe('fault:raw');
+  });
+});
+
+describe('hostile credentials', () => {
+  it('takes a token named like an Object member as any other token', async () => {
+    for (const token of ['toString', '__proto__', 'constructor', 'hasOwnProperty']) {
+      const res = await h.get(POOL, { token });
+      expect(res.status, token).toBe(200);
+    }
+    await h.settings({ auth: { denyUnknownTokens: true } });
+    const denied = await h.get(POOL, { token: 'toString' });
+    expect(denied.status).toBe(401);
+    expect(denied.body.error.details[0].reason).toBe('ACCESS_TOKEN_TYPE_UNSUPPORTED');
   });
 });

@@ -59,7 +59,12 @@ interface Timer {
 
 /** Parses an absolute time given as epoch ms or an ISO string. */
 export function parseTime(value: number | string): number {
-  if (typeof value === 'number') return value;
+  if (typeof value === 'number') {
+    // What a Date can hold (±8.64e15 ms): a clock set past it could not say what time it is.
+    if (!Number.isFinite(value) || Math.abs(value) > 8.64e15)
+      throw new SimInputError(`invalid time ${value}: beyond the range of a date (±8.64e15 ms)`);
+    return value;
+  }
   const t = Date.parse(value);
   if (Number.isNaN(t)) throw new SimInputError(`invalid time "${value}": expected an ISO-8601 timestamp`);
   return t;
@@ -204,6 +209,8 @@ export function createClock(options: ClockOptions = {}): Clock {
     },
     advance(delay) {
       const ms = parseDuration(delay);
+      if (now() + ms > 8.64e15)
+        throw new SimInputError(`advancing by ${ms} ms would pass the latest time a date can hold`);
       if (mode === 'manual') {
         const target = base + ms;
         fireUntil(target);

@@ -196,6 +196,13 @@ export async function applyScenario<S>(
       throw await withLocation(err, options.text, source, ['clock', 'set']);
     }
   }
+  if (scenario.clock?.advance !== undefined) {
+    const from = scenario.clock.set !== undefined ? parseTime(scenario.clock.set) : world.clock.now();
+    if (from + parseDuration(scenario.clock.advance) > 8.64e15) {
+      const err = new SimInputError('advancing that far would pass the latest time a date can hold');
+      throw await withLocation(err, options.text, source, ['clock', 'advance']);
+    }
+  }
   let seeded: unknown;
   if (scenario.seed !== undefined) {
     try {

@@ -9,7 +9,7 @@ import type { MutationContext } from '../domain/resources';
 import type { AnnotationState } from '../domain/state';
 import { type Authenticated, type AuthOptions, authenticate, requireAuth } from './auth';
 import { orgContextOf } from './org-context';
-import { renderApiError } from './respond';
+import { cvatJson, renderApiError } from './respond';
 
 /** What routes need from the app beyond the request. */
 export interface RouteDeps {
@@ -183,10 +183,8 @@ export function api(
     r.state.baseUrl = baseUrlOf(c.req.url, c.req.header('host'));
     try {
       if (deps.strictAccept && !acceptable(c.req.header('accept'))) {
-        return new Response(JSON.stringify({ detail: 'Could not satisfy the request Accept header.' }), {
-          status: 406,
-          headers: { 'Content-Type': 'application/json', 'X-Request-Id': r.sim.requestId },
-        });
+        // DRF renders a failed negotiation with its first renderer (force=True): CVAT's own JSON type.
+        return cvatJson(c, { detail: 'Could not satisfy the request Accept header.' }, 406);
       }
       // DRF authenticates and checks IsAuthenticated before the view looks anything up: 401 before 404.
       if (!options.anonymous) r.auth();

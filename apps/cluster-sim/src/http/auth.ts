@@ -39,9 +39,10 @@ export function authorize(
     token = m[1] as string;
   } else if (creds.accessToken) token = creds.accessToken;
   if (token === undefined) return fail({ code: 'CREDENTIALS_MISSING', apiKey: creds.apiKey !== undefined });
-  const rejected = settings.rejectedTokens[token];
+  // Own entries only: a token named `toString` or `__proto__` is a token like any other.
+  const rejected = Object.hasOwn(settings.rejectedTokens, token) ? settings.rejectedTokens[token] : undefined;
   if (rejected) return fail({ code: 'CREDENTIALS_INVALID', reason: rejected });
-  const principal = settings.principals[token];
+  const principal = Object.hasOwn(settings.principals, token) ? settings.principals[token] : undefined;
   if (!principal) {
     return settings.denyUnknownTokens
       ? fail({ code: 'CREDENTIALS_INVALID', reason: 'ACCESS_TOKEN_TYPE_UNSUPPORTED' })

@@ -386,27 +386,56 @@ export function logResourceChange(events: EventsState, change: ResourceChange, n
   recordEvents(events, serverEventRecords(change, now));
 }
 
-const recordInput = (r: Record<string, unknown>, now: number): EventRecord => ({
-  scope: String(r.scope ?? ''),
-  obj_name: (r.obj_name as string | null) ?? null,
-  obj_id: (r.obj_id as number | null) ?? null,
-  obj_val: (r.obj_val as string | null) ?? null,
-  source: (r.source as string | null) ?? 'server',
-  timestamp:
-    typeof r.timestamp === 'string' ? Date.parse(r.timestamp) : ((r.timestamp as number | undefined) ?? now),
-  count: (r.count as number | null) ?? null,
-  duration: (r.duration as number | undefined) ?? 0,
-  project_id: (r.project_id as number | null) ?? null,
-  task_id: (r.task_id as number | null) ?? null,
-  job_id: (r.job_id as number | null) ?? null,
-  user_id: (r.user_id as number | null) ?? null,
-  user_name: (r.user_name as string | null) ?? null,
-  user_email: (r.user_email as string | null) ?? null,
-  org_id: (r.org_id as number | null) ?? null,
-  org_slug: (r.org_slug as string | null) ?? null,
-  payload: (r.payload as string | null) ?? null,
-  access_token_id: (r.access_token_id as number | null) ?? null,
-});
+/** A row of `POST /_sim/events/records`, checked: a bad one is a 400, never a crash in the store. */
+const recordSchema = z
+  .object({
+    scope: z.string().optional(),
+    obj_name: z.string().nullable().optional(),
+    obj_id: z.number().nullable().optional(),
+    obj_val: z.string().nullable().optional(),
+    source: z.string().nullable().optional(),
+    timestamp: z.union([z.string(), z.number()]).optional(),
+    count: z.number().nullable().optional(),
+    duration: z.number().optional(),
+    project_id: z.number().nullable().optional(),
+    task_id: z.number().nullable().optional(),
+    job_id: z.number().nullable().optional(),
+    user_id: z.number().nullable().optional(),
+    user_name: z.string().nullable().optional(),
+    user_email: z.string().nullable().optional(),
+    org_id: z.number().nullable().optional(),
+    org_slug: z.string().nullable().optional(),
+    payload: z.string().nullable().optional(),
+    access_token_id: z.number().nullable().optional(),
+  })
+  .strict();
+
+const recordInput = (row: unknown, now: number, i: number): EventRecord => {
+  const r = parseInput(recordSchema, row, `events.${i}`);
+  const timestamp = typeof r.timestamp === 'string' ? Date.parse(r.timestamp) : (r.timestamp ?? now);
+  if (!Number.isFinite(timestamp) || Math.abs(timestamp) > 8.64e15)
+    throw new SimInputError(`events.${i}.timestamp: not a time`, `events.${i}.timestamp`);
+  return {
+    scope: r.scope ?? '',
+    obj_name: r.obj_name ?? null,
+    obj_id: r.obj_id ?? null,
+    obj_val: r.obj_val ?? null,
+    source: r.source ?? 'server',
+    timestamp,
+    count: r.count ?? null,
+    duration: r.duration ?? 0,
+    project_id: r.project_id ?? null,
+    task_id: r.task_id ?? null,
+    job_id: r.job_id ?? null,
+    user_id: r.user_id ?? null,
+    user_name: r.user_name ?? null,
+    user_email: r.user_email ?? null,
+    org_id: r.org_id ?? null,
+    org_slug: r.org_slug ?? null,
+    payload: r.payload ?? null,
+    access_token_id: r.access_token_id ?? null,
+  };
+};
 
 const seedJobSchema = z
   .object({
@@ -480,7 +509,7 @@ function registerEventControlRoutes<S>(kernel: SimKernel<S>, deps: EventsDeps<S>
     const now = world.clock.now();
     const stored = recordEvents(
       deps.events(world),
-      (input.events as Record<string, unknown>[]).map((r) => recordInput(r, now)),
+      (input.events as unknown[]).map((r, i) => recordInput(r, now, i)),
     );
     return c.json({ stored }, 201);
   });
