@@ -230,6 +230,7 @@ export function fireOperationEvent(
       if (!transition(op, 'DONE')) return;
       op.endTime = now;
       completeChange(state, op);
+      release(op);
       return;
     case 'fail': {
       if (op.status === 'ABORTING' || op.status === 'DONE') return;
@@ -267,6 +268,16 @@ function endWithError(
   op.statusMessage = message;
   op.error = { code: RPC_NUMBERS[status], message };
   failChange(state, op, cancelled);
+  release(op);
+}
+
+/**
+ * A DONE operation keeps what it answers with (status, times, progress), not the pools its change and
+ * rollout carried: up to 10,000 operations are kept per world, and those copies were most of their size.
+ */
+function release(op: OperationRecord): void {
+  op.change = { kind: 'none' };
+  if (op.rollout) op.rollout.from = {};
 }
 
 /** Poll-driven plans: each `operations.get` counts as one step (an explicit, documented exception). */
