@@ -1,11 +1,15 @@
 // `pnpm bench` (full, under 10 minutes) and `pnpm bench:quick` (smoke: tiny counts, asserts no timing).
 // Options: --quick, --cvat-schema <path to CVAT's OpenAPI schema> (runs Prism; "not run" without it),
-// --only <figure,...> (1-7), --out <results dir>, --fanout <updates>, --events <count>,
-// --render <results.json> (only re-renders BENCHMARKS.md's generated block).
+// --only <figure,...> (1-8; default 1-7, and 1-8 with --quick), --out <results dir>, --fanout <updates>,
+// --events <count>, --soak-minutes <n> (figure 8, default 10; --quick: 10 s), --soak-rate <operations/s>,
+// --render <results.json | results dir> (only re-renders BENCHMARKS.md's generated block).
+// Figure 8 (the soak, 10 minutes) runs only when asked for (`--only 8`) in a full run. A full run of some
+// figures only (`--only`) writes bench/results/<date>-only-<figures>.json, never <date>.json, and
+// BENCHMARKS.md then shows each figure's latest recorded run (see `latestDoc` in report.ts).
 // BENCH_CPU_PROF=<dir> runs the simulators' processes under `node --cpu-prof`; BENCH_FANOUT_TRACE=1 prints
 // the fan-out's latency along the run.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -13,11 +17,12 @@ import { PRISM_VERSION, setupPrism } from './lib/prism';
 import { installCleanup, killAll, run } from './lib/proc';
 import { spread } from './lib/stats';
 import { BENCH_DIR, checkBuilt, type Kind, type PrismSetup, REPO } from './lib/targets';
-import { renderMarkdown, writeBenchmarksMd } from './report';
+import { latestDoc, renderMarkdown, writeBenchmarksMd } from './report';
 import { coldStart } from './sections/cold';
 import { eventLog } from './sections/eventlog';
 import { fanout } from './sections/fanout';
 import { memory } from './sections/memory';
+import { soak } from './sections/soak';
 import { throughput } from './sections/throughput';
 
 /** Figures 2 and 4 run the simulators' TypeScript sources in-process, as the workspace's tests do. */
@@ -34,10 +39,16 @@ const { values } = parseArgs({
     fanout: { type: 'string' },
     events: { type: 'string' },
     render: { type: 'string' },
+    'soak-minutes': { type: 'string' },
+    'soak-rate': { type: 'string' },
   },
 });
 const quick = values.quick ?? false;
-const only = new Set((values.only ?? '1,2,3,4,5,6,7').split(',').map((s) => s.trim()));
+/** The figures a run without `--only` measures: the 10-minute soak (8) only in the quick smoke run. */
+const DEFAULT_FIGURES = quick ? '1,2,3,4,5,6,7,8' : '1,2,3,4,5,6,7';
+const only = new Set((values.only ?? DEFAULT_FIGURES).split(',').map((s) => s.trim()));
+/** A full run of fewer figures than the default set: recorded beside the complete runs, not over them. */
+const partial = !quick && DEFAULT_FIGURES.split(',').some((f) => !only.has(f));
 const T0 = performance.now();
 const log = (s: string) =>
   console.log(`[${((performance.now() - T0) / 1000).toFixed(0).padStart(4)} s] ${s}`);
@@ -67,11 +78,15 @@ function javaVersion(): string {
 
 async function main() {
   if (values.render) {
-    // Re-renders BENCHMARKS.md's generated block from a results file (no measuring).
-    writeBenchmarksMd(
-      join(REPO, 'BENCHMARKS.md'),
-      renderMarkdown(JSON.parse(readFileSync(resolve(values.render), 'utf8'))),
-    );
+    // Re-renders BENCHMARKS.md's generated block (no measuring): from one results file as it is, or from
+    // a results directory, each figure's latest recorded run (as a full run writes it).
+    const given = values.render;
+    const path = isAbsolute(given)
+      ? given
+      : ([resolve(REPO, given), resolve(process.cwd(), given)].find((c) => existsSync(c)) ?? resolve(given));
+    const doc = statSync(path).isDirectory() ? latestDoc(path) : JSON.parse(readFileSync(path, 'utf8'));
+    if (!doc) throw new Error(`--render ${path}: no results files there`);
+    writeBenchmarksMd(join(REPO, 'BENCHMARKS.md'), renderMarkdown(doc));
     return;
   }
   checkBuilt();
@@ -88,6 +103,11 @@ async function main() {
         fanout: 300,
         events: 20_000,
         fill: 2_000,
+        soakSeconds: 10,
+        soakWindowSeconds: 2,
+        soakRssEverySeconds: 1,
+        soakRate: 100,
+        soakConcurrency: 8,
       }
     : {
         coldRuns: 10,
@@ -101,9 +121,18 @@ async function main() {
         fanout: 10_000,
         events: 1_000_000,
         fill: 12_000,
+        soakSeconds: 600,
+        soakWindowSeconds: 60,
+        soakRssEverySeconds: 5,
+        soakRate: 100,
+        soakConcurrency: 8,
       };
   if (values.fanout) cfg.fanout = Number(values.fanout);
   if (values.events) cfg.events = Number(values.events);
+  if (values['soak-minutes']) cfg.soakSeconds = Math.round(Number(values['soak-minutes']) * 60);
+  if (values['soak-rate']) cfg.soakRate = Number(values['soak-rate']);
+  if (!(cfg.soakSeconds > 0 && cfg.soakRate > 0))
+    throw new Error('--soak-minutes and --soak-rate must be > 0');
   const schema = schemaPath(values['cvat-schema']);
   let prism: PrismSetup | undefined;
   let prismNote = 'not run: no --cvat-schema given';
@@ -210,9 +239,21 @@ async function main() {
     log('7. memory');
     results.memory = await memory({ fill: cfg.fill });
   }
+  if (only.has('8')) {
+    log(`8. soak (${cfg.soakSeconds} s, both simulators at once)`);
+    results.soak = await soak({
+      seconds: cfg.soakSeconds,
+      windowSeconds: cfg.soakWindowSeconds,
+      rssEverySeconds: cfg.soakRssEverySeconds,
+      rate: cfg.soakRate,
+      concurrency: cfg.soakConcurrency,
+      log,
+    });
+  }
   const doc = {
     date: startedAt.toISOString(),
     mode: quick ? 'quick' : 'full',
+    figures: [...only].sort(),
     seconds: (performance.now() - T0) / 1000,
     machine: { ...machine, loadAvgAtEnd: loadavg() },
     versions,
@@ -223,10 +264,14 @@ async function main() {
   const outDir = values.out ? resolve(values.out) : join(BENCH_DIR, 'results');
   mkdirSync(outDir, { recursive: true });
   const day = startedAt.toISOString().slice(0, 10);
-  const file = join(outDir, quick ? `${day}-quick.json` : `${day}.json`);
+  // <date>.json holds a complete run; a run of some figures only is kept beside it, so that it does not
+  // replace the other figures' recorded results.
+  const name = quick ? `${day}-quick` : partial ? `${day}-only-${[...only].sort().join('-')}` : day;
+  const file = join(outDir, `${name}.json`);
   writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
-  const md = renderMarkdown(doc);
-  // BENCHMARKS.md gets full runs only, and only into the repository's results (no --out).
+  // BENCHMARKS.md gets full runs only, and only into the repository's results (no --out): each figure
+  // from its latest recorded run, this one's first.
+  const md = renderMarkdown(quick || values.out ? doc : (latestDoc(outDir, file) ?? doc));
   if (quick || values.out) writeFileSync(join(outDir, quick ? 'BENCHMARKS-quick.md' : 'BENCHMARKS.md'), md);
   else writeBenchmarksMd(join(REPO, 'BENCHMARKS.md'), md);
   console.log(md);

@@ -1,5 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import type { Spread } from './lib/stats';
+import { REPO } from './lib/targets';
 
 // biome-ignore lint/suspicious/noExplicitAny: the results document is read back loosely for rendering
 type Doc = Record<string, any>;
@@ -125,7 +127,96 @@ export function targets(doc: Doc): Target[] {
       met: e.exportGrowthMb <= 64,
     });
   }
+  const so = r.soak;
+  if (so) {
+    const t = so.config.targets;
+    for (const [sim, s] of Object.entries(so.simulators as Record<string, Doc>)) {
+      out.push({
+        figure: '8',
+        what: `soak ${sim}: RSS growth after warm-up`,
+        value: `${n(s.rss.growthMb, 1)} MB (${n(s.rss.afterWarmupMb)} → ${n(s.rss.endMb)} MB)`,
+        target: `< ${t.growthMb} MB`,
+        met: s.met.growth,
+      });
+      out.push({
+        figure: '8',
+        what: `soak ${sim}: p99 last window / first after warm-up`,
+        value: `${x(s.p99.ratio)} (${n(s.p99.firstSteadyMs, 1)} → ${n(s.p99.lastMs, 1)} ms)`,
+        target: `≤ ${t.p99Ratio.toFixed(2)}×`,
+        met: s.met.p99,
+      });
+      out.push({
+        figure: '8',
+        what: `soak ${sim}: errors (5xx without X-Sim-Reason, connection)`,
+        value: `${s.errors} of ${n(s.requests)}`,
+        target: '0',
+        met: s.met.errors,
+      });
+    }
+  }
   return out;
+}
+
+/** The results key of each figure. */
+const FIGURES: Record<string, string> = {
+  coldStart: '1',
+  warmStart: '2',
+  throughput: '3',
+  cycle: '4',
+  fanout: '5',
+  eventLog: '6',
+  memory: '7',
+  soak: '8',
+};
+
+/**
+ * The document BENCHMARKS.md shows, from the full runs recorded in `dir`: the newest complete run
+ * (`<date>.json`) with each figure taken from its latest recorded run, which may be a run of some figures
+ * only (`<date>-only-<figures>.json`, e.g. the 10-minute soak, `--only 8`). Figures taken from another run
+ * are listed in `doc.separately` with that run's date, commit and load. Quick runs are never used. `newest`
+ * (a file just written) wins ties.
+ */
+export function latestDoc(dir: string, newest?: string): Doc | undefined {
+  const docs: { file: string; doc: Doc }[] = [];
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    if (!name.endsWith('.json') || name.endsWith('-quick.json')) continue;
+    try {
+      const doc = JSON.parse(readFileSync(join(dir, name), 'utf8')) as Doc;
+      if (doc.mode === 'full' && doc.results && doc.date) docs.push({ file: join(dir, name), doc });
+    } catch {
+      // not a results file
+    }
+  }
+  const order = (a: { file: string; doc: Doc }) => [a.file === newest ? 1 : 0, Date.parse(a.doc.date)];
+  docs.sort((a, b) => {
+    const [fa, da] = order(a) as [number, number];
+    const [fb, db] = order(b) as [number, number];
+    return da - db || fa - fb;
+  });
+  if (docs.length === 0) return undefined;
+  const complete = docs.filter((d) => /^\d{4}-\d{2}-\d{2}\.json$/.test(basename(d.file)));
+  const base = (complete[complete.length - 1] ?? docs[docs.length - 1]) as { file: string; doc: Doc };
+  const results: Doc = { ...base.doc.results };
+  const separately = new Map<string, Doc>();
+  for (const key of Object.keys(FIGURES)) {
+    const latest = [...docs].reverse().find((d) => d.doc.results[key] !== undefined);
+    if (!latest || latest === base) continue;
+    results[key] = latest.doc.results[key];
+    const d = latest.doc;
+    const entry = separately.get(latest.file) ?? {
+      file: relative(REPO, latest.file),
+      date: d.date,
+      mode: d.mode,
+      seconds: d.seconds,
+      git: d.versions?.git,
+      loadAvgAtStart: d.machine?.loadAvgAtStart,
+      loadAvgAtEnd: d.machine?.loadAvgAtEnd,
+      figures: [],
+    };
+    entry.figures.push(FIGURES[key]);
+    separately.set(latest.file, entry);
+  }
+  return { ...base.doc, results, separately: [...separately.values()] };
 }
 
 export function renderMarkdown(doc: Doc): string {
@@ -142,6 +233,11 @@ export function renderMarkdown(doc: Doc): string {
   L.push(
     `Node ${v.node}; ${v.java}; WireMock ${v.wiremock} (standalone jar from the npm package); autocannon ${v.autocannon}; hono ${v.hono}; @hono/node-server ${v['@hono/node-server']}; Prism ${v.prism}${v.prism === 'not run' ? ` (${doc.prism})` : ` on Node ${v.prismNode}`}.`,
   );
+  for (const o of (doc.separately ?? []) as Doc[]) {
+    L.push(
+      `Figure${o.figures.length > 1 ? 's' : ''} ${o.figures.join(', ')} from another run (\`${o.file}\`): ${o.date} (${o.mode}, ${n(o.seconds)} s, commit ${o.git}), load average at start ${(o.loadAvgAtStart ?? []).map((v: number) => v.toFixed(2)).join(' / ')}, at end ${(o.loadAvgAtEnd ?? []).map((v: number) => v.toFixed(2)).join(' / ')}.`,
+    );
+  }
   L.push('Figures: median (min–max) over the runs; ratios are of medians measured in this same run.');
   L.push('');
   L.push('### Targets');
@@ -254,6 +350,7 @@ export function renderMarkdown(doc: Doc): string {
     }
     L.push('');
   }
+  if (r.soak) renderSoak(L, r.soak);
   return L.join('\n');
 }
 
@@ -271,4 +368,67 @@ export function writeBenchmarksMd(path: string, generated: string): void {
     path,
     a >= 0 && b > a ? text.slice(0, a) + block + text.slice(b + END.length) : `${text}\n${block}\n`,
   );
+}
+
+/** Figure 8: the soak's summary per simulator and its windows. */
+function renderSoak(L: string[], so: Doc): void {
+  const c = so.config;
+  const load = (a: number[] | undefined) => (a ?? []).map((v) => v.toFixed(2)).join(' / ');
+  L.push(
+    `### 8. Soak (both simulators at once, ${c.windows} windows of ${c.windowSeconds} s, ${c.rate} mixed operations/s each over ${c.concurrency} keep-alive connections)`,
+  );
+  L.push('');
+  const built = Object.entries(so.simulators as Record<string, Doc>)
+    .map(([k, s]) => `${k} ${s.builtAt}`)
+    .join(', ');
+  L.push(
+    `Started ${so.startedAt}, ${n(so.seconds)} s; load average at start ${load(so.loadAvgAtStart)}, at end ${load(so.loadAvgAtEnd)}. The simulators' CLIs (\`dist/main.js\`, built ${built}).`,
+  );
+  L.push(
+    `RSS is VmRSS of the simulator's process (/proc, every ${c.rssEverySeconds} s and at each window's end); the warm-up is the first ${c.warmupWindows} window${c.warmupWindows === 1 ? '' : 's'}. Growth: RSS at the end of the last window minus at the end of the warm-up (target < ${c.targets.growthMb} MB). p99 stable: the last window's p99 ≤ ${c.targets.p99Ratio}× the first window's after the warm-up. Errors: 5xx answers without X-Sim-Reason, connection errors and timeouts (10 s). Latency: each request, sent to the answer's last byte, by the load worker (another process).`,
+  );
+  L.push('');
+  L.push(
+    '| simulator | requests | errors | injected 5xx | other than expected | RSS idle → after warm-up → end (max) | growth | p99 first steady → last |',
+  );
+  L.push('|---|---|---|---|---|---|---|---|');
+  for (const [k, s] of Object.entries(so.simulators as Record<string, Doc>)) {
+    L.push(
+      `| ${k} | ${n(s.requests)} | ${s.errors} ${verdict(s.met.errors)} | ${n(s.simReason5xx)} | ${n(s.unexpected)} | ${n(s.idleMb)} → ${n(s.rss.afterWarmupMb)} → ${n(s.rss.endMb)} (${n(s.rss.maxAfterWarmupMb)}) MB | ${n(s.rss.growthMb, 1)} MB ${verdict(s.met.growth)} | ${n(s.p99.firstSteadyMs, 1)} → ${n(s.p99.lastMs, 1)} ms (${x(s.p99.ratio)}) ${verdict(s.met.p99)} |`,
+    );
+  }
+  L.push('');
+  L.push(
+    `Webhook receiver: ${n(so.receiver.received)} deliveries received, ${so.receiver.badSignature} bad signatures.`,
+  );
+  L.push('');
+  const secs = (w: Doc) => `${n(w.index * c.windowSeconds)}–${n((w.index + 1) * c.windowSeconds)} s`;
+  const cluster = so.simulators['cluster-sim'];
+  if (cluster) {
+    L.push('cluster-sim per window:');
+    L.push('');
+    L.push('| window | requests | errors | p50 ms | p99 ms | max ms | RSS at end MB | journal entries |');
+    L.push('|---|---|---|---|---|---|---|---|');
+    for (const w of cluster.windows as Doc[]) {
+      L.push(
+        `| ${secs(w)} | ${n(w.requests)} | ${w.errors} | ${n(w.p50, 2)} | ${n(w.p99, 1)} | ${n(w.max, 0)} | ${n(w.rssEndMb)} | ${n(w.sim?.journal?.size)} |`,
+      );
+    }
+    L.push('');
+  }
+  const annotation = so.simulators['annotation-sim'];
+  if (annotation) {
+    L.push('annotation-sim per window:');
+    L.push('');
+    L.push(
+      '| window | requests | errors | p50 ms | p99 ms | max ms | RSS at end MB | delivery rows | events stored | journal entries | webhooks received |',
+    );
+    L.push('|---|---|---|---|---|---|---|---|---|---|---|');
+    for (const w of annotation.windows as Doc[]) {
+      L.push(
+        `| ${secs(w)} | ${n(w.requests)} | ${w.errors} | ${n(w.p50, 2)} | ${n(w.p99, 1)} | ${n(w.max, 0)} | ${n(w.rssEndMb)} | ${n(w.sim?.deliveryRows)} | ${n(w.sim?.eventsStored)} | ${n(w.sim?.journal?.size)} | ${n(w.received)} |`,
+      );
+    }
+    L.push('');
+  }
 }
