@@ -334,6 +334,20 @@ describe('delivery rows, ping and redelivery', () => {
     expect(after.body).toMatchObject({ last_status: 201, last_delivery_date: '2026-01-01T00:00:03Z' });
   });
 
+  it('keeps at most maxDeliveriesPerWebhook rows per webhook, the oldest going first', async () => {
+    world({ delivery: { maxDeliveriesPerWebhook: 3 } });
+    const r = await receiver();
+    const id = await projectHook(r.url, ['update:task']);
+    const other = await projectHook(r.url, ['update:task']);
+    for (let i = 0; i < 5; i++) await h.post(`/api/webhooks/${id}/ping`, undefined, { as: 'alice' });
+    await h.post(`/api/webhooks/${other}/ping`, undefined, { as: 'alice' });
+    const list = await h.get(`/api/webhooks/${id}/deliveries`, { as: 'alice' });
+    expect(list.body.count).toBe(3);
+    expect(list.body.results.map((d: { id: number }) => d.id)).toEqual([5, 4, 3]);
+    // The other webhook's rows are its own.
+    expect((await h.get(`/api/webhooks/${other}/deliveries`, { as: 'alice' })).body.count).toBe(1);
+  });
+
   it('lists deliveries newest first, gets one, and answers 500 for an unknown delivery id', async () => {
     world();
     const r = await receiver();

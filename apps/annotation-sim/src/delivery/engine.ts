@@ -39,6 +39,11 @@ export interface DeliveryOptions {
   /** Outbound journal capacity (ring buffer). */
   journalCapacity?: number;
   /**
+   * Delivery rows kept per webhook (`GET /api/webhooks/{id}/deliveries`): past it the oldest go, so a
+   * long-lived simulator's memory stays bounded (CVAT keeps them all). Default 1,000.
+   */
+  maxDeliveriesPerWebhook?: number;
+  /**
    * Wall clock for `request_duration` (ms), injectable. When it is given, every delivery is timed by it on
    * the calling thread, so none is handed to the delivery thread ahead of its turn.
    */
@@ -148,6 +153,9 @@ export function createDeliveryEngine(
   const readTimeoutMs = options.readTimeoutMs ?? 10000;
   const userAgent = options.userAgent ?? 'CVAT/2.73.0 python-requests/2.33.1';
   const capacity = options.journalCapacity ?? 1000;
+  const maxRows = options.maxDeliveriesPerWebhook ?? 1000;
+  /** Per webhook, the ids of the rows this engine stored, oldest first (a state's rows by its map). */
+  const rowsOf = new WeakMap<Map<number, DeliveryRec>, Map<number, number[]>>();
   const wallNow = options.wallNow ?? (() => performance.now());
   const egress = createEgressGuard(egressSettingsOf(options.egress ?? {}, DEFAULT_EGRESS), options.resolve);
   // Sending ahead (docs/decisions/0011): a webhook's queued deliveries are prepared as they are queued
@@ -413,9 +421,35 @@ export function createDeliveryEngine(
       updated_date: now,
     };
     // A webhook deleted while its request was in flight takes its deliveries with it.
-    if (s2.webhooks.has(job.webhookId)) s2.deliveries.set(row.id, row);
+    if (s2.webhooks.has(job.webhookId)) {
+      s2.deliveries.set(row.id, row);
+      keepBounded(s2.deliveries, job.webhookId, row.id);
+    }
     record(base, row.id, outcome, status);
     return row;
+  }
+
+  /** Drops a webhook's oldest delivery rows past `maxRows` (those a redelivery or a list could still name). */
+  function keepBounded(rows: Map<number, DeliveryRec>, webhookId: number, id: number) {
+    let byWebhook = rowsOf.get(rows);
+    if (!byWebhook) {
+      byWebhook = new Map();
+      rowsOf.set(rows, byWebhook);
+    }
+    let ids = byWebhook.get(webhookId);
+    if (!ids) {
+      // First row this engine stores for the webhook: start from the rows it already has (a seed, an import).
+      ids = [...rows.values()]
+        .filter((r) => r.webhook_id === webhookId)
+        .map((r) => r.id)
+        .filter((x) => x !== id);
+      byWebhook.set(webhookId, ids);
+    }
+    ids.push(id);
+    while (ids.length > maxRows) {
+      const oldest = ids.shift();
+      if (oldest !== undefined) rows.delete(oldest);
+    }
   }
 
   function scheduleRetry(job: Job) {
