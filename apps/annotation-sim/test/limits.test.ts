@@ -101,3 +101,23 @@ describe('hostile query values', () => {
     expect(res.headers.get('x-sim-reason')).toBe('invalid literal for int(): \\u0100\\ud83d\\ude00');
   });
 });
+
+describe('echoes', () => {
+  it('cuts a refused value DRF would quote whole at 1,000 characters', async () => {
+    setup();
+    const huge = 'x'.repeat(2_000_000);
+    const res = await post(
+      '/api/webhooks',
+      JSON.stringify({
+        target_url: 'http://127.0.0.1/h',
+        type: 'project',
+        project_id: 1,
+        content_type: huge,
+        events: [huge],
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.text.length).toBeLessThan(10_000);
+    expect(res.text).toContain('…');
+  });
+});

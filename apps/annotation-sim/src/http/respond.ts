@@ -62,6 +62,26 @@ export const DJANGO_500_PAGE =
 export const DJANGO_400_PAGE =
   '\n<!doctype html>\n<html lang="en">\n<head>\n  <title>Bad Request (400)</title>\n</head>\n<body>\n  <h1>Bad Request (400)</h1><p></p>\n</body>\n</html>\n';
 
+/** Longest message text a 400 answers: DRF quotes the value it refused, which may be 100 MiB long. */
+const MAX_MESSAGE = 1000;
+
+/**
+ * An error body with every text cut at {@link MAX_MESSAGE} characters (then `…`): CVAT would quote a
+ * refused value whole; the simulator never echoes an unbounded input (FIDELITY.md, Limits).
+ */
+function bounded<T>(body: T): T {
+  if (typeof body === 'string')
+    return (body.length > MAX_MESSAGE ? `${body.slice(0, MAX_MESSAGE)}…` : body) as T;
+  if (Array.isArray(body)) return body.map((v) => bounded(v)) as T;
+  if (body !== null && typeof body === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(body))
+      out[k.length > MAX_MESSAGE ? `${k.slice(0, MAX_MESSAGE)}…` : k] = bounded(v);
+    return out as T;
+  }
+  return body;
+}
+
 /**
  * The one place domain errors become HTTP: DRF's bodies and statuses. Authentication failures carry
  * `WWW-Authenticate: Token` because TokenAuthentication is CVAT's first authentication class.
@@ -83,13 +103,13 @@ export function renderApiError(c: Context, error: ApiError): Response {
     case 'NOT_FOUND':
       return cvatJson(c, { detail: error.detail }, 404);
     case 'INVALID':
-      return cvatJson(c, error.errors, 400);
+      return cvatJson(c, bounded(error.errors), 400);
     case 'INVALID_LIST':
-      return cvatJson(c, error.messages, 400);
+      return cvatJson(c, bounded(error.messages), 400);
     case 'INVALID_STRING':
-      return cvatJson(c, error.message, 400);
+      return cvatJson(c, bounded(error.message), 400);
     case 'PARSE_ERROR':
-      return cvatJson(c, { detail: error.detail }, 400);
+      return cvatJson(c, { detail: bounded(error.detail) }, 400);
     case 'METHOD_NOT_ALLOWED':
       return cvatJson(c, { detail: `Method "${error.method}" not allowed.` }, 405);
     case 'UNSUPPORTED_MEDIA_TYPE':
