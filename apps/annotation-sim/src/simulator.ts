@@ -286,6 +286,8 @@ export function createAnnotationDefinition(
       });
     },
     sensitiveHeaders: ['x-csrftoken'],
+    // CVAT's login answers its token as `{"key": "…"}`: the journal shows it redacted.
+    sensitiveFields: ['key'],
     // CVAT bounds a request body held in memory by DATA_UPLOAD_MAX_MEMORY_SIZE (100 MB, cvat/settings/base.py);
     // Python's json module gives up past its recursion limit (1000 frames) with a RecursionError.
     limits: { maxBodyBytes: 100 * 1024 * 1024, maxJsonDepth: 1000 },

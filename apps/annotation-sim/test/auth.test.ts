@@ -26,6 +26,12 @@ describe('authentication', () => {
     const self = await h.get('/api/users/self', { token: res.body.key });
     expect(self.status).toBe(200);
     expect(self.body).toMatchObject({ id: 1, username: 'admin', is_superuser: true });
+    // The journal shows the login with its password and the token it answered redacted.
+    const journal = await h.sim.app.request('/_sim/journal?operation=auth.create_login');
+    const [entry] = ((await journal.json()) as { entries: { requestBody: unknown; responseBody: unknown }[] })
+      .entries;
+    expect(entry?.requestBody).toEqual({ username: 'admin', password: '[REDACTED]' });
+    expect(entry?.responseBody).toEqual({ key: '[REDACTED]' });
   });
 
   it('returns the same token key on a second login', async () => {
