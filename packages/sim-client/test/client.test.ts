@@ -246,7 +246,8 @@ describe('SimControlError', () => {
   });
 
   it('says so when an answer is not the control envelope', async () => {
-    const error = await sim.request('GET', '/_sim/no-such-route').catch((e: unknown) => e);
+    // An emulated-API path: unknown /_sim routes answer in the control envelope themselves.
+    const error = await sim.request('GET', '/no-such-route').catch((e: unknown) => e);
     expect(error).toMatchObject({
       status: 404,
       reason: 'UNEXPECTED_RESPONSE',
