@@ -1,4 +1,6 @@
+import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startClusterSim } from '../src/index';
 import { createHarness, type Harness, POOL } from './support/harness';
 
 /**
@@ -42,22 +44,60 @@ describe('request body size', () => {
     expect(res.headers.get('connection')).toBe('close');
   });
 
-  it('stops reading a body without a length as soon as it passes the limit', async () => {
+  it('keeps nothing past the limit: the rest is read and dropped up to 64 MiB, then the stream is cut', async () => {
     let pulled = 0;
     const chunk = new Uint8Array(1024 * 1024).fill(0x20);
     const stream = new ReadableStream<Uint8Array>({
       pull(controller) {
         pulled++;
-        // 64 MiB on offer: the reader must give up after 11.
-        if (pulled > 64) controller.close();
+        // 200 MiB on offer: 11 read, then dropped (not kept) until 64 MiB in all, then cancelled.
+        if (pulled > 200) controller.close();
         else controller.enqueue(chunk);
       },
     });
     const res = await send(stream);
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe('Request payload size exceeds the limit: 10485760 bytes.');
-    expect(pulled).toBeLessThanOrEqual(13);
+    expect(pulled).toBeGreaterThan(11);
+    expect(pulled).toBeLessThanOrEqual(66);
     expect(res.text.length).toBeLessThan(1000);
+  });
+
+  it('answers a client that is still sending over a real socket (no broken pipe)', async () => {
+    const sim = await startClusterSim({ port: 0 });
+    try {
+      const answer = await new Promise<string>((resolve) => {
+        const req = http.request(
+          `${sim.url}/v1beta1/projects/p1/locations/us-central1-a/clusters/c1/nodePools/np1`,
+          { method: 'PUT', headers: { authorization: 'Bearer t', 'content-type': 'application/json' } },
+          (res) => {
+            let text = '';
+            res.on('data', (d) => {
+              text += d;
+            });
+            res.on('end', () => resolve(`${res.statusCode} ${text}`));
+          },
+        );
+        req.on('error', (e) => resolve(`error ${e.message}`));
+        const chunk = Buffer.alloc(1024 * 1024, 0x20);
+        let sent = 0;
+        const pump = () => {
+          while (sent < 30) {
+            sent++;
+            if (!req.write(chunk)) {
+              req.once('drain', pump);
+              return;
+            }
+          }
+          req.end();
+        };
+        pump();
+      });
+      expect(answer).toMatch(/^400 .*Request payload size exceeds the limit: 10485760 bytes\./);
+      expect((await fetch(`${sim.url}/_sim/health`)).status).toBe(200);
+    } finally {
+      await sim.close();
+    }
   });
 
   it('reads a body just under the limit (and answers its content)', async () => {

@@ -2,8 +2,26 @@ import { SimInputError } from '../duration';
 
 /**
  * Reading request bodies with a bound: a body past the limit is refused from its Content-Length, or as
- * soon as the bytes read pass it, and the rest is never buffered (the stream is cancelled).
+ * soon as the bytes read pass it, and the rest is never buffered. It is read and dropped, up to a bound
+ * of its own, so that a client still sending gets the refusal rather than a broken pipe (a lingering
+ * close, as front ends do); past that bound the stream is cancelled and the connection cut.
  */
+
+/** Bytes of a refused body read and dropped before the connection is cut: 4 × the limit, at least 64 MiB. */
+const discardLimit = (limit: number) => Math.max(4 * limit, 64 * 1024 * 1024);
+
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number): Promise<void> {
+  let dropped = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    dropped += value.byteLength;
+    if (dropped > budget) {
+      await reader.cancel().catch(() => undefined);
+      return;
+    }
+  }
+}
 
 export type BoundedBody = { ok: true; text: string } | { ok: false; limit: number };
 
@@ -13,7 +31,11 @@ const decoder = new TextDecoder('utf-8');
 export async function readBoundedText(request: Request, limit: number): Promise<BoundedBody> {
   const declared = request.headers.get('content-length');
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
-    await request.body?.cancel().catch(() => undefined);
+    const reader = request.body?.getReader();
+    if (reader) {
+      if (Number(declared) > discardLimit(limit)) await reader.cancel().catch(() => undefined);
+      else await drain(reader, discardLimit(limit));
+    }
     return { ok: false, limit };
   }
   const stream = request.body;
@@ -26,7 +48,8 @@ export async function readBoundedText(request: Request, limit: number): Promise<
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => undefined);
+      chunks.length = 0;
+      await drain(reader, discardLimit(limit) - size);
       return { ok: false, limit };
     }
     chunks.push(value);
