@@ -1,7 +1,7 @@
 /**
  * Long mode (`pnpm fuzz`): 100,000 requests per simulator API (FUZZ_RUNS), a tenth of that per control
  * plane (FUZZ_CONTROL_RUNS), then namespace isolation and injected faults; a random seed printed first
- * (FUZZ_SEED replays a night). Findings go to /tmp/fuzz-findings.md (FUZZ_FINDINGS). Exit 1 when any
+ * (FUZZ_SEED replays a night). Findings go to fuzz/.reports/fuzz-findings.md (FUZZ_FINDINGS). Exit 1 when any
  * invariant failed. FUZZ_ONLY=cluster-api,annotation-api,cluster-control,annotation-control,isolation,injected
  * picks parts.
  */

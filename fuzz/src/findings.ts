@@ -1,13 +1,18 @@
 /**
- * The findings file (`/tmp/fuzz-findings.md` unless FUZZ_FINDINGS says otherwise): every distinct
- * failure once, with its shrunk counterexample, appended as it is found.
+ * The findings file (the package's `.reports/fuzz-findings.md`, git-ignored, unless FUZZ_FINDINGS says
+ * otherwise): every distinct failure once, with its shrunk counterexample, appended as it is found.
  */
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describeBody, type FuzzRequest, type SendOutcome, truncate, urlOf } from './http';
 import type { Violation } from './invariants';
 
 export function findingsPath(): string {
-  return process.env.FUZZ_FINDINGS || '/tmp/fuzz-findings.md';
+  return (
+    process.env.FUZZ_FINDINGS ||
+    join(dirname(fileURLToPath(import.meta.url)), '..', '.reports', 'fuzz-findings.md')
+  );
 }
 
 const HEADER = `# Fuzz findings
@@ -19,7 +24,10 @@ counterexample, appended as found. Replay a campaign with the seed shown (\`FUZZ
 `;
 
 function ensureHeader(path: string): void {
-  if (!existsSync(path)) appendFileSync(path, HEADER);
+  if (!existsSync(path)) {
+    mkdirSync(dirname(path), { recursive: true });
+    appendFileSync(path, HEADER);
+  }
 }
 
 /** Whether the file already holds a section for this signature (from this run or an earlier one). */

@@ -1,6 +1,6 @@
 /**
  * Shared settings of the CI fuzz tests: a fixed seed (FUZZ_TEST_SEED overrides it to replay another),
- * bounded counts, bounded shrinking. Findings go to /tmp/fuzz-findings.md (FUZZ_FINDINGS).
+ * bounded counts, bounded shrinking. Findings go to fuzz/.reports/fuzz-findings.md (FUZZ_FINDINGS).
  */
 export const SEED = Number(process.env.FUZZ_TEST_SEED ?? 20260101);
 

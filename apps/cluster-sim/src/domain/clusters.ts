@@ -28,6 +28,7 @@ import type {
   ClusterState,
   NodePoolShape,
   OperationRecord,
+  PendingChange,
   PoolRecord,
 } from './state';
 import { clusterKey } from './state';
@@ -447,24 +448,13 @@ export function updateCluster(
       record.cluster.currentMasterVersion ?? '',
     );
     if (!master.ok) return master;
-    const busy = admit(state, record, { type: 'UPGRADE_MASTER' }, ctx);
-    if (!busy.ok) return busy;
-    const op = createOperation(
+    return startClusterOperation(
       state,
-      {
-        projectId: record.projectId,
-        location: record.location,
-        type: 'UPGRADE_MASTER',
-        cluster: record.name,
-        nodesTotal: 0,
-        change: { kind: 'upgradeMaster', version: master.value },
-        ...ctx.operationEffects?.(),
-      },
-      ctx.now,
-      ctx.ids,
+      record,
+      'UPGRADE_MASTER',
+      { kind: 'upgradeMaster', version: master.value },
+      ctx,
     );
-    refreshCluster(state, record);
-    return ok(op);
   }
   if (u.desiredNodeVersion || u.desiredImageType || u.desiredNodePoolAutoscaling) {
     // "If there is only one pool in the cluster and desired_node_pool_id is not provided then the change
@@ -520,17 +510,29 @@ function setClusterLocations(
       field: 'update.desired_locations',
     });
   }
-  const busy = admit(state, record, { type: 'UPDATE_CLUSTER' }, ctx);
+  const change = { kind: 'setLocations' as const, locations: [...locations], hash: ctx.ids.hex(8) };
+  return startClusterOperation(state, record, 'UPDATE_CLUSTER', change, ctx);
+}
+
+/** An operation on the whole cluster (no pool): admitted, created, the cluster refreshed. */
+function startClusterOperation(
+  state: ClusterState,
+  record: ClusterRecord,
+  type: 'UPGRADE_MASTER' | 'UPDATE_CLUSTER',
+  change: PendingChange,
+  ctx: DomainContext,
+): Result<OperationRecord> {
+  const busy = admit(state, record, { type }, ctx);
   if (!busy.ok) return busy;
   const op = createOperation(
     state,
     {
       projectId: record.projectId,
       location: record.location,
-      type: 'UPDATE_CLUSTER',
+      type,
       cluster: record.name,
       nodesTotal: 0,
-      change: { kind: 'setLocations', locations: [...locations], hash: ctx.ids.hex(8) },
+      change,
       ...ctx.operationEffects?.(),
     },
     ctx.now,
