@@ -12,10 +12,11 @@ export const SOURCE_CONDITION = '@sims/source';
 const CONDITIONS = [SOURCE_CONDITION, 'module', 'node', 'development|production'];
 
 /**
- * One vitest setup for every package: three projects whose folders decide what they are.
- * - unit:      src/**\/*.test.ts and test/**\/*.test.ts, except the two folders below
+ * One vitest setup for every package: four projects whose folders decide what they are.
+ * - unit:      src/**\/*.test.ts and test/**\/*.test.ts, except the three folders below
  * - contract:  test/contract/**\/*.test.ts (pact; needs the forks pool for pact's native library)
  * - container: test/container/**\/*.test.ts (needs a Docker engine)
+ * - e2e:       test/e2e/**\/*.test.ts (browser tests in headless Chromium, /usr/bin/chromium or $SIMS_CHROMIUM)
  * Each package script picks one project and writes vitest's JSON report to .reports/<project>.json,
  * which .ci/run sums into its closing `N passed, N failed` line.
  */
@@ -36,7 +37,7 @@ export function defineSimsVitestConfig() {
           test: {
             name: 'unit',
             include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-            exclude: ['test/contract/**', 'test/container/**', '**/node_modules/**'],
+            exclude: ['test/contract/**', 'test/container/**', 'test/e2e/**', '**/node_modules/**'],
           },
         },
         {
@@ -48,6 +49,15 @@ export function defineSimsVitestConfig() {
           test: {
             name: 'container',
             include: ['test/container/**/*.test.ts'],
+            testTimeout: 60_000,
+            hookTimeout: 60_000,
+          },
+        },
+        {
+          extends: true,
+          test: {
+            name: 'e2e',
+            include: ['test/e2e/**/*.test.ts'],
             testTimeout: 60_000,
             hookTimeout: 60_000,
           },

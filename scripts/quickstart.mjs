@@ -39,7 +39,7 @@ const tasks = {
   // Both simulators on their default ports, in memory, with demo data.
   // --conditions: sibling packages resolve to their TypeScript sources, so nothing needs a build first.
   start: ['exec', 'tsx', '--conditions=@sims/source', 'scripts/start.ts', ...process.argv.slice(3)],
-  // The whole suite: unit, contract and container tests of every package, and the install test.
+  // The whole suite: unit, contract, container and browser (e2e) tests of every package, and the install test.
   test: [
     'exec',
     'turbo',
@@ -47,6 +47,7 @@ const tasks = {
     'test',
     'test:contract',
     'test:container',
+    'test:e2e',
     'test:install',
     '--concurrency=1',
     ...process.argv.slice(3),

@@ -1,6 +1,15 @@
 export type { AnnotationSim, AnnotationSimOptions, StartedAnnotationSim } from './app';
 export { createAnnotationSim, startAnnotationSim } from './app';
 export type { DeliverySettings } from './control/deliveries';
+export type {
+  BasicUserView,
+  DeliveryView,
+  EventsControlView,
+  ExportJobView,
+  RedeliverResult,
+  WebhooksView,
+  WebhookView,
+} from './control/views';
 export type { EgressPolicy, EgressResolver, EgressSettings } from './delivery/egress';
 export { EGRESS_POLICIES } from './delivery/egress';
 export type { DeliveryEngine, DeliveryOptions, OutboundEntry } from './delivery/engine';

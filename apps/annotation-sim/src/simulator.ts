@@ -12,6 +12,7 @@ import * as z from 'zod';
 // Only `version` is bundled (esbuild keeps the JSON fields a named import uses).
 import { version } from '../package.json';
 import { registerDeliveryControlRoutes } from './control/deliveries';
+import { registerWebhookControlRoutes, WEBHOOK_CONTROL_OPENAPI } from './control/webhooks';
 import { egressSettingsOf } from './delivery/egress';
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryOptions } from './delivery/engine';
 import { createHttpSender, createWorkerSender, type WebhookSender } from './delivery/sender';
@@ -262,9 +263,16 @@ export function createAnnotationDefinition(
       // The events API's vocabulary (exportDelay, exportFails, analyticsStoreDown).
       ...eventsDomainEffects,
     },
-    controlOpenApiPaths: { ...DELIVERY_CONTROL_OPENAPI, ...eventsControlOpenApiPaths },
+    controlOpenApiPaths: {
+      ...DELIVERY_CONTROL_OPENAPI,
+      ...WEBHOOK_CONTROL_OPENAPI,
+      ...eventsControlOpenApiPaths,
+    },
+    // The dashboard's browser code (packages/dashboard), read on the first request for /_sim/ui/.
+    dashboard: () => import('./ui/dashboard.generated').then((m) => m.dashboardAssets),
     controlRoutes(control: Hono<SimEnv<AnnotationState>>, tools: ControlTools<AnnotationState>) {
       registerDeliveryControlRoutes(control, deliveryOf, tools.world);
+      registerWebhookControlRoutes(control, deliveryOf, tools.world);
     },
     renderNotFound(c: Context) {
       const path = c.req.path.replace(/^\/_ns\/[^/]+/, '');

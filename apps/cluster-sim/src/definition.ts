@@ -142,6 +142,8 @@ export function createClusterDefinition(deps: {
     errorEffect,
     domainEffects,
     controlRoutes: (control, tools) => registerControlRoutes(control, tools, scheduler),
+    // The dashboard's browser code (packages/dashboard), read on the first request for /_sim/ui/.
+    dashboard: () => import('./ui/dashboard.generated').then((m) => m.dashboardAssets),
     controlOpenApiPaths,
     renderNotFound: (c) =>
       renderError({ code: 'ROUTE_NOT_FOUND', method: c.req.method, path: c.req.path }, errorContext(c)),

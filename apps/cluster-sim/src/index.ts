@@ -1,5 +1,13 @@
 export type { ClusterSim, ClusterSimOptions, StartedClusterSim } from './app';
 export { createClusterSim, startClusterSim } from './app';
+export type {
+  ClusterView,
+  OperationMetricView,
+  OperationView,
+  PoolAutoscalingView,
+  PoolRolloutView,
+  PoolView,
+} from './control/views';
 export { domainEffects, SIMULATOR_NAME, SIMULATOR_VERSION } from './definition';
 export type { DomainError } from './domain/errors';
 export type { SeedInput, SeedResult } from './domain/seed';

@@ -34,12 +34,15 @@ export type {
 export { createFaultRuleSchema, defaultErrorEffectSchema } from './faults/rule-schema';
 export { globMatch } from './glob';
 export { readBoundedText, readControlJson, readControlText } from './http/body';
+export type { DashboardAssets } from './http/dashboard';
+export { DASHBOARD_HEADER } from './http/dashboard';
 export type { KernelOptions, RequestSim, SimEnv, SimKernel } from './http/kernel';
 export { createSimKernel, SimulatedConnectionFault } from './http/kernel';
 export { NAMESPACE_HEADER, resolveNamespace } from './http/namespace';
 export { controlError } from './http/responses';
 export type { RunningServer, ServeOptions } from './http/serve';
 export { serve } from './http/serve';
+export type { StreamEvents, StreamRequestEvent } from './http/stream';
 export type { Journal, JournalBudget, JournalEntry, JournalFilter, JournalStats } from './journal';
 export {
   createJournal,

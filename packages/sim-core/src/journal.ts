@@ -217,6 +217,8 @@ export interface Journal {
   record(entry: Omit<JournalEntry, 'seq'>): JournalEntry;
   record<D extends DeferredJournalEntry>(entry: D): D;
   list(filter?: JournalFilter, limit?: number): JournalEntry[];
+  /** The entry with this seq, if the journal still holds it. */
+  get(seq: number): JournalEntry | undefined;
   /** Resolves with the first entry matching `filter` (existing or future), or `undefined` after `timeoutMs`. */
   wait(filter: JournalFilter, timeoutMs: number, signal?: AbortSignal): Promise<JournalEntry | undefined>;
   clear(): void;
@@ -335,6 +337,14 @@ export function createJournal(options: { capacity?: number; budget?: JournalBudg
         if (journalMatches(e, filter)) out.push(e);
       }
       return (out.length > limit ? out.slice(out.length - limit) : out).map(read);
+    },
+    get(wanted) {
+      // Seqs are consecutive in the ring: the entry sits at a known offset from the oldest one.
+      const oldest = size > 0 ? (ring[start] as Slot).seq : 0;
+      const at = wanted - oldest;
+      if (size === 0 || at < 0 || at >= size) return undefined;
+      const slot = ring[(start + at) % ring.length] as Slot;
+      return slot.seq === wanted ? read(slot) : undefined;
     },
     wait(filter, timeoutMs, signal) {
       for (const e of slots()) if (journalMatches(e, filter)) return Promise.resolve(read(e));

@@ -109,34 +109,47 @@ async function locate(text: string, segments: (string | number)[]): Promise<stri
 }
 
 /**
- * Parses scenario text (YAML or JSON). Errors are SimInputErrors whose message starts with
- * `<source>:<line>:<column>:` so a user sees exactly where the file is wrong.
+ * Parses YAML or JSON text given to the control plane: bounded in nesting (checked before the parser
+ * sees it) and in alias expansion, errors as SimInputErrors that start with `<source>:<line>:<column>:`.
  *
- * @example parseScenario('faults: []', 'empty.yaml')
+ * @example await parseYamlText('- id: slow\n  effect: {delay: 2s}', 'faults', 'a fault list')
  */
-export async function parseScenario(text: string, source = 'scenario'): Promise<Scenario> {
-  const { isMap, isSeq, LineCounter, parseDocument } = await loadYaml();
+export async function parseYamlText(
+  text: string,
+  source: string,
+  what: string,
+): Promise<{ doc: import('yaml').Document.Parsed; value: unknown }> {
+  const { LineCounter, parseDocument } = await loadYaml();
   const depth = nestingDepth(text);
   if (depth > MAX_SCENARIO_DEPTH)
     throw new SimInputError(
-      `${source}: nested ${depth} levels deep; a scenario nests at most ${MAX_SCENARIO_DEPTH}`,
+      `${source}: nested ${depth} levels deep; ${what} nests at most ${MAX_SCENARIO_DEPTH}`,
     );
   const lineCounter = new LineCounter();
-  let doc: ReturnType<typeof parseDocument>;
-  let value: unknown;
   try {
-    doc = parseDocument(text, { lineCounter, prettyErrors: false });
+    const doc = parseDocument(text, { lineCounter, prettyErrors: false });
     if (doc.errors.length > 0) {
       const err = doc.errors[0] as { message: string; pos: [number, number] };
       const pos = lineCounter.linePos(err.pos[0]);
       throw new SimInputError(`${source}:${pos.line}:${pos.col}: ${err.message.split('\n')[0]}`);
     }
     // Expanding aliases is bounded by the parser (an alias bomb throws): a 400, not a crash.
-    value = doc.toJS({ maxAliasCount: 100 });
+    return { doc, value: doc.toJS({ maxAliasCount: 100 }) };
   } catch (err) {
     if (err instanceof SimInputError) throw err;
     throw new SimInputError(`${source}: ${(err as Error).message}`);
   }
+}
+
+/**
+ * Parses scenario text (YAML or JSON). Errors are SimInputErrors whose message starts with
+ * `<source>:<line>:<column>:` so a user sees exactly where the file is wrong.
+ *
+ * @example parseScenario('faults: []', 'empty.yaml')
+ */
+export async function parseScenario(text: string, source = 'scenario'): Promise<Scenario> {
+  const { isMap, isSeq } = await loadYaml();
+  const { doc, value } = await parseYamlText(text, source, 'a scenario');
   if (!isMap(doc.contents) && !(value !== null && typeof value === 'object' && !isSeq(doc.contents))) {
     throw new SimInputError(`${source}:1:1: a scenario is a mapping with seed, faults and clock`);
   }

@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
+import type { DashboardAssets } from './http/dashboard';
 import type { RequestSim, SimEnv } from './http/kernel';
 import type { Namespaces, World, WorldCore } from './world';
 
@@ -59,6 +60,11 @@ export interface SimulatorDefinition<S> {
   limits?: { maxBodyBytes?: number; maxJsonDepth?: number };
   /** The emulated API's answer to a request body past `limits.maxBodyBytes` (never read to its end). */
   renderPayloadTooLarge?(c: Context<SimEnv<S>>, limit: number): Response | Promise<Response>;
+  /**
+   * The dashboard's browser code (`/_sim/ui/`), imported on the first request for it. Without it the
+   * simulator serves no dashboard.
+   */
+  dashboard?(): Promise<DashboardAssets>;
   /** Header names whose values the journal redacts, beyond the kernel's defaults. */
   sensitiveHeaders?: string[];
   /**

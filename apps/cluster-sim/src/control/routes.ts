@@ -8,6 +8,7 @@ import { applyServerConfig, settingsSchema } from '../domain/seed';
 import { type ClusterState, mergeSettings, type RpcCodeName, type Settings } from '../domain/state';
 import { RPC_STATUS } from '../http/errors';
 import type { OperationScheduler } from '../scheduler';
+import { clusterViews, OPERATION_STATUSES, operationViews } from './views';
 
 const failSchema = z
   .object({
@@ -15,6 +16,9 @@ const failSchema = z
     message: z.string().default('Internal error encountered.'),
   })
   .strict();
+
+/** `GET /_sim/operations`' query: unknown parameters are refused, as the journal's filter does. */
+const operationsQuery = z.object({ status: z.enum(OPERATION_STATUSES).optional() }).strict();
 
 /** A control body as JSON (`{}` when empty), bounded; a bad one is a 400 (SimInputError). */
 async function readJson(c: Context): Promise<unknown> {
@@ -26,6 +30,10 @@ async function readJson(c: Context): Promise<unknown> {
  * - `GET|PUT /_sim/settings`: per-world behaviour knobs (timing, strictness, quota, skew, auth principals…)
  * - `GET|PUT /_sim/server-config`: the ServerConfig that version resolution uses
  * - `POST /_sim/operations/{id}/complete` and `/fail`: finish or fail an operation now
+ * - `GET /_sim/operations[?status=]`: the world's operations, newest first, with their ids, targets and
+ *   percent done (read-only: not a poll)
+ * - `GET /_sim/node-pools`: the world's clusters with their pools (node counts, etag, running operation,
+ *   rollout phase)
  */
 export function registerControlRoutes(
   control: Hono<SimEnv<ClusterState>>,
@@ -69,6 +77,13 @@ export function registerControlRoutes(
     scheduler.reschedule(w, op);
     return c.json(renderOperation(w.state, op, w.clock.now(), 'v1beta1'));
   };
+  control.get('/operations', (c) => {
+    const filter = parseInput(operationsQuery, c.req.query());
+    const w = world(c);
+    return c.json({ operations: operationViews(w.state, w.clock.now(), filter) });
+  });
+  control.get('/node-pools', (c) => c.json({ clusters: clusterViews(world(c).state) }));
+
   control.post('/operations/:id/complete', settle(false));
   control.post('/operations/:id/fail', settle(true));
 }
@@ -87,6 +102,19 @@ export const controlOpenApiPaths: Record<string, unknown> = {
     put: {
       summary: 'Replace ServerConfig fields (versions sorted descending)',
       responses: { 200: { description: 'ServerConfig' } },
+    },
+  },
+  '/_sim/operations': {
+    get: {
+      summary:
+        "This world's operations, newest first, with id, project, location, cluster, pool and percent (?status=PENDING|RUNNING|ABORTING|DONE)",
+      responses: { 200: { description: '{ operations: OperationView[] }' } },
+    },
+  },
+  '/_sim/node-pools': {
+    get: {
+      summary: "This world's clusters and their node pools (counts, etag, running operation, rollout)",
+      responses: { 200: { description: '{ clusters: ClusterView[] }' } },
     },
   },
   '/_sim/operations/{id}/complete': {

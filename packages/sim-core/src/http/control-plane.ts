@@ -1,19 +1,22 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
 import * as z from 'zod';
 import { parseDuration, SimInputError } from '../duration';
 import { createFaultEngine, type FaultRule } from '../faults/engine';
 import type { JournalFilter } from '../journal';
 import { lazy } from '../lazy';
-import { applyScenario, parseScenario } from '../scenario';
+import { applyScenario, parseScenario, parseYamlText } from '../scenario';
 import type { SimulatorDefinition } from '../simulator';
 import { parseInput } from '../validation';
-import { NamespaceLimitError, type Namespaces, type World } from '../world';
+import { isValidNamespace, NamespaceLimitError, type Namespaces, type World } from '../world';
 import { readControlJson, readControlText } from './body';
 import { controlOpenApi } from './control-openapi';
+import { DASHBOARD_HEADER, DASHBOARD_PUBLIC, registerDashboard } from './dashboard';
 import type { SimEnv } from './kernel';
 import { resolveNamespace } from './namespace';
 import { controlError } from './responses';
+import { createChangeHub, streamRoute } from './stream';
 
 // Built on first use: a process that never gets these control requests never builds them.
 const clockPutSchema = lazy(() =>
@@ -79,18 +82,24 @@ const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8
  * scenarios, each acting on the namespace the request selects. The simulator adds its own routes.
  */
 /**
- * Guards every `/_sim` route with the admin token when one is set (health excepted). Mounted on the
- * whole app, not on the control sub-app, so routes a simulator adds under `/_sim` on its own app are
- * covered too. The token given is compared in constant time: both sides are hashed (SHA-256) first, so
- * neither the time taken nor an early length mismatch tells how much of a guess was right.
+ * Guards every `/_sim` route with the admin token when one is set (health and the dashboard's sign-in
+ * page excepted). Mounted on the whole app, not on the control sub-app, so routes a simulator adds under
+ * `/_sim` on its own app are covered too. The token given is compared in constant time: both sides are
+ * hashed (SHA-256) first, so neither the time taken nor an early length mismatch tells how much of a guess
+ * was right. The dashboard's cookie (`cookieName`) stands for the token on reads, and on changes only
+ * with the dashboard's own header (`X-Sim-UI`), which no cross-site form or image can send.
  */
-export function adminTokenGuard(adminToken: string | undefined): MiddlewareHandler {
+export function adminTokenGuard(adminToken: string | undefined, cookieName?: string): MiddlewareHandler {
   const expected = adminToken ? sha256(adminToken) : undefined;
   return async (c, next) => {
-    if (expected && c.req.path !== '/_sim/health') {
+    if (expected && c.req.path !== '/_sim/health' && !DASHBOARD_PUBLIC.has(c.req.path)) {
       const auth = c.req.header('authorization');
-      const given =
+      let given =
         c.req.header('x-sim-admin-token') ?? (auth?.startsWith('Bearer ') ? auth.slice(7) : undefined);
+      if (given === undefined && cookieName !== undefined) {
+        const reading = c.req.method === 'GET' || c.req.method === 'HEAD';
+        if (reading || c.req.header(DASHBOARD_HEADER) === '1') given = getCookie(c, cookieName);
+      }
       if (given === undefined || !timingSafeEqual(sha256(given), expected)) {
         return controlError(
           c,
@@ -106,9 +115,11 @@ export function adminTokenGuard(adminToken: string | undefined): MiddlewareHandl
 export function createControlPlane<S>(
   def: SimulatorDefinition<S>,
   namespaces: Namespaces<S>,
+  options: { adminToken?: string } = {},
 ): Hono<SimEnv<S>> {
   const control = new Hono<SimEnv<S>>();
   const world = (c: Context): World<S> => namespaces.get(resolveNamespace(c.req.raw));
+  const changes = createChangeHub();
 
   control.onError((err, c) => {
     if (err instanceof SimInputError) return controlError(c, 400, err.message, err.path);
@@ -119,9 +130,18 @@ export function createControlPlane<S>(
 
   control.use('*', async (c, next) => {
     // Resolve early so an invalid namespace is a 400 for every route.
-    resolveNamespace(c.req.raw);
+    const name = resolveNamespace(c.req.raw);
     await next();
+    // A change made through the control plane (by a test or by the dashboard) wakes the live streams.
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.res.status < 400) {
+      const reason = `${c.req.method} ${c.req.path}`;
+      if (c.req.path.startsWith('/_sim/namespaces')) changes.notifyAll(reason);
+      else changes.notify(name, reason);
+    }
   });
+
+  registerDashboard(control as unknown as Hono, def, options.adminToken);
+  control.get('/stream', streamRoute(namespaces, changes));
 
   control.get('/health', (c) =>
     c.json({
@@ -201,7 +221,10 @@ export function createControlPlane<S>(
   });
   control.post('/faults', async (c) => {
     const w = world(c);
-    const body = await readJson(c);
+    // A rule or a list of rules, as JSON or (Content-Type: application/yaml) as YAML.
+    const body = /\byaml\b/i.test(c.req.header('content-type') ?? '')
+      ? (await parseYamlText(await readControlText(c), 'faults', 'a fault rule')).value
+      : await readJson(c);
     if (Array.isArray(body)) {
       // All or nothing: validate every rule before adding any.
       const added: FaultRule[] = [];
@@ -279,6 +302,15 @@ export function createControlPlane<S>(
     const w = world(c);
     return c.json({ entries: w.journal.list(filter, limit), stats: w.journal.stats() });
   });
+  /** One entry by its seq (404 once the ring or the byte budget dropped it). */
+  control.get('/journal/:seq', (c) => {
+    const seq = Number(c.req.param('seq'));
+    if (!Number.isInteger(seq) || seq < 1) throw new SimInputError('seq must be a positive integer', 'seq');
+    const entry = world(c).journal.get(seq);
+    return entry
+      ? c.json({ entry })
+      : controlError(c, 404, `no journal entry ${seq} (never recorded, or dropped since)`);
+  });
   control.delete('/journal', (c) => {
     world(c).journal.clear();
     return c.body(null, 204);
@@ -293,6 +325,18 @@ export function createControlPlane<S>(
   });
 
   control.get('/namespaces', (c) => c.json({ namespaces: namespaces.names() }));
+  /** Creates a namespace ahead of its first use (201; 200 when it exists). */
+  control.put('/namespaces/:name', (c) => {
+    const name = c.req.param('name');
+    if (!isValidNamespace(name))
+      throw new SimInputError(
+        `invalid namespace "${name}": 1-63 letters, digits, ".", "_" or "-", starting with a letter or digit`,
+        'name',
+      );
+    const existed = namespaces.has(name);
+    namespaces.get(name);
+    return c.json({ namespace: name, created: !existed }, existed ? 200 : 201);
+  });
   control.delete('/namespaces/:name', (c) =>
     namespaces.delete(c.req.param('name'))
       ? c.body(null, 204)

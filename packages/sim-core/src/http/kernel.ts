@@ -17,6 +17,7 @@ import {
 } from '../world';
 import { jsonTooDeep, readBoundedText } from './body';
 import { adminTokenGuard, createControlPlane } from './control-plane';
+import { dashboardCookie } from './dashboard';
 import { namespaceAwareGetPath, resolveNamespace } from './namespace';
 import { fieldKey, isSecretHeader, redactJson, redactQuery, redactText } from './redact';
 import { controlError } from './responses';
@@ -444,8 +445,9 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
   const requestBodies = new LastInSlot(1024);
   const responseTexts = new LastInSlot(1024);
 
-  app.use('/_sim', adminTokenGuard(options.adminToken));
-  app.use('/_sim/*', adminTokenGuard(options.adminToken));
+  const guard = adminTokenGuard(options.adminToken, dashboardCookie(def.name));
+  app.use('/_sim', guard);
+  app.use('/_sim/*', guard);
 
   // Request context + journal for the emulated API (the control plane is not journaled).
   app.use('*', async (c, next) => {
@@ -666,7 +668,7 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
     return undefined;
   }
 
-  app.route('/_sim', createControlPlane(def, namespaces));
+  app.route('/_sim', createControlPlane(def, namespaces, { adminToken: options.adminToken }));
   // A path under /_sim is the control plane's: its own envelope, whatever the emulated API answers.
   const CONTROL_PATH = /^(\/_ns\/[^/]+)?\/_sim(\/|$)/;
   app.notFound((c) =>

@@ -11,6 +11,7 @@ import {
 } from '@sims/sim-core';
 import type { Context } from 'hono';
 import * as z from 'zod';
+import type { EventsControlView, ExportJobView } from '../../control/views';
 import { processClientEvents } from '../../domain/events/client-events';
 import { createCsvStream } from '../../domain/events/csv';
 import {
@@ -475,7 +476,7 @@ function registerEventControlRoutes<S>(kernel: SimKernel<S>, deps: EventsDeps<S>
     if (!job) throw new SimInputError(`no export job "${rqId}"`, 'rq_id');
     return job;
   };
-  const view = (events: EventsState, job: ExportJob, now: number) => ({
+  const view = (events: EventsState, job: ExportJob, now: number): ExportJobView => ({
     rq_id: job.rqId,
     status: jobStatus(job, now),
     owner: job.owner,
@@ -490,7 +491,7 @@ function registerEventControlRoutes<S>(kernel: SimKernel<S>, deps: EventsDeps<S>
     const world = worldOf(c);
     const events = deps.events(world);
     const now = world.clock.now();
-    return c.json({
+    return c.json<EventsControlView>({
       settings: describeEventsSettings(events),
       stored: events.store.length,
       dropped: events.dropped,

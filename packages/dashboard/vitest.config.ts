@@ -1,0 +1,3 @@
+import { defineSimsVitestConfig } from '../../vitest.shared.ts';
+
+export default defineSimsVitestConfig();
