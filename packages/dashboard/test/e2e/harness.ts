@@ -3,6 +3,8 @@
 // browser starts with its background networking off and a dead proxy for anything but loopback, and every
 // page aborts (and records) each request that is not for the simulator it was opened on.
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { type StartedAnnotationSim, startAnnotationSim } from '@sims/annotation-sim';
 import { type StartedClusterSim, startClusterSim } from '@sims/cluster-sim';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -155,4 +157,75 @@ export async function startSims(options: StartSimsOptions = {}): Promise<Sims> {
       await Promise.allSettled([cluster.close(), annotation.close()]);
     },
   };
+}
+
+/** A webhook receiver on 127.0.0.1 that answers 200 and keeps what it received. */
+export interface Receiver {
+  url: string;
+  received: { headers: Record<string, string | string[] | undefined>; body: string }[];
+  /** Resolves once `count` deliveries arrived; rejects after 10 s. */
+  waitFor(count: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function startReceiver(): Promise<Receiver> {
+  const received: Receiver['received'] = [];
+  const waiting: (() => void)[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      for (const w of waiting.splice(0)) w();
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}/`,
+        received,
+        waitFor(count) {
+          return new Promise((done, fail) => {
+            const timer = setTimeout(
+              () => fail(new Error(`no webhook delivery #${count} within 10 s`)),
+              10_000,
+            );
+            const check = () => {
+              if (received.length >= count) {
+                clearTimeout(timer);
+                done();
+              } else waiting.push(check);
+            };
+            check();
+          });
+        },
+        close: () => new Promise<void>((done) => server.close(() => done())),
+      });
+    });
+  });
+}
+
+/** A JSON call to a simulator; throws with the answer when it is not 2xx unless `expectStatus` is given. */
+export async function call<T = unknown>(
+  base: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string>; expectStatus?: number } = {},
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...options.headers },
+    body:
+      typeof options.body === 'string' || options.body === undefined
+        ? (options.body as string | undefined)
+        : JSON.stringify(options.body),
+  });
+  const text = await res.text();
+  const body = (text ? JSON.parse(text) : undefined) as T;
+  if (options.expectStatus === undefined ? !res.ok : res.status !== options.expectStatus)
+    throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
+  return { status: res.status, body };
 }
