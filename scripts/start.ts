@@ -82,8 +82,8 @@ await loadScenario(
 
 const c = cluster.url;
 const a = annotation.url;
-console.log(`cluster-sim     ${c}   (control plane ${c}/_sim, API docs ${c}/openapi.json)
-annotation-sim  ${a}   (control plane ${a}/_sim, API docs ${a}/openapi.json)
+console.log(`cluster-sim     ${c}   (dashboard ${c}/_sim/ui/, control plane ${c}/_sim, API docs ${c}/openapi.json)
+annotation-sim  ${a}   (dashboard ${a}/_sim/ui/, control plane ${a}/_sim, API docs ${a}/openapi.json)
 echo receiver   ${echo.url}   (target of the demo webhook; prints each delivery)
 
 Try:

@@ -29,6 +29,7 @@ await runSimulatorCli({
   name: SIMULATOR_NAME,
   version: SIMULATOR_VERSION,
   defaultPort: 8086,
+  dashboard: true,
   proc: nodeProcess(),
   commands: {
     // Imported only when named: the bundle keeps it in dist/verify/, outside the image (tsup.config.ts).

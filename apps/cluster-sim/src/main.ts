@@ -12,6 +12,7 @@ await runSimulatorCli({
   name: SIMULATOR_NAME,
   version: SIMULATOR_VERSION,
   defaultPort: 8085,
+  dashboard: true,
   proc: nodeProcess(),
   commands: {
     // Imported only when named: the bundle keeps it in dist/verify/, outside the image (tsup.config.ts).

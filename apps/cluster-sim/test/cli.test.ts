@@ -70,6 +70,14 @@ describe('cluster-sim CLI', () => {
       status: 'ok',
       simulator: 'cluster-sim',
     });
+    // The ready line names the dashboard, which the process serves with its own assets.
+    expect(line).toContain(`(dashboard ${url}/_sim/ui/, `);
+    const page = await fetch(`${url}/_sim/ui/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>cluster-sim dashboard</title>');
+    const script = await fetch(`${url}/_sim/ui/app.js`);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await script.text()).toContain('Node pools');
     const headers = { authorization: 'Bearer t' };
     const cluster = `${url}/v1beta1/projects/p1/locations/us-central1-a/clusters/c1`;
     expect((await fetch(cluster, { headers })).status).toBe(503);

@@ -337,6 +337,8 @@ export async function runSimulatorCli(config: {
   version: string;
   defaultPort: number;
   proc: CliProcess;
+  /** The simulator serves a dashboard at `/_sim/ui/`: the ready line names it. */
+  dashboard?: boolean;
   /** Subcommands besides `serve` (`verify`, …), each run instead of the simulator when named first. */
   commands?: Record<string, CliCommand>;
   start(options: CommonCliOptions): Promise<StartedForCli>;
@@ -439,7 +441,7 @@ export async function runSimulatorCli(config: {
   if (warning) proc.stderr(warning);
   if (parsed.options.log !== 'silent') {
     proc.stdout(
-      `${config.name} ${config.version} ready at ${running.url} (control plane ${running.url}/_sim, API docs ${running.url}/openapi.json, clock ${parsed.options.clock})`,
+      `${config.name} ${config.version} ready at ${running.url} (${config.dashboard ? `dashboard ${running.url}/_sim/ui/, ` : ''}control plane ${running.url}/_sim, API docs ${running.url}/openapi.json, clock ${parsed.options.clock})`,
     );
   }
   const stop = async () => {

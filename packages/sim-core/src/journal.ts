@@ -340,9 +340,9 @@ export function createJournal(options: { capacity?: number; budget?: JournalBudg
     },
     get(wanted) {
       // Seqs are consecutive in the ring: the entry sits at a known offset from the oldest one.
-      const oldest = size > 0 ? (ring[start] as Slot).seq : 0;
-      const at = wanted - oldest;
-      if (size === 0 || at < 0 || at >= size) return undefined;
+      if (size === 0 || !Number.isInteger(wanted)) return undefined;
+      const at = wanted - (ring[start] as Slot).seq;
+      if (at < 0 || at >= size) return undefined;
       const slot = ring[(start + at) % ring.length] as Slot;
       return slot.seq === wanted ? read(slot) : undefined;
     },

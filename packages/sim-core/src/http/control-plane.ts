@@ -133,7 +133,13 @@ export function createControlPlane<S>(
     const name = resolveNamespace(c.req.raw);
     await next();
     // A change made through the control plane (by a test or by the dashboard) wakes the live streams.
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.res.status < 400) {
+    // Signing in to the dashboard (POST /_sim/ui/login) changes nothing a stream shows.
+    if (
+      c.req.method !== 'GET' &&
+      c.req.method !== 'HEAD' &&
+      c.res.status < 400 &&
+      !c.req.path.startsWith('/_sim/ui/')
+    ) {
       const reason = `${c.req.method} ${c.req.path}`;
       if (c.req.path.startsWith('/_sim/namespaces')) changes.notifyAll(reason);
       else changes.notify(name, reason);

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { SimulatorDefinition } from '../simulator';
+import { readBoundedText } from './body';
 import { controlError } from './responses';
 
 /** The dashboard's browser code, built into the simulator's package (no CDN: it works offline). */
@@ -52,6 +53,9 @@ ${body}
 </html>
 `;
 }
+
+/** Largest sign-in form read (it holds one token); the sign-in is open to anyone, so it is kept small. */
+const LOGIN_MAX_BODY_BYTES = 64 * 1024;
 
 const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
 
@@ -113,8 +117,15 @@ ${error ? `<p role="alert" class="error">${escapeHtml(error)}</p>` : ''}
   });
   control.post('/ui/login', async (c) => {
     if (!expected) return c.redirect('./', 303);
-    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-    const token = typeof form.token === 'string' ? form.token : '';
+    // Read before any token is checked: bounded, like every other body, so no one can fill the memory.
+    const body = await readBoundedText(c.req.raw, LOGIN_MAX_BODY_BYTES);
+    if (!body.ok) return controlError(c, 413, `sign-in body larger than ${body.limit} bytes`);
+    const type = c.req.header('content-type') ?? '';
+    const form = await new Response(body.text, { headers: { 'content-type': type } })
+      .formData()
+      .catch(() => undefined);
+    const field = form?.get('token');
+    const token = typeof field === 'string' ? field : '';
     if (!timingSafeEqual(sha256(token), expected))
       return html(c, loginForm('That is not the admin token.'), 401);
     c.header('Set-Cookie', `${cookieName}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict`);

@@ -125,12 +125,17 @@ export function streamRoute<S>(namespaces: Namespaces<S>, hub: ChangeHub) {
             for (const reason of sent) await send('changed', { reason });
           }
           const fresh = world ? world.journal.list({ since }) : [];
+          if (Date.now() >= nextTick) {
+            nextTick = Date.now() + TICK_MS;
+            await send('tick', clockOf(world));
+          }
           if (fresh.length > 0) {
             const last = fresh[fresh.length - 1] as JournalEntry;
-            if (fresh.length > BURST) {
-              await send('gap', { skipped: fresh.length - BURST, seq: last.seq });
-            }
-            for (const e of fresh.slice(-BURST)) await send('request', summary(e));
+            const sent = fresh.slice(-BURST);
+            // Left out: past the burst, or dropped by the journal before this stream read them.
+            const skipped = last.seq - since - sent.length;
+            if (skipped > 0) await send('gap', { skipped, seq: last.seq });
+            for (const e of sent) await send('request', summary(e));
             since = last.seq;
             // A burst at most every 250 ms: under load the page gets batches, not one event per request.
             await sleep(250, closed.signal);

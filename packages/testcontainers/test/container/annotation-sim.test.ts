@@ -42,6 +42,18 @@ describe.skipIf(skipReason)('AnnotationSimContainer', () => {
     expect(await response.json()).toMatchObject({ status: 'ok', simulator: 'annotation-sim' });
   });
 
+  it('serves its dashboard from the image: the page and its own script, nothing from elsewhere', async () => {
+    const page = await fetch(`${sim.getBaseUrl()}/_sim/ui/`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('<title>annotation-sim dashboard</title>');
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const script = await fetch(`${sim.getBaseUrl()}/_sim/ui/app.js`);
+    expect(script.status).toBe(200);
+    expect(await script.text()).toContain('Deliveries');
+  });
+
   it('logs the ready line', async () => {
     const text = await readLogsUntil(await sim.logs(), / ready at http:\/\//);
     expect(text).toMatch(/annotation-sim \S+ ready at http:\/\//);
