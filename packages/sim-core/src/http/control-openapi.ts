@@ -57,11 +57,20 @@ export function controlOpenApi<S>(def: SimulatorDefinition<S>): Record<string, u
           'List fault rules with their matched/fired counts (?unfired=true: only rules that never fired)',
           '{ faults }',
         ),
-        post: op(
-          'Add a fault rule (or an array of rules, all or nothing)',
-          'the rule with its id',
-          body('match + trigger + phase + effect'),
-        ),
+        post: {
+          ...op(
+            'Add a fault rule (or an array of rules, all or nothing), as JSON or YAML',
+            'the rule with its id',
+            body('match + trigger + phase + effect'),
+          ),
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: { description: 'match + trigger + phase + effect' } },
+              'application/yaml': { schema: { type: 'string' } },
+            },
+          },
+        },
         delete: op('Remove every fault rule', 'no content'),
       },
       '/_sim/faults/unfired': { get: op('Rules that never fired', '{ faults }') },
@@ -80,6 +89,18 @@ export function controlOpenApi<S>(def: SimulatorDefinition<S>): Record<string, u
         ),
         delete: op('Clear the journal', 'no content'),
       },
+      '/_sim/journal/{seq}': {
+        get: op('One entry by its seq (404 once dropped)', '{ entry }'),
+      },
+      '/_sim/stream': {
+        get: op(
+          'Server-sent events of this namespace: hello, request (new journal entries), gap, changed, reset, tick',
+          'text/event-stream',
+        ),
+      },
+      '/_sim/ui/': {
+        get: op('The dashboard page (a sign-in form when an admin token is set and not given)', 'text/html'),
+      },
       '/_sim/journal/wait': {
         post: op(
           'Long-poll until an entry matches (408 on time-out)',
@@ -88,7 +109,13 @@ export function controlOpenApi<S>(def: SimulatorDefinition<S>): Record<string, u
         ),
       },
       '/_sim/namespaces': { get: op('Namespaces that exist', '{ namespaces }') },
-      '/_sim/namespaces/{name}': { delete: op('Delete a namespace and everything in it', 'no content') },
+      '/_sim/namespaces/{name}': {
+        put: op(
+          'Create a namespace ahead of its first use (201; 200 when it exists)',
+          '{ namespace, created }',
+        ),
+        delete: op('Delete a namespace and everything in it', 'no content'),
+      },
       '/_sim/scenarios': {
         post: {
           ...op('Load a scenario (YAML or JSON): seed + faults + clock', '{ name, faults, seeded, clock }'),
