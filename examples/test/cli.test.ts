@@ -17,7 +17,7 @@ it('runs the CLI on a free port with a scenario and stops it with SIGTERM', asyn
     cwd: scenarios,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  // One ready line: "cluster-sim 0.1.0 ready at http://127.0.0.1:<port> (control plane …)".
+  // One ready line: "cluster-sim 0.1.0 ready at http://127.0.0.1:<port> (dashboard …, control plane …)".
   const [line] = (await once(createInterface({ input: sim.stdout }), 'line')) as [string];
   const url = /ready at (http:\S+)/.exec(line)?.[1] ?? `no URL in "${line}"`;
 

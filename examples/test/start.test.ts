@@ -21,10 +21,10 @@ const POOL =
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are arbitrary JSON
 type AnyJson = any;
 
-/** "<name>  http://127.0.0.1:<port>   (control plane <url>/_sim, API docs <url>/openapi.json)" */
+/** "<name>  http://127.0.0.1:<port>   (dashboard <url>/_sim/ui/, control plane <url>/_sim, API docs <url>/openapi.json)" */
 function urlLine(name: string): RegExp {
   return new RegExp(
-    `^${name}\\s+(http://127\\.0\\.0\\.1:[1-9]\\d*)\\s+\\(control plane \\1/_sim, API docs \\1/openapi\\.json\\)$`,
+    `^${name}\\s+(http://127\\.0\\.0\\.1:[1-9]\\d*)\\s+\\(dashboard \\1/_sim/ui/, control plane \\1/_sim, API docs \\1/openapi\\.json\\)$`,
     'm',
   );
 }

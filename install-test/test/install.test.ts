@@ -474,7 +474,7 @@ describe('install: packed, published to a local registry, installed with npm, us
     });
 
     step(
-      `CLI: npx ${app} --port 0 prints its ready line, serves /_sim/health, exits 0 on SIGTERM`,
+      `CLI: npx ${app} --port 0 prints its ready line, serves /_sim/health and the dashboard, exits 0 on SIGTERM`,
       [INSTALL],
       60_000,
       async () => {
@@ -486,12 +486,19 @@ describe('install: packed, published to a local registry, installed with npm, us
           );
           expect(line).toMatch(
             new RegExp(
-              `^${app} \\d+\\.\\d+\\.\\d+\\S* ready at http://127\\.0\\.0\\.1:\\d+ \\(control plane`,
+              `^${app} \\d+\\.\\d+\\.\\d+\\S* ready at http://127\\.0\\.0\\.1:\\d+ \\(dashboard http://127\\.0\\.0\\.1:\\d+/_sim/ui/, control plane`,
             ),
           );
           const res = await fetch(`${match[1]}/_sim/health`, { signal: AbortSignal.timeout(5_000) });
           expect(res.status).toBe(200);
           expect(await res.json()).toMatchObject({ status: 'ok' });
+          // The dashboard comes with the installed package: the page and its script, from the process.
+          const ui = await fetch(`${match[1]}/_sim/ui/`, { signal: AbortSignal.timeout(5_000) });
+          expect(ui.status).toBe(200);
+          expect(await ui.text()).toContain(`<title>${app} dashboard</title>`);
+          const script = await fetch(`${match[1]}/_sim/ui/app.js`, { signal: AbortSignal.timeout(5_000) });
+          expect(script.status).toBe(200);
+          expect((await script.text()).length).toBeGreaterThan(10_000);
           // SIGTERM to the simulator itself: npm does not pass a SIGTERM sent to npx on (npx would exit 143
           // and leave the simulator running). npx then exits with the simulator's code.
           const pattern = new RegExp(`(\\.bin/${app}|@sims/${app}/dist/main\\.js)( |$)`);
