@@ -27,6 +27,8 @@ export class ControlError extends Error {
 
 export interface Api {
   readonly namespace: string;
+  /** The same calls for another namespace. */
+  in(namespace: string): Api;
   get<T>(path: string): Promise<T>;
   send<T>(
     method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
@@ -81,6 +83,7 @@ export function createApi(root: string, namespace: string): Api {
   }
   return {
     namespace,
+    in: (other) => createApi(root, other),
     get: (path) => call('GET', path),
     send: (method, path, body, contentType) => call(method, path, body, contentType),
     streamUrl: () => `${root.replace(/\/_sim$/, '')}/_ns/${encodeURIComponent(namespace)}/_sim/stream`,

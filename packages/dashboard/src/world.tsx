@@ -94,16 +94,7 @@ function NamespacesPanel({ api, live, say, switchNamespace }: SectionProps) {
               type="button"
               aria-label={`Reset namespace ${n}`}
               onClick={async () => {
-                if (
-                  await act(say, `Namespace ${n} reset`, () =>
-                    fetch(`${api.streamUrl().replace(/\/stream$/, '')}/reset`, {
-                      method: 'POST',
-                      headers: { 'X-Sim-UI': '1' },
-                    }).then((r) => {
-                      if (!r.ok) throw new Error(`reset failed: ${r.status}`);
-                    }),
-                  )
-                )
+                if (await act(say, `Namespace ${n} reset`, () => api.in(n).send('POST', '/reset')))
                   list.reload();
               }}
             >

@@ -231,6 +231,13 @@ describe('cluster-sim dashboard', () => {
     await expect.poll(() => rows.count()).toBe(1);
     expect(await rows.first().textContent()).toContain('404');
     await page.getByRole('tab', { name: 'Namespaces' }).click();
+    // Reset empties that namespace's world (its journal too), and leaves the default one alone.
+    await page.getByRole('button', { name: 'Reset namespace team-a' }).click();
+    await page.getByRole('status').getByText('Namespace team-a reset').waitFor();
+    const journal = (ns: string) =>
+      call<{ entries: unknown[] }>(base, 'GET', '/_sim/journal', { headers: { 'x-sim-namespace': ns } });
+    expect((await journal('team-a')).body.entries).toEqual([]);
+    expect((await journal('default')).body.entries).toHaveLength(1);
     await page.getByRole('button', { name: 'Delete namespace team-a' }).click();
     await expect.poll(() => page.getByTestId('namespace').textContent()).toBe('default');
     expect(
