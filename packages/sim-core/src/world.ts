@@ -133,6 +133,10 @@ export function isValidNamespace(name: string): boolean {
   return NAME_RE.test(name);
 }
 
+/** What is wrong with a namespace name `isValidNamespace` refuses. */
+export const invalidNamespaceMessage = (name: string): string =>
+  `invalid namespace "${name}": 1-63 letters, digits, ".", "_" or "-", starting with a letter or digit`;
+
 /**
  * Holds the worlds of one simulator process, one per namespace.
  *

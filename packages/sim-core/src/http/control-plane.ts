@@ -9,7 +9,13 @@ import { lazy } from '../lazy';
 import { applyScenario, parseScenario, parseYamlText } from '../scenario';
 import type { SimulatorDefinition } from '../simulator';
 import { parseInput } from '../validation';
-import { isValidNamespace, NamespaceLimitError, type Namespaces, type World } from '../world';
+import {
+  invalidNamespaceMessage,
+  isValidNamespace,
+  NamespaceLimitError,
+  type Namespaces,
+  type World,
+} from '../world';
 import { readControlJson, readControlText } from './body';
 import { controlOpenApi } from './control-openapi';
 import { DASHBOARD_HEADER, DASHBOARD_PUBLIC, registerDashboard } from './dashboard';
@@ -334,11 +340,7 @@ export function createControlPlane<S>(
   /** Creates a namespace ahead of its first use (201; 200 when it exists). */
   control.put('/namespaces/:name', (c) => {
     const name = c.req.param('name');
-    if (!isValidNamespace(name))
-      throw new SimInputError(
-        `invalid namespace "${name}": 1-63 letters, digits, ".", "_" or "-", starting with a letter or digit`,
-        'name',
-      );
+    if (!isValidNamespace(name)) throw new SimInputError(invalidNamespaceMessage(name), 'name');
     const existed = namespaces.has(name);
     namespaces.get(name);
     return c.json({ namespace: name, created: !existed }, existed ? 200 : 201);

@@ -1,6 +1,6 @@
 import { getPath as honoGetPath } from 'hono/utils/url';
 import { SimInputError } from '../duration';
-import { DEFAULT_NAMESPACE, isValidNamespace } from '../world';
+import { DEFAULT_NAMESPACE, invalidNamespaceMessage, isValidNamespace } from '../world';
 
 export const NAMESPACE_HEADER = 'x-sim-namespace';
 const PREFIX = '/_ns/';
@@ -28,10 +28,7 @@ export function resolveNamespace(request: Request): string {
   }
   if (name === undefined || name === '') return DEFAULT_NAMESPACE;
   if (!isValidNamespace(name)) {
-    throw new SimInputError(
-      `invalid namespace "${name}": 1-63 letters, digits, ".", "_" or "-", starting with a letter or digit`,
-      'namespace',
-    );
+    throw new SimInputError(invalidNamespaceMessage(name), 'namespace');
   }
   return name;
 }
