@@ -170,4 +170,10 @@ const sections: Section[] = [
   namespacesSection,
 ];
 
-mount(sections);
+mount(sections, {
+  operation: 'tasks.partial_update',
+  path: '/api/tasks/*',
+  status: '503',
+  snippet:
+    '- id: refuse-next-delivery\n  match: {}\n  trigger: {times: 1}\n  effect: {deliveryRefused: true}',
+});

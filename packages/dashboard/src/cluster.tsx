@@ -184,4 +184,10 @@ const sections: Section[] = [
   namespacesSection,
 ];
 
-mount(sections);
+mount(sections, {
+  operation: 'nodePools.update',
+  path: '/v1beta1/**/nodePools/*',
+  status: 'ABORTED or 503',
+  snippet:
+    '- id: abort-once\n  match: {operation: nodePools.update}\n  trigger: {times: 1}\n  effect: {error: {status: ABORTED}}',
+});

@@ -46,7 +46,7 @@ function ruleOf(d: Draft): Partial<FaultRuleSpec> & { id?: string } {
 
 const brief = (value: unknown) => (value === undefined ? '' : JSON.stringify(value));
 
-function FaultsPanel({ api, live, say }: SectionProps) {
+function FaultsPanel({ api, hints, live, say }: SectionProps) {
   const rules = useResource(
     () => api.get<{ faults: FaultRuleView[] }>('/faults').then((r) => r.faults),
     [api, live.version],
@@ -159,9 +159,9 @@ function FaultsPanel({ api, live, say }: SectionProps) {
         >
           <h3 id="add-fault">Add a fault rule</h3>
           {text('id', 'Rule id (optional)', 'e.g. abort-once')}
-          {text('operation', 'Operation', 'e.g. nodePools.update')}
+          {text('operation', 'Operation', `e.g. ${hints.operation}`)}
           {text('method', 'Method', 'e.g. PUT')}
-          {text('path', 'Path', 'e.g. /v1beta1/**')}
+          {text('path', 'Path', `e.g. ${hints.path}`)}
           {text('times', 'Fire this many times (empty: always)')}
           <label>
             Effect
@@ -173,7 +173,7 @@ function FaultsPanel({ api, live, say }: SectionProps) {
             </select>
           </label>
           {(draft.kind === 'error' || draft.kind === 'http') &&
-            text('status', 'Status', 'e.g. ABORTED or 503')}
+            text('status', 'Status', `e.g. ${hints.status}`)}
           {(draft.kind === 'error' || draft.kind === 'http') &&
             text('message', draft.kind === 'error' ? 'Message' : 'Body')}
           {draft.kind === 'delay' && text('delay', 'Delay', 'e.g. 2s')}
@@ -213,9 +213,7 @@ function FaultsPanel({ api, live, say }: SectionProps) {
               name="snippet"
               rows={8}
               value={snippet}
-              placeholder={
-                '- id: abort-once\n  match: {operation: nodePools.update}\n  trigger: {times: 1}\n  effect: {error: {status: ABORTED}}'
-              }
+              placeholder={hints.snippet}
               onInput={(e: Event) => setSnippet((e.target as HTMLTextAreaElement).value)}
             />
           </label>

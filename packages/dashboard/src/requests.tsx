@@ -88,7 +88,7 @@ function Detail(props: { api: SectionProps['api']; seq: number; close(): void })
 }
 
 /** The journal, live: rows arrive as the stream announces them; filters are the journal's own. */
-function RequestsPanel({ api, live, say }: SectionProps) {
+function RequestsPanel({ api, hints, live, say }: SectionProps) {
   const [filter, setFilter] = useState<Filter>({ operation: '', status: '', path: '' });
   const [draft, setDraft] = useState<Filter>(filter);
   const [rows, setRows] = useState<Row[]>([]);
@@ -160,9 +160,9 @@ function RequestsPanel({ api, live, say }: SectionProps) {
           setFilter(draft);
         }}
       >
-        {field('operation', 'Operation', 'e.g. nodePools.*')}
-        {field('status', 'Status', 'e.g. 409')}
-        {field('path', 'Path', 'e.g. /v1beta1/**')}
+        {field('operation', 'Operation', `e.g. ${hints.operation}`)}
+        {field('status', 'Status', 'e.g. 404')}
+        {field('path', 'Path', `e.g. ${hints.path}`)}
         <button type="submit">Filter</button>
         <button
           type="button"

@@ -13,8 +13,17 @@ export interface Live {
   connected: boolean;
 }
 
+/** Examples in form placeholders, in the simulator's own vocabulary. */
+export interface Hints {
+  operation: string;
+  path: string;
+  status: string;
+  snippet: string;
+}
+
 export interface SectionProps {
   api: Api;
+  hints: Hints;
   live: Live;
   /** Announces the outcome of an action in the page's status line (a polite live region). */
   say(message: string, error?: boolean): void;
@@ -115,7 +124,7 @@ function Tabs(props: { sections: Section[]; selected: string; select(id: string)
   );
 }
 
-function App(props: { simulator: string; version: string; sections: Section[] }) {
+function App(props: { simulator: string; version: string; sections: Section[]; hints: Hints }) {
   const root = useMemo(() => controlRoot(window.location), []);
   const [namespace, setNamespace] = useState(() => namespaceOf(window.location));
   const initialTab = new URLSearchParams(window.location.hash.slice(1)).get('tab');
@@ -209,7 +218,13 @@ function App(props: { simulator: string; version: string; sections: Section[] })
             aria-labelledby={`tab-${section.id}`}
             tabindex={0}
           >
-            <section.Panel api={api} live={live} say={say} switchNamespace={switchNamespace} />
+            <section.Panel
+              api={api}
+              hints={props.hints}
+              live={live}
+              say={say}
+              switchNamespace={switchNamespace}
+            />
           </section>
         )}
       </main>
@@ -218,11 +233,11 @@ function App(props: { simulator: string; version: string; sections: Section[] })
 }
 
 /** Mounts the dashboard on `#app` with the simulator's sections after the shared ones. */
-export function mount(sections: Section[]): void {
+export function mount(sections: Section[], hints: Hints): void {
   const host = document.getElementById('app');
   if (!host) return;
   const simulator = host.dataset.simulator ?? 'simulator';
   const version = host.dataset.version ?? '';
   host.textContent = '';
-  render(<App simulator={simulator} version={version} sections={sections} />, host);
+  render(<App simulator={simulator} version={version} sections={sections} hints={hints} />, host);
 }
