@@ -85,7 +85,75 @@ export interface DeliverySettings {
   egress: { policy: 'metadata-only' | 'cvat-proxy'; allow: string[] };
 }
 
-/** annotation-sim's control plane: the shared one plus deliveries and the events API's controls. */
+/**
+ * One delivery row of a webhook, exactly as `GET /api/webhooks/{id}/deliveries` renders it (a row is
+ * written when its attempt has finished). Mirrored from the app (apps/annotation-sim `DeliveryView`).
+ */
+export interface WebhookDeliveryView {
+  id: number;
+  webhook_id: number;
+  /** e.g. `update:task`, `ping`. */
+  event: string;
+  /** The receiver's status; 502 for a connection error, 504 for a time-out. */
+  status_code: number | null;
+  redelivery: boolean;
+  /** 1 for the first attempt, then one more per retry. */
+  attempt: number | null;
+  /** Milliseconds. */
+  request_duration: number | null;
+  created_date: string;
+  updated_date: string;
+  /** Comma-joined names of the changed fields (`''` for a ping or a create). */
+  changed_fields: string;
+  /** The payload sent (a JSON value). */
+  request: unknown;
+  /** The receiver's response body as text, or the error message of a connection error or time-out. */
+  response: string;
+}
+
+/**
+ * A webhook as `GET /api/webhooks/{id}` renders it, with its newest delivery rows (`GET /_sim/webhooks`).
+ * Mirrored from the app (apps/annotation-sim `WebhookView`).
+ */
+export interface WebhookView {
+  id: number;
+  url: string;
+  target_url: string;
+  description: string;
+  type: 'project' | 'organization';
+  content_type: 'application/json';
+  is_active: boolean;
+  enable_ssl: boolean;
+  created_date: string;
+  updated_date: string;
+  owner: { url: string; id: number; username: string; first_name: string; last_name: string } | null;
+  /** The project of a `project` webhook, else null. */
+  project_id: number | null;
+  organization: number | null;
+  /** Sorted event names. */
+  events: string[];
+  /** The latest delivery's status (absent before the first delivery). */
+  last_status?: number | null;
+  /** The latest delivery's `updated_date` (absent before the first delivery). */
+  last_delivery_date?: string;
+  /** Its delivery rows, newest first, at most `limit` (default 50). */
+  deliveries: WebhookDeliveryView[];
+  /** How many delivery rows the webhook has in all (before the limit). */
+  delivery_count: number;
+}
+
+/**
+ * What `webhooks.redeliver` answers: the ids of the webhook and of the delivery row sent again. The
+ * redelivery is queued: its own row (`redelivery: true`) appears when its attempt finishes
+ * (`deliveries.idle()` waits for it).
+ */
+export interface RedeliverResult {
+  redelivered: true;
+  webhook: number;
+  delivery: number;
+}
+
+/** annotation-sim's control plane: the shared one plus deliveries, webhooks and the events API's controls. */
 export interface AnnotationSimClient extends SimClient {
   deliveries: {
     list(filter?: OutboundDeliveryFilter): Promise<{
@@ -111,6 +179,15 @@ export interface AnnotationSimClient extends SimClient {
     settings(): Promise<DeliverySettings>;
     /** Changes the egress policy; `allow` replaces the list. Answers with all the settings. */
     configure(settings: { egress?: Partial<DeliverySettings['egress']> }): Promise<DeliverySettings>;
+  };
+  webhooks: {
+    /** The world's webhooks by id, each with its newest `limit` (default 50) delivery rows. */
+    list(options?: { limit?: number }): Promise<WebhookView[]>;
+    /**
+     * Sends a delivery row again, as `POST /api/webhooks/{id}/deliveries/{delivery_id}/redelivery` does
+     * (no credentials); a SimControlError 404 when the webhook or its delivery does not exist.
+     */
+    redeliver(webhookId: number, deliveryId: number): Promise<RedeliverResult>;
   };
   events: {
     get(): Promise<EventsControlState>;
@@ -183,6 +260,19 @@ function extendForAnnotation(base: SimClient): AnnotationSimClient {
       settings: () => base.request('GET', '/_sim/deliveries/settings'),
       configure: (settings) => base.request('PATCH', '/_sim/deliveries/settings', settings),
     },
+    webhooks: {
+      list: async (options = {}) =>
+        (
+          await base.request<{ webhooks: WebhookView[] }>('GET', '/_sim/webhooks', undefined, {
+            query: { limit: options.limit },
+          })
+        ).webhooks,
+      redeliver: (webhookId, deliveryId) =>
+        base.request(
+          'POST',
+          `/_sim/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`,
+        ),
+    },
     events: {
       get: () => base.request('GET', '/_sim/events'),
       configure: (settings) => base.request('PATCH', '/_sim/events/settings', settings),
@@ -200,7 +290,8 @@ function extendForAnnotation(base: SimClient): AnnotationSimClient {
 
 /**
  * A control-plane client for annotation-sim: everything `createSimClient` offers, plus the outbound
- * delivery journal (with a long-poll `waitFor`) and the events API's settings and export jobs.
+ * delivery journal (with a long-poll `waitFor`), the webhooks with their delivery rows (and redelivery),
+ * and the events API's settings and export jobs.
  *
  * @example
  * const sim = createAnnotationSimClient({ baseUrl: 'http://127.0.0.1:8086' });

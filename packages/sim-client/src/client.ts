@@ -12,6 +12,7 @@ import type {
   JournalEntry,
   JournalFilter,
   JournalStats,
+  NamespaceCreateResult,
   ScenarioInput,
   ScenarioResult,
   SeedResult,
@@ -68,6 +69,11 @@ export interface SimFaults {
   add(rule: FaultRuleInput): Promise<AddedFaultRule>;
   /** Adds all rules or none (the simulator validates the whole batch first). */
   addMany(rules: FaultRuleInput[]): Promise<AddedFaultRule[]>;
+  /**
+   * Adds the rules of a YAML text (`Content-Type: application/yaml`): one rule, or a list of them
+   * added all or none. Answers with the rules added, in order (one for a single rule).
+   */
+  addYaml(text: string): Promise<AddedFaultRule[]>;
   list(options?: { unfired?: boolean }): Promise<FaultRule[]>;
   get(id: string): Promise<FaultRule>;
   /** A handle for a rule added elsewhere (a scenario, another client); makes no request. */
@@ -96,6 +102,8 @@ export interface JournalWaitOptions {
 export interface SimJournal {
   /** Entries matching `filter`, oldest first; `limit` keeps the newest N. */
   list(filter?: JournalFilter & { limit?: number }): Promise<JournalEntry[]>;
+  /** One entry by its `seq`; a SimControlError 404 when it was never recorded or has been dropped since. */
+  get(seq: number): Promise<JournalEntry>;
   stats(): Promise<JournalStats>;
   clear(): Promise<void>;
   /**
@@ -112,6 +120,11 @@ export interface SimJournal {
 
 export interface SimNamespaces {
   list(): Promise<string[]>;
+  /**
+   * Creates a namespace ahead of its first use (`created: false` when it already exists); a
+   * SimControlError 400 for an invalid name.
+   */
+  create(name: string): Promise<NamespaceCreateResult>;
   /** Drops a namespace's world whole; a SimControlError 404 when it does not exist. */
   delete(name: string): Promise<void>;
 }
@@ -275,6 +288,13 @@ export function createSimClient(options: SimClientOptions): SimClient {
       add: async (rule) => added(await request<FaultRule>('POST', '/_sim/faults', rule)),
       addMany: async (rules) =>
         (await request<{ faults: FaultRule[] }>('POST', '/_sim/faults', rules)).faults.map(added),
+      addYaml: async (text) => {
+        // A single rule is answered as the rule, a list as `{ faults }`.
+        const res = await request<FaultRule | { faults: FaultRule[] }>('POST', '/_sim/faults', text, {
+          headers: { 'content-type': 'application/yaml' },
+        });
+        return ('faults' in res ? res.faults : [res]).map(added);
+      },
       list: async (opts = {}) =>
         (
           await request<{ faults: FaultRule[] }>('GET', '/_sim/faults', undefined, {
@@ -302,6 +322,8 @@ export function createSimClient(options: SimClientOptions): SimClient {
             query: journalQuery(filter),
           })
         ).entries,
+      get: async (seq) =>
+        (await request<{ entry: JournalEntry }>('GET', `/_sim/journal/${encodeURIComponent(seq)}`)).entry,
       stats: async () =>
         (
           await request<{ stats: JournalStats }>('GET', '/_sim/journal', undefined, {
@@ -325,6 +347,7 @@ export function createSimClient(options: SimClientOptions): SimClient {
     },
     namespaces: {
       list: async () => (await request<{ namespaces: string[] }>('GET', '/_sim/namespaces')).namespaces,
+      create: (name) => request('PUT', `/_sim/namespaces/${encodeURIComponent(name)}`),
       delete: async (name) => {
         await request('DELETE', `/_sim/namespaces/${encodeURIComponent(name)}`);
       },

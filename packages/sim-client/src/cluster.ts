@@ -1,4 +1,11 @@
-import type { Operation, ServerConfig } from '@sims/cluster-schema';
+import type {
+  BlueGreenPhase,
+  ClusterStatus,
+  NodePoolStatus,
+  Operation,
+  OperationType,
+  ServerConfig,
+} from '@sims/cluster-schema';
 import type { z } from 'zod';
 import { createSimClient, type SimClient, type SimClientOptions } from './client';
 
@@ -6,6 +13,107 @@ import { createSimClient, type SimClient, type SimClientOptions } from './client
 export type ClusterOperation = z.infer<typeof Operation>;
 /** The GKE ServerConfig the cluster simulator resolves versions with (`@sims/cluster-schema`). */
 export type ClusterServerConfig = z.infer<typeof ServerConfig>;
+
+/** An operation's status, as `operations.list({ status })` filters on it. */
+export type ClusterOperationStatus = 'PENDING' | 'RUNNING' | 'ABORTING' | 'DONE';
+
+/**
+ * An operation as `GET /_sim/operations` lists it: the v1beta1 Operation the API renders, plus what a
+ * dashboard or a test needs beside it. Mirrored from the app (apps/cluster-sim `OperationView`).
+ */
+export interface ClusterOperationView {
+  /** The operation's id (the API's `name`). */
+  name: string;
+  zone: string;
+  operationType: z.infer<typeof OperationType>;
+  status: ClusterOperationStatus;
+  /** `Updating np1, processed 2 out of 4 nodes (50.0%)` while a node upgrade runs. */
+  detail?: string;
+  statusMessage?: string;
+  selfLink: string;
+  targetLink: string;
+  /** RFC 3339 with microseconds. */
+  startTime: string;
+  endTime?: string;
+  progress?: { metrics: { name: string; intValue?: string; stringValue?: string }[] };
+  error?: { code: number; message: string };
+  /** The id `operations.complete` and `operations.fail` take (the same as `name`). */
+  id: string;
+  project: string;
+  location: string;
+  cluster: string;
+  /** The node pool it works on, or null for a cluster operation. */
+  pool: string | null;
+  /** Work done, 0-100 (one decimal): 0 while PENDING, 100 once DONE, where it stopped when it failed. */
+  percent: number | null;
+}
+
+/** A node rollout on a pool: one running, or one that stopped midway (failed or cancelled). */
+export interface NodePoolRolloutView {
+  state: 'RUNNING' | 'STOPPED';
+  kind: 'upgrade' | 'rollback';
+  strategy: 'SURGE' | 'BLUE_GREEN';
+  /** Blue-green: the phase reached (null before the first, and for surge). */
+  phase: z.infer<typeof BlueGreenPhase> | null;
+  /** Surge: the batch (1-based) running, of `batches`, and its zone. */
+  batch: number | null;
+  batches: number | null;
+  zone: string | null;
+  nodesUpgraded: number;
+  nodesTotal: number;
+  fromVersion: string | null;
+  toVersion: string | null;
+  /** A fault stalled it: it waits until it is cancelled or settled through the control plane. */
+  stalled: boolean;
+  /** The operation running it (null once STOPPED). */
+  operation: string | null;
+}
+
+/** A node pool as `GET /_sim/node-pools` lists it. Mirrored from the app (apps/cluster-sim `PoolView`). */
+export interface NodePoolView {
+  name: string;
+  status: z.infer<typeof NodePoolStatus> | null;
+  statusMessage?: string;
+  version: string | null;
+  /** The etag a client reads now (and must send with a conditional update). */
+  etag: string;
+  /** Nodes per zone as configured. */
+  initialNodeCount: number;
+  locations: string[];
+  nodesPerZone: Record<string, number>;
+  /** Nodes in all zones. */
+  nodeCount: number;
+  /** Null when autoscaling is off. */
+  autoscaling: {
+    minNodeCount?: number;
+    maxNodeCount?: number;
+    totalMinNodeCount?: number;
+    totalMaxNodeCount?: number;
+    locationPolicy?: string;
+    autoprovisioned?: boolean;
+  } | null;
+  /** The node rollout running on the pool, or the one that stopped midway; null when neither. */
+  rollout: NodePoolRolloutView | null;
+  /** Id of the running (not DONE) operation working on this pool, or null. */
+  operation: string | null;
+}
+
+/**
+ * A cluster with its node pools, as `GET /_sim/node-pools` lists it. Mirrored from the app
+ * (apps/cluster-sim `ClusterView`).
+ */
+export interface ClusterView {
+  project: string;
+  location: string;
+  name: string;
+  status: z.infer<typeof ClusterStatus> | null;
+  currentMasterVersion: string | null;
+  /** Nodes of all pools, with the surge nodes or green pool of running rollouts (as the API shows it). */
+  currentNodeCount: number;
+  /** Ids of the cluster's running (not DONE) operations, newest first. */
+  operations: string[];
+  pools: NodePoolView[];
+}
 
 /** A google.rpc code name, e.g. `ABORTED`, `INTERNAL`. */
 export type RpcCodeName =
@@ -94,10 +202,19 @@ export interface ClusterSimClient extends SimClient {
     update(patch: ClusterServerConfig): Promise<ClusterServerConfig>;
   };
   operations: {
+    /**
+     * The world's operations, newest first, optionally only those in one status. Reading them is not an
+     * `operations.get` poll: a poll-driven operation does not move.
+     */
+    list(options?: { status?: ClusterOperationStatus }): Promise<ClusterOperationView[]>;
     /** Finishes an operation now, applying its change; a SimControlError 409 when it is already DONE. */
     complete(id: string): Promise<ClusterOperation>;
     /** Fails an operation now (default `INTERNAL`, "Internal error encountered."). */
     fail(id: string, error?: { status?: RpcCodeName; message?: string }): Promise<ClusterOperation>;
+  };
+  nodePools: {
+    /** Every cluster of the world with its node pools (node counts, etag, running operation, rollout). */
+    list(): Promise<ClusterView[]>;
   };
   withNamespace(name: string): ClusterSimClient;
 }
@@ -115,8 +232,17 @@ function extendForCluster(base: SimClient): ClusterSimClient {
       update: (patch) => base.request('PUT', '/_sim/server-config', patch),
     },
     operations: {
+      list: async (options = {}) =>
+        (
+          await base.request<{ operations: ClusterOperationView[] }>('GET', '/_sim/operations', undefined, {
+            query: { status: options.status },
+          })
+        ).operations,
       complete: (id) => base.request('POST', opPath(id, 'complete'), {}),
       fail: (id, error = {}) => base.request('POST', opPath(id, 'fail'), error),
+    },
+    nodePools: {
+      list: async () => (await base.request<{ clusters: ClusterView[] }>('GET', '/_sim/node-pools')).clusters,
     },
     withNamespace: (name) => extendForCluster(base.withNamespace(name)),
   };
@@ -124,7 +250,8 @@ function extendForCluster(base: SimClient): ClusterSimClient {
 
 /**
  * A control-plane client for cluster-sim: everything `createSimClient` offers, plus settings, the
- * ServerConfig, and finishing or failing operations now.
+ * ServerConfig, the world's operations (listing them, finishing or failing one now) and its clusters
+ * with their node pools.
  *
  * @example
  * const sim = createClusterSimClient({ baseUrl: 'http://127.0.0.1:8085' });

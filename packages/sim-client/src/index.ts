@@ -7,6 +7,9 @@ export type {
   ExportJobView,
   OutboundDelivery,
   OutboundDeliveryFilter,
+  RedeliverResult,
+  WebhookDeliveryView,
+  WebhookView,
 } from './annotation';
 export { createAnnotationSimClient } from './annotation';
 export type {
@@ -30,11 +33,16 @@ export {
 } from './client';
 export type {
   ClusterOperation,
+  ClusterOperationStatus,
+  ClusterOperationView,
   ClusterServerConfig,
   ClusterSimClient,
   ClusterSimPrincipal,
   ClusterSimSettings,
   ClusterSimSettingsPatch,
+  ClusterView,
+  NodePoolRolloutView,
+  NodePoolView,
   RpcCodeName,
 } from './cluster';
 export { createClusterSimClient } from './cluster';
@@ -60,6 +68,7 @@ export type {
   JournalEntry,
   JournalFilter,
   JournalStats,
+  NamespaceCreateResult,
   ScenarioInput,
   ScenarioResult,
   SeedResult,

@@ -180,6 +180,13 @@ export interface SimStateSnapshot<S = unknown> {
   state: S;
 }
 
+/** What `PUT /_sim/namespaces/:name` answers (201 when it created the namespace, 200 when it existed). */
+export interface NamespaceCreateResult {
+  namespace: string;
+  /** False when the namespace already existed. */
+  created: boolean;
+}
+
 export interface SeedResult<T = unknown> {
   namespace: string;
   /** What the simulator reports it created (its own shape). */

@@ -7,8 +7,8 @@ import {
 } from '../src/index';
 
 /**
- * annotation-sim's own control routes, wired against a recording fetch: the app is built in parallel
- * and its tests own the behaviour; these pin method, path, query and body.
+ * annotation-sim's own control routes, wired against a recording fetch: these pin method, path, query
+ * and body (annotation-webhooks.test.ts runs the webhook routes against a real simulator).
  */
 function recorder(answer: (method: string, url: string) => Response) {
   const calls: { method: string; url: string; body: unknown; namespace?: string }[] = [];

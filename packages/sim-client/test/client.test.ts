@@ -103,6 +103,53 @@ describe('createSimClient', () => {
     expect(await sim.faults.list()).toEqual([]);
   });
 
+  it('adds fault rules from YAML text: one rule, or a list added all or none', async () => {
+    const [one, ...none] = await sim.faults.addYaml(
+      [
+        'id: teapot',
+        'match: { operation: widgets.get }',
+        'trigger: { times: 1 }',
+        'effect:',
+        '  http: { status: 418, body: { short: stout } }',
+      ].join('\n'),
+    );
+    expect(none).toEqual([]);
+    expect(one?.id).toBe('teapot');
+    expect(one?.rule).toMatchObject({ id: 'teapot', trigger: { times: 1 }, fired: 0, createdAt: START });
+    expect(await api('GET', '/widgets/a')).toEqual({ status: 418, body: { short: 'stout' } });
+    expect((await one?.get())?.fired).toBe(1);
+
+    const list = await sim.faults.addYaml(
+      [
+        '- id: slow-create',
+        '  match: { operation: widgets.create }',
+        '  effect: { delay: 1s }',
+        '- match: { operation: widgets.paint }',
+        '  effect: { paintFails: { reason: out of paint } }',
+      ].join('\n'),
+    );
+    expect(list.map((r) => r.id)).toEqual(['slow-create', 'rule-1']);
+    expect(list[1]?.rule.effect).toEqual({ paintFails: { reason: 'out of paint' } });
+    expect(await api('POST', '/widgets/a/paint')).toEqual({
+      status: 500,
+      body: { toyError: 'out of paint' },
+    });
+
+    // A bad rule in a list: nothing of it is added, and the error names the rule and the field.
+    const error = await sim.faults
+      .addYaml('- id: fine\n  effect: { delay: 1s }\n- trigger: { times: 0 }\n  effect: { delay: 1s }\n')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SimControlError);
+    expect(error).toMatchObject({ status: 400, reason: 'INVALID_INPUT' });
+    expect((error as SimControlError).message).toMatch(/^\[1\]\.trigger\.times/);
+    // Text that is not YAML at all: a 400 with the line and column.
+    await expect(sim.faults.addYaml('effect: { delay: 1s\n')).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^faults:\d+:\d+: /),
+    });
+    expect((await sim.faults.list()).map((r) => r.id)).toEqual(['teapot', 'slow-create', 'rule-1']);
+  });
+
   it('makes a handle for a rule a scenario added, without a request', async () => {
     const result = await sim.scenarios.load({
       faults: [
@@ -145,6 +192,33 @@ describe('createSimClient', () => {
     expect(await sim.journal.stats()).toEqual({ capacity: 10_000, size: 3, dropped: 0, total: 3 });
     await sim.journal.clear();
     expect(await sim.journal.list()).toEqual([]);
+  });
+
+  it('reads one journal entry by seq; a 404 once the ring dropped it, a 400 for a bad seq', async () => {
+    const small = await startToySim({ journalCapacity: 2 });
+    try {
+      const client = createSimClient({ baseUrl: small.url });
+      const send = (path: string) => fetch(`${small.url}${path}`, { method: 'POST' });
+      await send('/widgets');
+      await send('/widgets/a/paint');
+      const first = await client.journal.get(1);
+      expect(first).toMatchObject({ seq: 1, method: 'POST', path: '/widgets', operation: 'widgets.create' });
+      expect(first).toEqual((await client.journal.list())[0]);
+      await send('/widgets/b/paint');
+      await expect(client.journal.get(1)).rejects.toMatchObject({
+        status: 404,
+        reason: 'NOT_FOUND',
+        message: 'no journal entry 1 (never recorded, or dropped since)',
+      });
+      expect(await client.journal.get(3)).toMatchObject({ seq: 3, path: '/widgets/b/paint', status: 202 });
+      await expect(client.journal.get(4)).rejects.toMatchObject({ status: 404 });
+      await expect(client.journal.get(1.5)).rejects.toMatchObject({ status: 400, path: 'seq' });
+      await expect(client.journal.get(0)).rejects.toMatchObject({ status: 400, path: 'seq' });
+      // Per namespace: another namespace's journal has no entry 3.
+      await expect(client.withNamespace('other').journal.get(3)).rejects.toMatchObject({ status: 404 });
+    } finally {
+      await small.close();
+    }
   });
 
   it('finds journal entries by the fault that fired for them', async () => {
@@ -300,6 +374,34 @@ describe('namespaces', () => {
     expect((await sim.namespaces.list()).sort()).toEqual(['team-a', 'team-b']);
     await sim.namespaces.delete('team-a');
     expect(await sim.namespaces.list()).toEqual(['team-b']);
+  });
+
+  it('creates a namespace ahead of its first use, and says when it already existed', async () => {
+    expect(await sim.namespaces.create('team-c')).toEqual({ namespace: 'team-c', created: true });
+    expect(await sim.namespaces.list()).toEqual(['team-c']);
+    expect((await sim.health()).namespaces).toBe(1);
+    // The created world is a fresh one, used as is by a client of that namespace.
+    const c = sim.withNamespace('team-c');
+    await c.seed({ widgets: [{ name: 'w', color: 'teal' }] });
+    expect(await sim.namespaces.create('team-c')).toEqual({ namespace: 'team-c', created: false });
+    expect((await c.state.export()).state).toEqual({ widgets: [{ name: 'w', color: 'teal' }] });
+    expect(await sim.namespaces.list()).toEqual(['team-c']);
+    await sim.namespaces.delete('team-c');
+    expect(await sim.namespaces.list()).toEqual([]);
+  });
+
+  it('refuses to create a namespace with an invalid name, with a 400 that names it', async () => {
+    const error = await sim.namespaces.create('not a name!').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SimControlError);
+    expect(error).toMatchObject({
+      status: 400,
+      reason: 'INVALID_INPUT',
+      path: 'name',
+      message: expect.stringMatching(/^invalid namespace "not a name!": 1-63 letters/),
+    });
+    await expect(sim.namespaces.create('-leading-dash')).rejects.toMatchObject({ status: 400 });
+    await expect(sim.namespaces.create('x'.repeat(64))).rejects.toMatchObject({ status: 400 });
+    expect(await sim.namespaces.list()).toEqual([]);
   });
 
   it('sends X-Sim-Namespace through an injected fetch', async () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createClusterSimClient, isSimClient, SimControlError } from '../src/index';
 
 /**
- * The cluster simulator's own control routes are wired here against a recording fetch: the app is
- * built in parallel, and its own tests own the behaviour; these pin method, path, headers and body.
+ * The cluster simulator's own control routes are wired here against a recording fetch: these pin
+ * method, path, headers and body (cluster-views.test.ts runs the view routes against a real simulator).
  */
 function recorder(answer: (url: string, init: RequestInit) => Response) {
   const calls: { method: string; url: string; headers: Record<string, string>; body: unknown }[] = [];
