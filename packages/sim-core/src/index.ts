@@ -32,7 +32,8 @@ export type {
   HttpEffect,
 } from './faults/rule-schema';
 export { createFaultRuleSchema, defaultErrorEffectSchema } from './faults/rule-schema';
-export { globMatch } from './glob';
+export type { GlobMatcher } from './glob';
+export { compileGlob, globMatch } from './glob';
 export { readBoundedText, readControlJson, readControlText } from './http/body';
 export type { DashboardAssets } from './http/dashboard';
 export { DASHBOARD_HEADER } from './http/dashboard';
@@ -45,6 +46,7 @@ export { serve } from './http/serve';
 export type { StreamEvents, StreamRequestEvent } from './http/stream';
 export type { Journal, JournalBudget, JournalEntry, JournalFilter, JournalStats } from './journal';
 export {
+  compileJournalFilter,
   createJournal,
   createJournalBudget,
   DEFAULT_JOURNAL_MAX_BYTES,

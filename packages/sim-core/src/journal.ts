@@ -1,4 +1,4 @@
-import { globMatch } from './glob';
+import { compileGlob } from './glob';
 
 /** One emulated-API request as the journal keeps it. */
 export interface JournalEntry {
@@ -225,16 +225,27 @@ export interface Journal {
   stats(): JournalStats;
 }
 
+/** A journal filter compiled once per query: its globs become matchers. */
+export function compileJournalFilter(f: JournalFilter): (entry: Matchable) => boolean {
+  const operation = f.operation === undefined ? undefined : compileGlob(f.operation);
+  const resource = f.resource === undefined ? undefined : compileGlob(f.resource);
+  const path = f.path === undefined ? undefined : compileGlob(f.path);
+  const method = f.method?.toUpperCase();
+  return (entry) => {
+    if (f.since !== undefined && entry.seq <= f.since) return false;
+    if (operation !== undefined && !(entry.operation && operation(entry.operation))) return false;
+    if (resource !== undefined && !(entry.resource && resource(entry.resource))) return false;
+    if (method !== undefined && entry.method !== method) return false;
+    if (path !== undefined && !path(entry.path)) return false;
+    if (f.status !== undefined && entry.status !== f.status) return false;
+    if (f.fault !== undefined && !entry.faults.includes(f.fault)) return false;
+    return true;
+  };
+}
+
+/** Whether one entry passes a filter (compiles the filter: for many entries, use {@link compileJournalFilter}). */
 export function journalMatches(entry: Matchable, f: JournalFilter): boolean {
-  if (f.since !== undefined && entry.seq <= f.since) return false;
-  if (f.operation !== undefined && !(entry.operation && globMatch(f.operation, entry.operation)))
-    return false;
-  if (f.resource !== undefined && !(entry.resource && globMatch(f.resource, entry.resource))) return false;
-  if (f.method !== undefined && entry.method !== f.method.toUpperCase()) return false;
-  if (f.path !== undefined && !globMatch(f.path, entry.path)) return false;
-  if (f.status !== undefined && entry.status !== f.status) return false;
-  if (f.fault !== undefined && !entry.faults.includes(f.fault)) return false;
-  return true;
+  return compileJournalFilter(f)(entry);
 }
 
 /**
@@ -261,7 +272,10 @@ export function createJournal(options: { capacity?: number; budget?: JournalBudg
   let bytes = 0;
   let seq = 0;
   let dropped = 0;
-  const waiters = new Set<{ filter: JournalFilter; resolve: (e: JournalEntry | undefined) => void }>();
+  const waiters = new Set<{
+    accepts: (e: Matchable) => boolean;
+    resolve: (e: JournalEntry | undefined) => void;
+  }>();
   const read = (slot: Slot): JournalEntry => (slot instanceof DeferredJournalEntry ? slot.entry() : slot);
 
   function* slots(): Generator<Slot> {
@@ -321,7 +335,7 @@ export function createJournal(options: { capacity?: number; budget?: JournalBudg
       bytes += entryBytes;
       budget?.added(member, entryBytes);
       for (const w of waiters) {
-        if (journalMatches(entry, w.filter)) {
+        if (w.accepts(entry)) {
           waiters.delete(w);
           w.resolve(read(entry));
         }
@@ -333,8 +347,9 @@ export function createJournal(options: { capacity?: number; budget?: JournalBudg
     },
     list(filter = {}, limit = Number.POSITIVE_INFINITY) {
       const out: Slot[] = [];
+      const accepts = compileJournalFilter(filter);
       for (const e of slots()) {
-        if (journalMatches(e, filter)) out.push(e);
+        if (accepts(e)) out.push(e);
       }
       return (out.length > limit ? out.slice(out.length - limit) : out).map(read);
     },
@@ -347,10 +362,11 @@ export function createJournal(options: { capacity?: number; budget?: JournalBudg
       return slot.seq === wanted ? read(slot) : undefined;
     },
     wait(filter, timeoutMs, signal) {
-      for (const e of slots()) if (journalMatches(e, filter)) return Promise.resolve(read(e));
+      const accepts = compileJournalFilter(filter);
+      for (const e of slots()) if (accepts(e)) return Promise.resolve(read(e));
       return new Promise((resolve) => {
         const waiter = {
-          filter,
+          accepts,
           resolve: (e: JournalEntry | undefined) => {
             clearTimeout(timer);
             signal?.removeEventListener('abort', onAbort);

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Clock } from '../clock';
 import { parseDuration, SimInputError } from '../duration';
-import { globMatch } from '../glob';
+import { compileGlob } from '../glob';
 import { lazy } from '../lazy';
 import type { Random } from '../random';
 import { parseInput } from '../validation';
@@ -93,33 +93,46 @@ function deepEqual(a: unknown, b: unknown): boolean {
   return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
-function matches(rule: FaultRule, facts: RequestFacts): boolean {
-  const m = rule.match;
-  if (m.operation !== undefined) {
-    const ops = Array.isArray(m.operation) ? m.operation : [m.operation];
-    if (!facts.operation || !ops.some((op) => globMatch(op, facts.operation as string))) return false;
-  }
-  if (m.resource !== undefined && !(facts.resource && globMatch(m.resource, facts.resource))) return false;
-  if (m.method !== undefined && m.method !== facts.method.toUpperCase()) return false;
-  if (m.path !== undefined && !globMatch(m.path, facts.path)) return false;
-  if (m.headers) {
-    for (const [name, want] of Object.entries(m.headers)) {
-      const got = facts.headers[name.toLowerCase()];
-      if (got === undefined || !globMatch(want, got)) return false;
+/** A rule's `match` compiled once, when the rule is added: its globs become matchers. */
+function compileMatch(m: FaultRuleSpec['match']): (facts: RequestFacts) => boolean {
+  const ops = m.operation === undefined ? undefined : [m.operation].flat().map(compileGlob);
+  const resource = m.resource === undefined ? undefined : compileGlob(m.resource);
+  const path = m.path === undefined ? undefined : compileGlob(m.path);
+  const headers = m.headers
+    ? Object.entries(m.headers).map(([name, want]) => [name.toLowerCase(), compileGlob(want)] as const)
+    : undefined;
+  const query = m.query
+    ? Object.entries(m.query).map(([name, want]) => [name, compileGlob(want)] as const)
+    : undefined;
+  const body = m.body ? Object.entries(m.body) : undefined;
+  const method = m.method;
+  return (facts) => {
+    if (ops !== undefined) {
+      const operation = facts.operation;
+      if (!operation || !ops.some((op) => op(operation))) return false;
     }
-  }
-  if (m.query) {
-    for (const [name, want] of Object.entries(m.query)) {
-      const got = facts.query[name];
-      if (got === undefined || !globMatch(want, got)) return false;
+    if (resource !== undefined && !(facts.resource && resource(facts.resource))) return false;
+    if (method !== undefined && method !== facts.method.toUpperCase()) return false;
+    if (path !== undefined && !path(facts.path)) return false;
+    if (headers) {
+      for (const [name, want] of headers) {
+        const got = facts.headers[name];
+        if (got === undefined || !want(got)) return false;
+      }
     }
-  }
-  if (m.body) {
-    for (const [path, want] of Object.entries(m.body)) {
-      if (!deepEqual(getPath(facts.body, path), want)) return false;
+    if (query) {
+      for (const [name, want] of query) {
+        const got = facts.query[name];
+        if (got === undefined || !want(got)) return false;
+      }
     }
-  }
-  return true;
+    if (body) {
+      for (const [at, want] of body) {
+        if (!deepEqual(getPath(facts.body, at), want)) return false;
+      }
+    }
+    return true;
+  };
 }
 
 function isDomainRule(rule: FaultRule, domainKinds: Set<string>): boolean {
@@ -141,6 +154,15 @@ export function createFaultEngine(options: FaultEngineOptions): FaultEngine {
   );
   const domainKinds = new Set(Object.keys(options.domainEffects ?? {}));
   const rules = new Map<string, FaultRule>();
+  // Each rule's compiled match, kept with the engine (and so with the world) that holds the rule.
+  const matchers = new WeakMap<FaultRule, (facts: RequestFacts) => boolean>();
+  const matches = (rule: FaultRule, facts: RequestFacts) =>
+    (matchers.get(rule) ?? compileAndKeep(rule))(facts);
+  function compileAndKeep(rule: FaultRule) {
+    const matcher = compileMatch(rule.match);
+    matchers.set(rule, matcher);
+    return matcher;
+  }
   const addedListeners = new Set<() => void>();
   let counter = 0;
   const nextId = options.nextId ?? (() => `rule-${++counter}`);
@@ -186,6 +208,7 @@ export function createFaultEngine(options: FaultEngineOptions): FaultEngine {
       if (rules.has(id)) throw new SimInputError(`a fault rule with id "${id}" already exists`, 'id');
       const rule: FaultRule = { ...spec, id, matched: 0, fired: 0, createdAt: clock.iso(), exhausted: false };
       rules.set(id, rule);
+      compileAndKeep(rule);
       for (const listener of addedListeners) listener();
       return rule;
     },
