@@ -9,9 +9,6 @@ export interface ClusterSimOptions extends KernelOptions {
   settings?: Partial<Settings>;
 }
 
-/** `GET /openapi.json`'s document, built once per process on first use. */
-let openApiDocument: Record<string, unknown> | undefined;
-
 /**
  * Builds a cluster simulator: the Hono app (emulated GKE v1beta1/v1 API + control plane at `/_sim`)
  * and its namespaces of worlds. No socket: use `app.request()` or `startClusterSim`.
@@ -27,8 +24,9 @@ export function createClusterSim(options: ClusterSimOptions = {}) {
     scheduler,
   });
   const kernel = createSimKernel(def, options);
-  // Built on the first request and shared: zod's toJSONSchema takes ~10 ms, which every start paid. The
-  // module is imported then too, so the bundled CLI does not load it at startup (docs/decisions/0009).
+  // Built on the first request: zod's toJSONSchema takes ~10 ms, which every start paid. The module is
+  // imported then too, so the bundled CLI does not load it at startup (docs/decisions/0009).
+  let openApiDocument: Record<string, unknown> | undefined;
   kernel.app.get('/openapi.json', async (c) => {
     openApiDocument ??= (await import('./http/openapi')).createOpenApiDocument();
     return c.json(openApiDocument);

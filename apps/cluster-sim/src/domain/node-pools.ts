@@ -2,7 +2,7 @@ import type { UpdateNodePoolRequestShape } from '@sims/cluster-schema';
 import { computeEtag } from './etag';
 import { deepFreeze } from './freeze';
 import { type ApiVersion, nodePoolSelfLink } from './names';
-import type { ClusterRecord, ClusterState, NodePoolShape, PoolRecord } from './state';
+import type { ClusterRecord, ClusterState, NodePoolShape, PoolDerived, PoolRecord } from './state';
 import { compareVersions } from './versions';
 
 /** The request fields that count as "something to update", with their proto names (for the real message). */
@@ -116,20 +116,25 @@ export function applyNodePoolUpdate(
 }
 
 /**
- * Etags already computed, by stored pool object. A stored pool is never changed in place: every write
- * replaces it (writePool), so the object and the generation identify its content. Hashing the canonical
- * JSON on every read and every etag check was a quarter of the CPU of `PUT` with a stale etag (bench/).
+ * The etag of a pool: a checksum of everything stored about it (or the etag a seed pinned). Kept on the
+ * record until the pool or its generation changes: hashing the canonical JSON on every read and every etag
+ * check was a quarter of the CPU of `PUT` with a stale etag (bench/).
  */
-const etagMemo = new WeakMap<NodePoolShape, { generation: number; etag: string }>();
-
-/** The etag of a pool: a checksum of everything stored about it (or the etag a seed pinned). */
 export function nodePoolEtag(record: PoolRecord): string {
   if (record.pinnedEtag !== undefined) return record.pinnedEtag;
-  const memo = etagMemo.get(record.pool);
-  if (memo !== undefined && memo.generation === record.generation) return memo.etag;
-  const etag = computeEtag(record.pool, record.generation);
-  etagMemo.set(record.pool, { generation: record.generation, etag });
-  return etag;
+  return derivedOf(record).etag;
+}
+
+function derivedOf(record: PoolRecord): PoolDerived {
+  const d = record.derived;
+  if (d !== undefined && d.pool === record.pool && d.generation === record.generation) return d;
+  const fresh: PoolDerived = {
+    pool: record.pool,
+    generation: record.generation,
+    etag: computeEtag(record.pool, record.generation),
+  };
+  record.derived = fresh;
+  return fresh;
 }
 
 /**
@@ -175,13 +180,6 @@ export function omitDefaults<T>(value: T, key?: string): T {
   return value;
 }
 
-/**
- * The last rendering of each stored pool value. Stored pools are values (`writePool` replaces them,
- * never edits them), so a rendering stays right while the pool, its etag and its self link are the
- * same. Rendering a pool per GET was a fifth of the request's cost (bench/, issue 8).
- */
-const renderMemo = new WeakMap<NodePoolShape, { selfLink: string; etag: string; rendered: NodePoolShape }>();
-
 /** The pool as the API answers it (deep-frozen and shared: copy it to change it). */
 export function renderNodePool(
   record: ClusterRecord,
@@ -191,11 +189,14 @@ export function renderNodePool(
   const pool = poolRecord.pool;
   const selfLink = nodePoolSelfLink(version, record.projectId, record.location, record.name, pool.name ?? '');
   const etag = nodePoolEtag(poolRecord);
-  const memo = renderMemo.get(pool);
-  if (memo !== undefined && memo.selfLink === selfLink && memo.etag === etag) return memo.rendered;
-  const rendered = deepFreeze(omitDefaults({ ...pool, selfLink, etag }));
-  renderMemo.set(pool, { selfLink, etag, rendered });
-  return rendered;
+  // The last rendering stays right while the pool, its etag and its self link are the same: rendering a
+  // pool per GET was a fifth of the request's cost (bench/).
+  const derived = derivedOf(poolRecord);
+  const last = derived.rendered;
+  if (last !== undefined && last.selfLink === selfLink && last.etag === etag) return last.value;
+  const value = deepFreeze(omitDefaults({ ...pool, selfLink, etag }));
+  derived.rendered = { selfLink, etag, value };
+  return value;
 }
 
 /**

@@ -45,6 +45,19 @@ export interface PoolRecord {
   partial?: PartialUpgrade;
   /** Version upgrades of this pool, oldest first (`fetchNodePoolUpgradeInfo`'s upgradeDetails). */
   upgrades?: UpgradeDetailsShape[];
+  /** What was last derived from `pool` (node-pools.ts): never exported, rebuilt when `pool` changes. */
+  derived?: PoolDerived;
+}
+
+/**
+ * A stored pool's etag and its last rendering, valid while `pool` is the same object at the same
+ * generation (a stored pool is a value: every write replaces it).
+ */
+export interface PoolDerived {
+  pool: NodePoolShape;
+  generation: number;
+  etag: string;
+  rendered?: { selfLink: string; etag: string; value: NodePoolShape };
 }
 
 export interface ClusterRecord {
