@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { parseInput } from '@sims/sim-core';
 import * as z from 'zod';
-import type { OutboundResult } from './sender';
+import type { OutboundResult } from './outbound';
 
 /**
  * Where webhook deliveries may go (FIDELITY.md, "Egress policy").

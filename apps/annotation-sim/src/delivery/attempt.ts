@@ -1,0 +1,337 @@
+// One delivery attempt on the API thread: the webhook re-read, the receiver-side fault rules, the request
+// as python-requests writes it (payload bytes, signature, headers), the egress check, and the delivery
+// row and journal entry of its outcome.
+import type { WorldCore } from '@sims/sim-core';
+import { formatDrfDate } from '../domain/dates';
+import type { DeliveryRec, WebhookRec } from '../domain/model';
+import { changedFieldsOf, type Payload } from '../domain/payloads';
+import { pythonJsonDumps } from '../domain/python-json';
+import { signWebhookBody } from '../domain/signing';
+import { type AnnotationState, nextId } from '../domain/state';
+import { type EgressGuard, refusedDeliveryResult } from './egress';
+import type { Base, Journal } from './journal';
+import {
+  connectionErrorText,
+  failedConnectionResult,
+  type OutboundRequest,
+  type OutboundResult,
+  readTimeoutText,
+  type WebhookSender,
+} from './outbound';
+import type { OutboundEntry } from './types';
+
+export interface Job {
+  webhookId: number;
+  payload: Payload;
+  event: string;
+  redelivery: boolean;
+  attempt: number;
+}
+
+/** What a delivery to a webhook is prepared from. */
+export type Target = Pick<WebhookRec, 'target_url' | 'secret' | 'enable_ssl'>;
+
+export interface AttemptSettings {
+  connectTimeoutMs: number;
+  readTimeoutMs: number;
+  userAgent: string;
+  /** Delivery rows kept per webhook. */
+  maxRows: number;
+  /** The wall clock `request_duration` is measured with (ms). */
+  wallNow: () => number;
+}
+
+export interface Attempts {
+  /**
+   * Re-reads the webhook and sends one attempt of `job` (unless it is gone, inactive without
+   * `ignoreActive`, or dropped by a fault rule); resolves with its row.
+   */
+  attempt(job: Job, ignoreActive: boolean): Promise<DeliveryRec | undefined>;
+  /** A request of `job` to `target` prepared now, with no fault rule applied, and its journal base. */
+  prepare(job: Job, target: Target): { request: OutboundRequest; base: Base };
+  /** The delivery row (unless the webhook is gone) and the journal entry of one attempt's outcome. */
+  finish(
+    job: Job,
+    base: Base,
+    result: OutboundResult,
+    duration: number,
+    outcome?: OutboundEntry['outcome'],
+  ): DeliveryRec;
+}
+
+export function createAttempts(
+  world: WorldCore,
+  state: () => AnnotationState,
+  sender: WebhookSender,
+  egress: EgressGuard,
+  journal: Journal,
+  settings: AttemptSettings,
+): Attempts {
+  const { connectTimeoutMs, readTimeoutMs, userAgent, maxRows, wallNow } = settings;
+  /** Per webhook, the ids of the rows this engine stored, oldest first (a state's rows by its map). */
+  const rowsOf = new WeakMap<Map<number, DeliveryRec>, Map<number, number[]>>();
+  /** `target_url` → its path for the fault facts and its `Host` (parsed once per URL, not per delivery). */
+  const parts = new Map<string, { path: string; host: string }>();
+  const partsOf = (url: string) => {
+    let p = parts.get(url);
+    if (p === undefined) {
+      if (parts.size >= 1024) parts.clear();
+      p = urlParts(url);
+      parts.set(url, p);
+    }
+    return p;
+  };
+
+  /**
+   * The request's headers as they go on the wire. http.client writes `Host` first (`putrequest`); then
+   * python-requests' own: the session's defaults, the request's `X-Signature-256`, then what
+   * `prepare_body` adds for `json=`: `Content-Length` (`prepare_content_length`) and only then
+   * `Content-Type`.
+   */
+  function headersFor(url: string, body: string, secret: string, corrupt: boolean): [string, string][] {
+    const host = partsOf(url).host;
+    const h: [string, string][] = host === '' ? [] : [['Host', host]];
+    h.push(
+      ['User-Agent', userAgent],
+      ['Accept-Encoding', 'gzip, deflate'],
+      ['Accept', '*/*'],
+      ['Connection', 'keep-alive'],
+    );
+    if (secret !== '') {
+      let sig = signWebhookBody(secret, body);
+      if (corrupt)
+        sig = `sha256=${[...sig.slice(7)].map((c) => ((Number.parseInt(c, 16) + 1) % 16).toString(16)).join('')}`;
+      h.push(['X-Signature-256', sig]);
+    }
+    // The body is ASCII (json.dumps escapes the rest): as many bytes as characters.
+    h.push(['Content-Length', String(body.length)], ['Content-Type', 'application/json']);
+    return h;
+  }
+
+  function requestOf(
+    url: string,
+    headers: [string, string][],
+    bodyText: string,
+    verifyTls: boolean,
+    addresses?: string[],
+  ): OutboundRequest {
+    let bytes: Buffer | undefined;
+    const request: OutboundRequest = {
+      url,
+      headers,
+      get body() {
+        bytes ??= Buffer.from(bodyText, 'latin1');
+        return bytes;
+      },
+      bodyText,
+      verifyTls,
+      connectTimeoutMs,
+      readTimeoutMs,
+    };
+    if (addresses !== undefined) request.addresses = addresses;
+    return request;
+  }
+
+  /**
+   * The egress policy's decision for a target, before any connection: go (to these addresses), or the
+   * result CVAT records for a delivery its proxy refused, or for a name that does not resolve.
+   */
+  async function egressCheck(
+    url: string,
+  ): Promise<
+    { go: true; addresses?: string[] } | { go: false; result: OutboundResult; outcome?: 'egress-refused' }
+  > {
+    const known = egress.immediate(url);
+    if (known?.allowed) return { go: true };
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      // Not a URL the sender can parse: it refuses it before opening anything, as it always has.
+      return { go: true };
+    }
+    // Nor a scheme it sends to (Django's URLValidator also lets ftp:// through): nothing to resolve.
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') return { go: true };
+    try {
+      const verdict = known ?? (await egress.decide(target));
+      if (verdict.allowed) return { go: true, addresses: verdict.addresses };
+      return { go: false, result: refusedDeliveryResult(target, verdict), outcome: 'egress-refused' };
+    } catch (err) {
+      const e = err as { code?: unknown; message?: unknown };
+      const code = typeof e?.code === 'string' ? e.code : '';
+      return { go: false, result: failedConnectionResult(target, code, String(e?.message ?? err)) };
+    }
+  }
+
+  async function attempt(job: Job, ignoreActive: boolean): Promise<DeliveryRec | undefined> {
+    const s = state();
+    let webhook = s.webhooks.get(job.webhookId);
+    // The worker re-reads the webhook: deleted or inactive means nothing is sent and no row is written.
+    if (!webhook || (!ignoreActive && !webhook.is_active)) return undefined;
+    const fired: string[] = [];
+    const facts = {
+      operation: 'webhooks.deliver',
+      resource: `webhooks/${job.webhookId}`,
+      method: 'POST',
+      path: partsOf(webhook.target_url).path,
+      headers: {},
+      query: {},
+      body: job.payload,
+    };
+    const take = <T>(kind: string): T | undefined => {
+      const t = world.faults.take<T>(facts, kind);
+      if (t) fired.push(t.rule.id);
+      return t?.value;
+    };
+    const delay = take<number | string>('deliveryDelay');
+    if (delay !== undefined) {
+      await world.clock.sleep(delay);
+      webhook = state().webhooks.get(job.webhookId);
+      if (!webhook || (!ignoreActive && !webhook.is_active)) return undefined;
+    }
+    // ASCII only (ensure_ascii): signed, measured and sent as text; its bytes are made only for a sender
+    // that asks for them (the delivery thread takes the text).
+    const bodyText = pythonJsonDumps(job.payload);
+    const refused = take('deliveryRefused') !== undefined;
+    const timedOut = !refused && take('deliveryTimeout') !== undefined;
+    // A synchronous ping cannot be lost in a queue: drop rules do not apply to it.
+    const drop = !ignoreActive && !refused && !timedOut && take('deliveryDrop') !== undefined;
+    const duplicate = take('deliveryDuplicate') !== undefined;
+    const corrupt = take('corruptSignature') !== undefined;
+    const headers = headersFor(webhook.target_url, bodyText, webhook.secret, corrupt);
+    const url = webhook.target_url;
+    const base = baseOf(job, url, headers, bodyText, fired);
+    if (drop) {
+      journal.record(base, null, 'dropped', null);
+      return undefined;
+    }
+    const started = wallNow();
+    let result: OutboundResult;
+    let outcome: OutboundEntry['outcome'] | undefined;
+    if (refused)
+      result = {
+        kind: 'connection-error',
+        message: connectionErrorText(new URL(url), '[Errno 111] Connection refused'),
+      };
+    else if (timedOut)
+      result = { kind: 'timeout', message: readTimeoutText(new URL(url), readTimeoutMs / 1000) };
+    else {
+      // The egress policy decides after resolving the name and before anything is opened.
+      const pass = await egressCheck(url);
+      if (!pass.go) {
+        result = pass.result;
+        outcome = pass.outcome;
+      } else {
+        const request = requestOf(url, headers, bodyText, webhook.enable_ssl, pass.addresses);
+        result = await sender(request);
+        if (duplicate) {
+          journal.record(base, null, outcomeOf(result), statusOf(result));
+          result = await sender(request);
+        }
+      }
+    }
+    return finish(job, base, result, Math.round(wallNow() - started), outcome);
+  }
+
+  function prepare(job: Job, target: Target) {
+    const bodyText = pythonJsonDumps(job.payload);
+    const url = target.target_url;
+    const headers = headersFor(url, bodyText, target.secret, false);
+    const base = baseOf(job, url, headers, bodyText, []);
+    return { request: requestOf(url, headers, bodyText, target.enable_ssl), base };
+  }
+
+  function finish(
+    job: Job,
+    base: Base,
+    result: OutboundResult,
+    duration: number,
+    outcome: OutboundEntry['outcome'] = outcomeOf(result),
+  ): DeliveryRec {
+    const status = statusOf(result);
+    const response = result.kind === 'response' ? result.body : result.message;
+    const s2 = state();
+    const now = formatDrfDate(world.clock.now());
+    const row: DeliveryRec = {
+      id: nextId(s2, 'deliveries'),
+      webhook_id: job.webhookId,
+      event: job.event,
+      status_code: status,
+      redelivery: job.redelivery,
+      attempt: job.attempt,
+      request_duration: duration,
+      changed_fields: changedFieldsOf(job.payload),
+      request: job.payload,
+      response,
+      created_date: now,
+      updated_date: now,
+    };
+    // A webhook deleted while its request was in flight takes its deliveries with it.
+    if (s2.webhooks.has(job.webhookId)) {
+      s2.deliveries.set(row.id, row);
+      keepBounded(s2.deliveries, job.webhookId, row.id);
+    }
+    journal.record(base, row.id, outcome, status);
+    return row;
+  }
+
+  /** Drops a webhook's oldest delivery rows past `maxRows` (those a redelivery or a list could still name). */
+  function keepBounded(rows: Map<number, DeliveryRec>, webhookId: number, id: number) {
+    let byWebhook = rowsOf.get(rows);
+    if (!byWebhook) {
+      byWebhook = new Map();
+      rowsOf.set(rows, byWebhook);
+    }
+    let ids = byWebhook.get(webhookId);
+    if (!ids) {
+      // First row this engine stores for the webhook: start from the rows it already has (a seed, an import).
+      ids = [...rows.values()]
+        .filter((r) => r.webhook_id === webhookId)
+        .map((r) => r.id)
+        .filter((x) => x !== id);
+      byWebhook.set(webhookId, ids);
+    }
+    ids.push(id);
+    while (ids.length > maxRows) {
+      const oldest = ids.shift();
+      if (oldest !== undefined) rows.delete(oldest);
+    }
+  }
+
+  return { attempt, prepare, finish };
+}
+
+function baseOf(job: Job, url: string, headers: [string, string][], body: string, faults: string[]): Base {
+  return {
+    webhookId: job.webhookId,
+    event: job.event,
+    attempt: job.attempt,
+    redelivery: job.redelivery,
+    url,
+    headers,
+    body,
+    faults,
+  };
+}
+
+function outcomeOf(result: OutboundResult): OutboundEntry['outcome'] {
+  return result.kind === 'response' ? 'response' : result.kind;
+}
+
+/** The delivery row's `status_code`: the response's, else 504 for a time-out and 502 for the rest. */
+function statusOf(result: OutboundResult): number {
+  return result.kind === 'response' ? result.status : result.kind === 'timeout' ? 504 : 502;
+}
+
+/**
+ * A target URL's path, and its `Host` header as http.client writes it: the host (IPv6 in brackets) and
+ * the port unless it is the scheme's default.
+ */
+function urlParts(url: string): { path: string; host: string } {
+  try {
+    const u = new URL(url);
+    return { path: u.pathname, host: u.host };
+  } catch {
+    return { path: '/', host: '' };
+  }
+}
