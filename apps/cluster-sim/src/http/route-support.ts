@@ -1,0 +1,219 @@
+import { parseDuration, type SimEnv, type World } from '@sims/sim-core';
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { type ClusterRef, checkZonalAccess, type DomainContext, findCluster } from '../domain/clusters';
+import { fail, ok, type Result } from '../domain/errors';
+import { type ApiVersion, clusterName, nodePoolName } from '../domain/names';
+import { renderOperation } from '../domain/operations';
+import type {
+  BlueGreenPhaseName,
+  ClusterRecord,
+  ClusterState,
+  OperationFailure,
+  OperationRecord,
+  RpcCodeName,
+} from '../domain/state';
+import type { OperationScheduler } from '../scheduler';
+import type { HttpError } from './errors';
+
+export type Ctx = Context<SimEnv<ClusterState>>;
+
+/** Domain fault effects of this simulator (validated by `definition.ts`). */
+export interface OperationFailsEffect {
+  atProgress?: number;
+  atBatch?: number;
+  atPhase?: BlueGreenPhaseName;
+  status?: RpcCodeName;
+  message?: string;
+}
+export interface OperationStallsEffect {
+  atBatch?: number;
+  atPhase?: BlueGreenPhaseName;
+}
+export interface OperationDurationEffect {
+  duration?: string | number;
+  polls?: number;
+}
+
+/** What a handler gets: the request's target, parsed body, world and time. */
+export interface Args<B> {
+  c: Ctx;
+  world: World<ClusterState>;
+  state: ClusterState;
+  /** Runs the operations a handler starts (and re-plans those it completes or cancels). */
+  scheduler: OperationScheduler;
+  version: ApiVersion;
+  /** Project as given in the path (id or number). */
+  project: string;
+  /** Project id the state uses. */
+  projectId: string;
+  location: string;
+  viaZones: boolean;
+  cluster: string;
+  pool: string;
+  operation: string;
+  body: B;
+  now: number;
+}
+
+export interface RouteSpec<B> {
+  /** The method name fault rules match on, e.g. `nodePools.update`. */
+  name: string;
+  /** The RPC, for ErrorInfo metadata. */
+  rpc: string;
+  permission: string;
+  /** What the permission is checked on. */
+  level: 'cluster' | 'location';
+  readOnly: boolean;
+  body?: z.ZodType<B>;
+  /** The response message, for numeric enum encoding. */
+  response: z.ZodType;
+  handle(args: Args<B>): Result<unknown, HttpError>;
+  /** A custom verb sharing the route (by the `:pool` it arrives in): its query fields and answer message. */
+  variant?: (
+    pool: string,
+  ) => { name: string; rpc: string; query: ReadonlySet<string>; response: z.ZodType } | undefined;
+}
+
+/** A path below `/projects/:project/locations/:location` (`loc`) and `/projects/:project/zones/:location`. */
+export interface RoutePaths {
+  loc?: string;
+  zone?: string;
+}
+
+/** One row of a route table: a spec served by a method on its paths, under both API versions. */
+export interface Route<B = unknown> extends RouteSpec<B> {
+  method: 'get' | 'put' | 'post' | 'delete';
+  paths: RoutePaths;
+}
+
+/** A node pool id without the custom verb its route's pattern takes along (`np1:setSize` → `np1`). */
+export function withoutVerb(pool: string): string {
+  // Every pool read passes here (the journal's resource): no regex unless there is a verb at all.
+  return pool.includes(':') ? pool.replace(/:[A-Za-z]+$/, '') : pool;
+}
+
+function timingOf(
+  effect: OperationDurationEffect | undefined,
+): { durationMs?: number; polls?: number } | undefined {
+  if (!effect) return undefined;
+  return {
+    durationMs: effect.duration === undefined ? undefined : parseDuration(effect.duration),
+    polls: effect.polls,
+  };
+}
+
+function failureOf(effect: OperationFailsEffect | undefined): OperationFailure | undefined {
+  if (!effect) return undefined;
+  return {
+    atProgress: effect.atProgress ?? 0.5,
+    status: effect.status ?? 'INTERNAL',
+    message: effect.message ?? 'Internal error encountered.',
+  };
+}
+
+function ref(a: Args<unknown>): ClusterRef {
+  return { project: a.project, location: a.location, cluster: a.cluster };
+}
+
+/** The cluster of the path, reached by a form (zonal or not) that may reach it. */
+export function clusterOf(a: Args<unknown>): Result<ClusterRecord, HttpError> {
+  const zonal = checkZonalAccess(a.location, a.viaZones);
+  if (!zonal.ok) return zonal;
+  return findCluster(a.state, a.projectId, ref(a));
+}
+
+/**
+ * The domain context of a mutation. Domain fault effects are taken at the point of the domain flow
+ * they belong to, so a rule is not used up by a request that fails earlier for another reason.
+ */
+export function domainContext(a: Args<unknown>): DomainContext {
+  const sim = a.c.var.sim;
+  return {
+    now: a.now,
+    ids: a.world.ids,
+    injectedConflict() {
+      const busy = sim.takeEffect<{ operation?: string; operationType?: string }>('clusterBusy');
+      if (busy) {
+        return {
+          code: 'CLUSTER_BUSY',
+          operation: busy.operation ?? `operation-${a.now}-${a.world.ids.uuid()}`,
+          operationType: busy.operationType ?? 'UPGRADE_MASTER',
+          cluster: a.cluster,
+          style: a.state.settings.busyMessage,
+        };
+      }
+      const quota = sim.takeEffect<{ quota?: number }>('quotaExhausted');
+      if (quota) {
+        return {
+          code: 'TOO_MANY_OPERATIONS',
+          cluster: a.cluster,
+          quota: quota.quota ?? a.state.settings.concurrentOperationsQuota,
+        };
+      }
+      return undefined;
+    },
+    operationEffects: () => {
+      const fails = sim.takeEffect<OperationFailsEffect>('operationFails');
+      const stalls = sim.takeEffect<OperationStallsEffect>('operationStalls');
+      const at = (e: OperationFailsEffect | OperationStallsEffect | undefined) =>
+        e && (e.atBatch !== undefined || e.atPhase !== undefined)
+          ? { batch: e.atBatch, phase: e.atPhase }
+          : undefined;
+      return {
+        timing: timingOf(sim.takeEffect<OperationDurationEffect>('operationDuration')),
+        failure: failureOf(fails),
+        failsAt: at(fails),
+        stallsAt: at(stalls),
+      };
+    },
+  };
+}
+
+/** A started operation's answer, once it is scheduled. */
+export function started(a: Args<unknown>, result: Result<OperationRecord>): Result<unknown, HttpError> {
+  if (!result.ok) return result;
+  a.scheduler.schedule(a.world, result.value);
+  return ok(renderOperation(a.state, result.value, a.world.clock.now(), a.version));
+}
+
+/** The deprecated ids a request body may carry beside the path's. */
+export type IdField = 'projectId' | 'zone' | 'clusterId' | 'nodePoolId' | 'name' | 'parent';
+
+/** Deprecated ids in a body must agree with the path (the path is authoritative); `fields` in this order. */
+export function checkIds(
+  a: Args<unknown>,
+  body: Partial<Record<IdField, string>>,
+  fields: readonly IdField[],
+): Result<void, HttpError> {
+  const expected: Record<IdField, string[]> = {
+    projectId: [a.project, a.projectId],
+    zone: [a.location],
+    clusterId: [a.cluster],
+    nodePoolId: [a.pool],
+    name: [
+      a.pool,
+      nodePoolName(a.project, a.location, a.cluster, a.pool),
+      nodePoolName(a.projectId, a.location, a.cluster, a.pool),
+    ],
+    parent: [
+      clusterName(a.project, a.location, a.cluster),
+      clusterName(a.projectId, a.location, a.cluster),
+      `projects/${a.project}/locations/${a.location}`,
+      `projects/${a.projectId}/locations/${a.location}`,
+    ],
+  };
+  for (const field of fields) {
+    const given = body[field];
+    if (given === undefined || given === '') continue;
+    if (!expected[field].includes(given)) {
+      const snake = field.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
+      return fail({
+        code: 'INVALID_REQUEST',
+        message: `Invalid value for field '${snake}': "${given}" does not match the resource in the request URL.`,
+        field: snake,
+      });
+    }
+  }
+  return ok(undefined);
+}

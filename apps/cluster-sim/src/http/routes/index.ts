@@ -1,0 +1,205 @@
+import type { SimKernel } from '@sims/sim-core';
+import { fail, type Result } from '../../domain/errors';
+import { type ApiVersion, canonicalProject, clusterName, nodePoolName } from '../../domain/names';
+import type { ClusterState } from '../../domain/state';
+import type { OperationScheduler } from '../../scheduler';
+import { authorize } from '../auth';
+import { encodeEnumsAsNumbers, wantsNumericEnums } from '../encode';
+import { googleHeaders, type HttpError, renderError } from '../errors';
+import { checkQuery, createParseCache } from '../parse';
+import { type Ctx, type Route, type RoutePaths, type RouteSpec, withoutVerb } from '../route-support';
+import { clusterRoutes } from './clusters';
+import { nodePoolRoutes, POOL_PATH, poolVerbs } from './node-pools';
+import { operationRoutes } from './operations';
+import { serverConfigRoutes } from './server-config';
+
+/**
+ * The emulated API's routes, registered in this order after the pool methods' custom verbs (Hono runs the
+ * handlers whose patterns match a request in the order they were registered).
+ */
+const API_ROUTES: readonly Route[] = [
+  ...nodePoolRoutes,
+  ...clusterRoutes,
+  ...operationRoutes,
+  ...serverConfigRoutes,
+];
+
+const ROOT = { loc: '/projects/:project/locations/:location', zone: '/projects/:project/zones/:location' };
+
+/** JSON texts of frozen (shared, unchanging) renderings, such as a stored pool's: made once each. */
+const frozenJson = new WeakMap<object, string>();
+
+function jsonText(body: unknown): string {
+  if (body === null || typeof body !== 'object' || !Object.isFrozen(body)) return JSON.stringify(body);
+  let text = frozenJson.get(body);
+  if (text === undefined) {
+    text = JSON.stringify(body);
+    frozenJson.set(body, text);
+  }
+  return text;
+}
+
+function respond(body: unknown, requestId: string): Response {
+  return new Response(jsonText(body), { status: 200, headers: googleHeaders(requestId) });
+}
+
+/** The resource a request is journaled under. */
+function resourceOf(c: Ctx): string {
+  const p = c.req.param() as Record<string, string>;
+  const project = p.project ?? '';
+  const location = p.location ?? '';
+  if (p.pool) return nodePoolName(project, location, p.cluster ?? '', withoutVerb(p.pool));
+  if (p.cluster) return clusterName(project, location, p.cluster);
+  if (p.operation)
+    return `projects/${project}/locations/${location}/operations/${p.operation.replace(/:cancel$/, '')}`;
+  return `projects/${project}/locations/${location}`;
+}
+
+/** What the wrapper of every route shares, per simulator. */
+interface Edge {
+  kernel: SimKernel<ClusterState>;
+  scheduler: OperationScheduler;
+  /** Request bodies parsed once per distinct body text (see createParseCache). */
+  parseBody: ReturnType<typeof createParseCache>;
+}
+
+/** Everything common to a route: query check, auth, body parsing, then the handler; errors rendered once. */
+function handler<B>(edge: Edge, spec: RouteSpec<B>, version: ApiVersion, viaZones: boolean) {
+  const { scheduler, parseBody } = edge;
+  return (c: Ctx) => {
+    const sim = c.var.sim;
+    const world = sim.world;
+    const state = world.state;
+    const p = c.req.param() as Record<string, string>;
+    const variant = spec.variant?.(p.pool ?? '');
+    const errorCtx = {
+      requestId: sim.requestId,
+      method: `google.container.${version}.ClusterManager.${variant?.rpc ?? spec.rpc}`,
+      etagMessage: state.settings.etagMismatchMessage,
+    };
+    const project = p.project ?? '';
+    const location = p.location ?? '';
+    const query = c.req.query();
+    const run = (): Result<unknown, HttpError> => {
+      const q = checkQuery(query, state.settings.strictUnknownFields, variant?.query);
+      if (!q.ok) return q;
+      const seg = viaZones ? 'zones' : 'locations';
+      const resource =
+        spec.level === 'cluster' && p.cluster
+          ? `projects/${project}/${seg}/${location}/clusters/${p.cluster}`
+          : `projects/${project}/${seg}/${location}`;
+      const auth = authorize(
+        {
+          authorization: c.req.header('authorization'),
+          accessToken: query.access_token,
+          apiKey: query.key,
+        },
+        { permission: spec.permission, resource, readOnly: spec.readOnly },
+        state.settings.auth,
+      );
+      if (!auth.ok) return auth;
+      let body = {} as B;
+      if (spec.body) {
+        if (sim.jsonError !== undefined) {
+          return fail({
+            code: 'BAD_PAYLOAD',
+            violations: [{ description: `Invalid JSON payload received. ${sim.jsonError}` }],
+          });
+        }
+        const parsed = parseBody(spec.body, sim.rawBody ?? '', sim.json, state.settings.strictUnknownFields);
+        if (!parsed.ok) return parsed;
+        body = parsed.value as B;
+      }
+      return spec.handle({
+        c,
+        world,
+        state,
+        scheduler,
+        version,
+        project,
+        projectId: canonicalProject(state, project),
+        location,
+        viaZones,
+        cluster: p.cluster ?? '',
+        pool: p.pool ?? '',
+        operation: (p.operation ?? '').replace(/:cancel$/, ''),
+        body,
+        now: world.clock.now(),
+      });
+    };
+    const result = run();
+    if (!result.ok) return renderError(result.error, errorCtx);
+    const body = wantsNumericEnums(query)
+      ? encodeEnumsAsNumbers(variant?.response ?? spec.response, result.value)
+      : result.value;
+    return respond(body, sim.requestId);
+  };
+}
+
+/** A route under both API versions and the forms it has (`locations`, legacy `zones`). */
+function route(edge: Edge, { method, paths, ...spec }: Route) {
+  const { app } = edge.kernel;
+  for (const version of ['v1beta1', 'v1'] as const) {
+    for (const form of ['loc', 'zone'] as const) {
+      const suffix = paths[form];
+      if (suffix === undefined) continue;
+      const variant = spec.variant;
+      const name = variant ? (c: Ctx) => variant(c.req.param('pool') ?? '')?.name ?? spec.name : spec.name;
+      app[method](
+        `/${version}${ROOT[form]}${suffix}`,
+        edge.kernel.operation(name, resourceOf),
+        handler(edge, spec, version, form === 'zone'),
+      );
+    }
+  }
+}
+
+type Named = ReturnType<SimKernel<ClusterState>['operation']>;
+
+/** A custom verb's chain: its fault rules and journal name, then its handler. */
+async function runVerb(c: Ctx, chain: { named: Named; handle: (c: Ctx) => Response }): Promise<Response> {
+  const early = await chain.named(c, async () => {
+    c.res = chain.handle(c);
+  });
+  return early ?? c.res;
+}
+
+/**
+ * Custom verbs on a resource path (`…/nodePools/np1:setSize`): one handler per version, registered before
+ * the path's own routes, runs the spec of a verb it knows and hands every other request to them.
+ */
+function verbHandlers(
+  edge: Edge,
+  method: 'post',
+  form: keyof RoutePaths,
+  suffix: string,
+  byVerb: ReadonlyMap<string, RouteSpec<unknown>>,
+) {
+  const { app } = edge.kernel;
+  for (const version of ['v1beta1', 'v1'] as const) {
+    const chains = new Map(
+      [...byVerb].map(([verb, spec]) => {
+        const named = edge.kernel.operation(spec.name, resourceOf);
+        const handle = handler(edge, spec, version, form === 'zone');
+        return [verb, { named, handle }] as const;
+      }),
+    );
+    // Not async: a request without a known verb goes on to the path's own routes with no promise of its own.
+    app[method](`/${version}${ROOT[form]}${suffix}`, (c, next) => {
+      const pool = c.req.param('pool') ?? '';
+      const colon = pool.lastIndexOf(':');
+      const chain = colon < 0 ? undefined : chains.get(pool.slice(colon + 1));
+      return chain ? runVerb(c, chain) : next();
+    });
+  }
+}
+
+/** Registers the emulated API (v1beta1, and the same surface under v1) on the kernel's app. */
+export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: OperationScheduler): void {
+  const edge: Edge = { kernel, scheduler, parseBody: createParseCache() };
+  // The pool methods' custom verbs first: their handlers pass what they do not take to the pool routes.
+  for (const form of ['loc', 'zone'] as const) {
+    verbHandlers(edge, 'post', form, POOL_PATH[form], poolVerbs(form));
+  }
+  for (const r of API_ROUTES) route(edge, r);
+}

@@ -1,0 +1,24 @@
+import { ServerConfig } from '@sims/cluster-schema';
+import { ok, type Result } from '../../domain/errors';
+import { omitDefaults } from '../../domain/node-pools';
+import type { HttpError } from '../errors';
+import type { Args, Route } from '../route-support';
+
+function handleGetServerConfig(a: Args<unknown>): Result<unknown, HttpError> {
+  return ok(omitDefaults(a.state.serverConfig));
+}
+
+export const serverConfigRoutes: readonly Route[] = [
+  {
+    method: 'get',
+    // The legacy zonal path is spelled in lower case.
+    paths: { loc: '/serverConfig', zone: '/serverconfig' },
+    name: 'projects.locations.getServerConfig',
+    response: ServerConfig,
+    rpc: 'GetServerConfig',
+    permission: 'container.clusters.list',
+    level: 'location',
+    readOnly: true,
+    handle: handleGetServerConfig,
+  },
+];
