@@ -10,7 +10,7 @@ import { createClusterSim } from '@sims/cluster-sim';
 import fc from 'fast-check';
 import { contentTypeArb, contentTypeTags, hostileBody, pathSegment, queryArb } from '../arbitraries';
 import type { BodySpec, FuzzRequest } from '../http';
-import { controlEnvelope } from '../invariants';
+import { controlEnvelope, reachesControlPlane } from '../invariants';
 import { fromPlain, type JValue } from '../json-text';
 import { loadDocument, type Operation, operationsOf } from '../openapi';
 import { annotationSeed, offlineSender, START } from './annotation';
@@ -452,10 +452,14 @@ export async function controlSetup(sim: 'cluster' | 'annotation'): Promise<FuzzS
     },
     requests,
     notes: new Set(),
+    // Long-polls and the event stream answer when something happens: the client gives up after 300 ms,
+    // as a test's client would, and the route must then end (a hang is a finding).
     timeouts: (req) =>
-      req.template.endsWith('/wait') || req.template.endsWith('/idle')
+      req.template.endsWith('/wait') || req.template.endsWith('/idle') || req.template.endsWith('/stream')
         ? { timeoutMs: 3_000, abortAfterMs: 300 }
         : { timeoutMs: 10_000 },
-    invariants: { api, envelope: (_req, res) => controlEnvelope(res) },
+    // A hostile path parameter (`..`) can lead out of /_sim: the emulated API answers that one, in its own
+    // envelope (its own targets check those).
+    invariants: { api, envelope: (req, res) => (reachesControlPlane(req) ? controlEnvelope(res) : []) },
   };
 }
