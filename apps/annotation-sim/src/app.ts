@@ -3,8 +3,8 @@ import type { DeliveryEngine, DeliveryOptions } from './delivery/engine';
 import type { WebhookSender } from './delivery/sender';
 import type { ChangeListener } from './domain/changes';
 import type { AnnotationState, Compat } from './domain/state';
-import { createEventsBridge } from './events-bridge';
 import type { AppDeps, Kernel, Quirks } from './http/deps';
+import { annotationEventsEdge } from './http/events/annotation-edge';
 import { registerEventRoutes } from './http/events/routes';
 import { hasRequestId } from './http/respond';
 import { registerAccessTokenRoutes } from './http/routes/access-tokens';
@@ -41,7 +41,7 @@ export interface AnnotationSimOptions extends KernelOptions {
   quirks?: Partial<Quirks>;
   /** Base URL for `url` fields before the first request. */
   publicUrl?: string;
-  /** More per-world state (used by the events API). */
+  /** More per-world state, kept in snapshots (the events API's is always there). */
   extensions?: StateExtension[];
   /** Listeners for every resource change of every world. */
   listeners?: ChangeListener[];
@@ -66,15 +66,14 @@ export interface AnnotationSim {
  * const res = await sim.app.request('/api/webhooks/events');
  */
 export function createAnnotationSim(options: AnnotationSimOptions = {}): AnnotationSim {
-  const bridge = createEventsBridge();
   const def = createAnnotationDefinition({
     admin: options.admin,
     delivery: options.delivery,
     sender: options.sender,
     publicUrl: options.publicUrl,
     compat: options.compat,
-    extensions: [...bridge.extensions, ...(options.extensions ?? [])],
-    listeners: [...bridge.listeners, ...(options.listeners ?? [])],
+    extensions: options.extensions,
+    listeners: options.listeners,
   });
   // Every response of the emulated API carries X-Request-Id (errors from faults and 404s included).
   const kernel = createSimKernel(def, {
@@ -106,8 +105,7 @@ export function createAnnotationSim(options: AnnotationSimOptions = {}): Annotat
   registerOrganizationRoutes(kernel, deps);
   registerResourceRoutes(kernel, deps);
   registerWebhookRoutes(kernel, deps);
-  // EVENTS API (issue 5): routes in src/http/events/routes.ts, wired through src/events-bridge.ts.
-  registerEventRoutes(kernel, bridge.deps(deps));
+  registerEventRoutes(kernel, annotationEventsEdge(deps));
   const served = kernel.app.routes.map((r) => ({ method: r.method, path: r.path }));
   let openApi: Record<string, unknown> | undefined;
   kernel.app.get('/openapi.json', async (c) => {

@@ -11,13 +11,24 @@ import type { Context, Hono } from 'hono';
 import * as z from 'zod';
 // Only `version` is bundled (esbuild keeps the JSON fields a named import uses).
 import { version } from '../package.json';
-import { registerDeliveryControlRoutes } from './control/deliveries';
+import { DELIVERY_CONTROL_OPENAPI, registerDeliveryControlRoutes } from './control/deliveries';
+import { registerEventControlRoutes } from './control/events';
+import { EVENTS_CONTROL_OPENAPI } from './control/events-openapi';
 import { registerWebhookControlRoutes, WEBHOOK_CONTROL_OPENAPI } from './control/webhooks';
 import { egressSettingsOf } from './delivery/egress';
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryOptions } from './delivery/engine';
 import { createHttpSender, createWorkerSender, type WebhookSender } from './delivery/sender';
 import type { ChangeListener } from './domain/changes';
 import { eventsDomainEffects } from './domain/events/faults';
+import { recordResourceChange } from './domain/events/server-events';
+import {
+  createEventsState,
+  EVENTS_EXTENSION,
+  type EventsState,
+  eventsOf,
+  exportEventsState,
+  importEventsState,
+} from './domain/events/state';
 import { createEventPayload, senderOf } from './domain/payloads';
 import { addUser, applySeed, SeedError, seedSchema } from './domain/seed';
 import { basicUser } from './domain/serializers';
@@ -29,15 +40,21 @@ import {
   importData,
 } from './domain/state';
 import { routeChange } from './domain/webhooks';
-import { eventsControlOpenApiPaths } from './http/events/control-openapi';
-import { cvatJson, DJANGO_400_PAGE, DJANGO_500_PAGE } from './http/respond';
+import {
+  cvatJson,
+  DJANGO_400_PAGE,
+  DJANGO_404_PAGE,
+  DJANGO_500_PAGE,
+  djangoHtml,
+  PERMISSION_DENIED,
+} from './http/respond';
 
 export const SIMULATOR_NAME = 'annotation-sim';
 /** The package's version (changesets bumps it), in the CLI's ready line and `--version`. */
 export const SIMULATOR_VERSION: string = version;
 const DELIVERY = 'delivery';
 
-/** A per-world extension (e.g. the events API's state): created with the world, kept in snapshots. */
+/** A per-world extension (such as the events API's state): created with the world, kept in snapshots. */
 export interface StateExtension {
   name: string;
   create(world: WorldCore, state: AnnotationState): unknown;
@@ -52,10 +69,11 @@ export interface DefinitionOptions {
   sender?: WebhookSender;
   /** Base URL for `url` fields before the first request arrives. */
   publicUrl?: string;
+  /** More per-world state, besides the events API's (always there). */
   extensions?: StateExtension[];
   /** Compatibility switches of the representations (default: all off, CVAT 2.73). */
   compat?: Partial<Compat>;
-  /** Listeners called for every change in every world. */
+  /** Listeners called for every change in every world, after the events API's server-event log. */
   listeners?: ChangeListener[];
 }
 
@@ -78,7 +96,7 @@ const STATUS_BY_NAME: Record<string, number> = {
 const DEFAULT_DETAIL: Record<number, string> = {
   400: 'Invalid input.',
   401: 'Authentication credentials were not provided.',
-  403: 'You do not have permission to perform this action.',
+  403: PERMISSION_DENIED,
   404: 'Not found.',
   409: 'This resource is currently busy with another operation. Please try again in a moment.',
   429: 'Request was throttled.',
@@ -88,39 +106,20 @@ const DEFAULT_DETAIL: Record<number, string> = {
 const flag = z.union([z.literal(true), z.object({}).strict()]);
 const duration = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?(ms|s|m|h|d)$/)]);
 
-const ok = { '200': { description: 'OK' } };
-/** `/_sim/openapi.json` entries of the delivery control routes. */
-const DELIVERY_CONTROL_OPENAPI: Record<string, unknown> = {
-  '/_sim/deliveries': {
-    get: {
-      summary: 'The outbound delivery journal (raw bodies and headers as sent); ?webhook=&event=',
-      responses: ok,
-    },
-    delete: { summary: 'Empty the outbound journal', responses: { '204': { description: 'emptied' } } },
-  },
-  '/_sim/deliveries/stats': {
-    get: { summary: 'Queued, in-flight and scheduled-retry counts', responses: ok },
-  },
-  '/_sim/deliveries/wait': {
-    post: {
-      summary: 'Long-poll until a delivery matching {webhook?, event?} is journaled (timeoutMs, wall time)',
-      responses: { ...ok, '408': { description: 'no match in time' } },
-    },
-  },
-  '/_sim/deliveries/idle': { post: { summary: 'Return when nothing is queued or in flight', responses: ok } },
-  '/_sim/deliveries/settings': {
-    get: { summary: "The world's delivery settings: { egress: { policy, allow } }", responses: ok },
-    patch: {
-      summary:
-        'Change the egress policy: { egress: { policy?: "metadata-only" | "cvat-proxy", allow?: ["127.0.0.1", "10.0.0.0/8", "host.name"] } } (allow replaces the list)',
-      responses: { ...ok, '400': { description: 'invalid settings' } },
-    },
-  },
+/** The events API's state: a part of every world, kept in snapshots. */
+const EVENTS_STATE: StateExtension = {
+  name: EVENTS_EXTENSION,
+  create: () => createEventsState(),
+  export: (value) => exportEventsState(value as EventsState),
+  import: (snapshot, world) => importEventsState(snapshot, world.clock),
 };
 
-/** Django's 404 page for a URL no route serves (DEBUG off). */
-const DJANGO_404_PAGE =
-  '\n<!doctype html>\n<html lang="en">\n<head>\n  <title>Not Found</title>\n</head>\n<body>\n  <h1>Not Found</h1><p>The requested resource was not found on this server.</p>\n</body>\n</html>\n';
+/** Every resource change of a world becomes server events in its log. */
+const logServerEvents: ChangeListener = (change, state) => {
+  // Changes made while the world is built (the seeded admin) come before its events state.
+  if (state.extensions.has(EVENTS_EXTENSION))
+    recordResourceChange(eventsOf(state), change, Date.parse(change.time));
+};
 
 /**
  * The annotation simulator as the kernel sees it: state, seed, snapshots, CVAT's error envelope and
@@ -139,8 +138,8 @@ export function createAnnotationDefinition(
     options.sender && options.delivery?.resolve === undefined
       ? { ...options.delivery, resolve: false }
       : options.delivery;
-  const extensions = options.extensions ?? [];
-  const listeners = options.listeners ?? [];
+  const extensions = [EVENTS_STATE, ...(options.extensions ?? [])];
+  const listeners = [logServerEvents, ...(options.listeners ?? [])];
   const knownRoutes: { method: string; re: RegExp }[] = [];
 
   function createState(world: WorldCore): AnnotationState {
@@ -239,12 +238,7 @@ export function createAnnotationDefinition(
       .strict(),
     renderFaultError(c: Context, error: FaultErrorEffect) {
       const status = typeof error.status === 'number' ? error.status : (STATUS_BY_NAME[error.status] ?? 500);
-      if (status === 500 && error.message === undefined) {
-        return new Response(DJANGO_500_PAGE, {
-          status,
-          headers: { 'Content-Type': 'text/html; charset=utf-8', 'X-Request-Id': c.var.sim.requestId },
-        });
-      }
+      if (status === 500 && error.message === undefined) return djangoHtml(c, 500, DJANGO_500_PAGE);
       const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Token' } : {};
       return cvatJson(
         c,
@@ -266,32 +260,25 @@ export function createAnnotationDefinition(
     controlOpenApiPaths: {
       ...DELIVERY_CONTROL_OPENAPI,
       ...WEBHOOK_CONTROL_OPENAPI,
-      ...eventsControlOpenApiPaths,
+      ...EVENTS_CONTROL_OPENAPI,
     },
     // The dashboard's browser code (packages/dashboard), read on the first request for /_sim/ui/.
     dashboard: () => import('./ui/dashboard.generated').then((m) => m.dashboardAssets),
     controlRoutes(control: Hono<SimEnv<AnnotationState>>, tools: ControlTools<AnnotationState>) {
       registerDeliveryControlRoutes(control, deliveryOf, tools.world);
       registerWebhookControlRoutes(control, deliveryOf, tools.world);
+      registerEventControlRoutes(control, tools.world, eventsOf);
     },
     renderNotFound(c: Context) {
       const path = c.req.path.replace(/^\/_ns\/[^/]+/, '');
       if (knownRoutes.some((r) => r.re.test(path))) {
         return cvatJson(c, { detail: `Method "${c.req.method}" not allowed.` }, 405);
       }
-      const sim = c.get('sim') as { requestId?: string } | undefined;
-      return new Response(DJANGO_404_PAGE, {
-        status: 404,
-        headers: { 'Content-Type': 'text/html; charset=utf-8', 'X-Request-Id': sim?.requestId ?? '' },
-      });
+      return djangoHtml(c, 404, DJANGO_404_PAGE);
     },
     renderInternalError(c: Context, error: unknown) {
       console.error('annotation-sim: unhandled error', error);
-      const sim = c.get('sim') as { requestId?: string } | undefined;
-      return new Response(DJANGO_500_PAGE, {
-        status: 500,
-        headers: { 'Content-Type': 'text/html; charset=utf-8', 'X-Request-Id': sim?.requestId ?? '' },
-      });
+      return djangoHtml(c, 500, DJANGO_500_PAGE);
     },
     sensitiveHeaders: ['x-csrftoken'],
     // CVAT's login answers its token as `{"key": "…"}`: the journal shows it redacted.
@@ -301,15 +288,7 @@ export function createAnnotationDefinition(
     limits: { maxBodyBytes: 100 * 1024 * 1024, maxJsonDepth: 1000 },
     renderPayloadTooLarge(c: Context) {
       // Django's RequestDataTooBig is a SuspiciousOperation: its default 400 page.
-      const sim = c.get('sim') as { requestId?: string } | undefined;
-      return new Response(DJANGO_400_PAGE, {
-        status: 400,
-        headers: {
-          'Content-Type': 'text/html; charset=utf-8',
-          'X-Request-Id': sim?.requestId ?? '',
-          'X-Sim-Reason': 'request-body-too-large',
-        },
-      });
+      return djangoHtml(c, 400, DJANGO_400_PAGE, { 'X-Sim-Reason': 'request-body-too-large' });
     },
   } satisfies SimulatorDefinition<AnnotationState> & { knownRoutes: unknown };
   return def;

@@ -1,25 +1,42 @@
-import { controlError, readControlJson, type SimEnv, SimInputError } from '@sims/sim-core';
+import { controlError, parseDuration, parseInput, readControlJson, type SimEnv } from '@sims/sim-core';
 import type { Context, Hono } from 'hono';
+import * as z from 'zod';
 import type { EgressSettings } from '../delivery/egress';
 import type { DeliveryEngine, OutboundEntry } from '../delivery/engine';
 import type { AnnotationState } from '../domain/state';
 
 const WAIT_LIMIT_MS = 60_000;
+const DEFAULT_WAIT = '10s';
+
+/** `PATCH /_sim/deliveries/settings`; the egress settings themselves are checked by `configureEgress`. */
+const settingsSchema = z.object({ egress: z.unknown().optional() }).strict();
+
+/** A journal id or a filter value as given (`3` or `"3"`); compared as text. */
+const idOrText = z.union([z.number(), z.string()]);
+
+/**
+ * `POST /_sim/deliveries/wait`: a filter and how long to wait in wall time (a long-poll is a transport
+ * matter, not simulated time), as `/_sim/journal/wait` takes it: `timeout` is `"2s"` or milliseconds.
+ * `timeoutMs` (milliseconds) is the older spelling, still sent by `@sims/sim-client`.
+ */
+const waitSchema = z
+  .object({
+    webhook: idOrText.optional(),
+    event: z.string().optional(),
+    deliveryId: idOrText.optional(),
+    timeout: z.union([z.string().min(1), z.number().nonnegative()]).optional(),
+    timeoutMs: z.number().nonnegative().optional(),
+  })
+  .refine((b) => b.timeout === undefined || b.timeoutMs === undefined, {
+    message: 'give timeout or timeoutMs, not both',
+    path: ['timeout'],
+  });
 
 function matcher(q: { webhook?: string | number; event?: string; deliveryId?: string | number }) {
   return (e: OutboundEntry) =>
     (q.webhook === undefined || String(e.webhookId) === String(q.webhook)) &&
     (q.event === undefined || e.event === q.event) &&
     (q.deliveryId === undefined || String(e.deliveryId) === String(q.deliveryId));
-}
-
-/** A control-plane JSON object body (empty: `{}`); anything else is a SimInputError (400). */
-async function objectBody(c: Context): Promise<Record<string, unknown>> {
-  // Bounded in size and depth (sim-core); `undefined` when empty.
-  const v = (await readControlJson(c)) ?? {};
-  if (typeof v !== 'object' || v === null || Array.isArray(v))
-    throw new SimInputError('expected a JSON object');
-  return v as Record<string, unknown>;
 }
 
 /** The deliveries' per-world settings as the control plane shows them. */
@@ -52,22 +69,16 @@ export function registerDeliveryControlRoutes(
   /** `{egress: {policy?, allow?}}`: `allow` replaces the list; what is not given stays. */
   control.patch('/deliveries/settings', async (c) => {
     const engine = engineOf(worldOf(c).state);
-    const { egress, ...rest } = await objectBody(c);
-    const unknown = Object.keys(rest);
-    if (unknown.length > 0)
-      throw new SimInputError(`unknown field(s) ${unknown.map((k) => `"${k}"`).join(', ')}`, unknown[0]);
+    const { egress } = parseInput(settingsSchema, (await readControlJson(c)) ?? {});
     if (egress !== undefined) engine.configureEgress(egress);
     return c.json(settingsOf(engine));
   });
-  /** Long-poll (wall time) until a journal entry matches; `{webhook?, event?, timeoutMs?}`. */
+  /** Long-poll (wall time, at most a minute) until a journal entry matches `{webhook?, event?, deliveryId?}`. */
   control.post('/deliveries/wait', async (c) => {
-    const body = (await objectBody(c)) as {
-      webhook?: number;
-      event?: string;
-      timeoutMs?: number;
-    };
+    const { timeout, timeoutMs, ...filter } = parseInput(waitSchema, (await readControlJson(c)) ?? {});
+    const ms = parseDuration(timeout ?? timeoutMs ?? DEFAULT_WAIT);
     const engine = engineOf(worldOf(c).state);
-    const entry = await engine.waitFor(matcher(body), Math.min(body.timeoutMs ?? 10_000, WAIT_LIMIT_MS));
+    const entry = await engine.waitFor(matcher(filter), Math.min(ms, WAIT_LIMIT_MS));
     if (!entry) return controlError(c, 408, 'no delivery matched in time');
     return c.json({ entry });
   });
@@ -86,3 +97,38 @@ export function registerDeliveryControlRoutes(
     return c.json(engine.stats());
   });
 }
+
+const ok = { '200': { description: 'OK' } };
+/** `/_sim/openapi.json` entries of the delivery control routes. */
+export const DELIVERY_CONTROL_OPENAPI: Record<string, unknown> = {
+  '/_sim/deliveries': {
+    get: {
+      summary: 'The outbound delivery journal (raw bodies and headers as sent); ?webhook=&event=',
+      responses: ok,
+    },
+    delete: { summary: 'Empty the outbound journal', responses: { '204': { description: 'emptied' } } },
+  },
+  '/_sim/deliveries/stats': {
+    get: { summary: 'Queued, in-flight and scheduled-retry counts', responses: ok },
+  },
+  '/_sim/deliveries/wait': {
+    post: {
+      summary:
+        'Long-poll until a delivery matching {webhook?, event?, deliveryId?} is journaled; timeout: "10s" or ms (wall time, default 10s, at most 60s; timeoutMs: the older spelling, in ms)',
+      responses: {
+        ...ok,
+        '400': { description: 'invalid filter or timeout' },
+        '408': { description: 'no match in time' },
+      },
+    },
+  },
+  '/_sim/deliveries/idle': { post: { summary: 'Return when nothing is queued or in flight', responses: ok } },
+  '/_sim/deliveries/settings': {
+    get: { summary: "The world's delivery settings: { egress: { policy, allow } }", responses: ok },
+    patch: {
+      summary:
+        'Change the egress policy: { egress: { policy?: "metadata-only" | "cvat-proxy", allow?: ["127.0.0.1", "10.0.0.0/8", "host.name"] } } (allow replaces the list)',
+      responses: { ...ok, '400': { description: 'invalid settings' } },
+    },
+  },
+};

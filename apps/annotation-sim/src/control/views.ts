@@ -1,6 +1,6 @@
 import type { ExportStatus } from '../domain/events/export';
+import type { EventQuery } from '../domain/events/record';
 import type { describeEventsSettings } from '../domain/events/state';
-import type { EventQuery } from '../domain/events/store';
 import type { DeliveryRec, WebhookRec } from '../domain/model';
 import { deliveryRead, webhookRead } from '../domain/serializers';
 import type { AnnotationData } from '../domain/state';

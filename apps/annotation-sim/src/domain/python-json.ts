@@ -1,40 +1,92 @@
 /**
- * Python's `json.dumps(value)` with its defaults, byte for byte: separators `", "` and `": "`,
- * `ensure_ascii=True` (every character outside space..`~` escaped as `\uXXXX`, UTF-16 surrogates as
- * pairs), keys in insertion order. `python-requests` sends exactly these bytes for `json=payload`.
+ * Python's `json.dumps` (and DRF's `JSONRenderer`, and `repr`/`str`), byte for byte. One writer serves
+ * the webhook payloads (`python-requests` sends `json.dumps(payload)` for `json=payload`), the events
+ * API's stored client payloads (`json.dumps(json.loads(payload))`) and DRF-rendered event payloads.
  *
- * JavaScript numbers do not remember whether they were floats; keys named in `floatKeys` hold lists
- * of Python floats (e.g. an issue's `position`), rendered with Python's `repr` (`1.0`, `1e-05`).
+ * JavaScript numbers do not remember whether they were Python ints or floats. A plain JS number is an
+ * int when it is whole, a float otherwise, unless its key is one of `floatKeys` (lists of Python floats,
+ * such as an issue's `position`). Values parsed by `parsePythonJson` carry their Python type
+ * ({@link PyInt}, {@link PyFloat}, {@link PyDict}) and are written as that type.
  */
-export function pythonJsonDumps(value: unknown, floatKeys: ReadonlySet<string> = DEFAULT_FLOAT_KEYS): string {
-  return dump(value, false, floatKeys);
+
+/** A Python int parsed from JSON, with its exact digits (JSON ints are unbounded in Python). */
+export class PyInt {
+  constructor(readonly digits: string) {}
+}
+
+/** A Python float parsed from JSON (`1.0` stays a float; `NaN` and `Infinity` are floats too). */
+export class PyFloat {
+  constructor(readonly value: number) {}
+}
+
+/** A Python dict parsed from JSON: keys in insertion order (a duplicate key keeps its first place). */
+export class PyDict {
+  constructor(readonly entries: [string, PythonJson][]) {}
+}
+
+/** A JSON value as Python's `json.loads` types it. */
+export type PythonJson = null | boolean | string | PyInt | PyFloat | PythonJson[] | PyDict;
+
+/** How `json.dumps` is called, and how plain JS numbers map to Python's types. */
+export interface PythonJsonOptions {
+  /** `separators=(",", ":")` (DRF's renderer) instead of `(", ", ": ")`. Default false. */
+  compact?: boolean;
+  /** `ensure_ascii`: every character outside space..`~` written as `\uXXXX`. Default true. */
+  ascii?: boolean;
+  /** Keys whose values (at any depth) are Python floats. Default: `position`. */
+  floatKeys?: ReadonlySet<string>;
+  /**
+   * A JS `-0` is Python's float `-0.0` (no int is negative zero) rather than the int `0`. Default
+   * false: the simulator's own records (webhook payloads) hold whole numbers only in int fields.
+   */
+  signedZero?: boolean;
 }
 
 const DEFAULT_FLOAT_KEYS: ReadonlySet<string> = new Set(['position']);
+const NO_FLOAT_KEYS: ReadonlySet<string> = new Set();
 
-/** Printable ASCII without `"` and `\\`: Python writes such a string as is, in quotes. */
-const PLAIN_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+interface Style {
+  item: string;
+  colon: string;
+  ascii: boolean;
+  floatKeys: ReadonlySet<string>;
+  signedZero: boolean;
+}
 
-/** Rendered keys (`"name": `): payloads repeat the same few dozen field names (a webhook per delivery). */
-const KEYS = new Map<string, string>();
-const KEYS_MAX = 4096;
+/**
+ * Python's `json.dumps(value)` with its defaults unless told: separators `", "` and `": "`,
+ * `ensure_ascii=True` (UTF-16 surrogates as pairs of `\uXXXX`), keys in insertion order, `undefined`
+ * members skipped. A `Set` as second argument is `floatKeys`.
+ *
+ * @example pythonJsonDumps({ a: [1, 2.5], b: 'é' }) // '{"a": [1, 2.5], "b": "\\u00e9"}'
+ */
+export function pythonJsonDumps(
+  value: unknown,
+  options: PythonJsonOptions | ReadonlySet<string> = {},
+): string {
+  const o: PythonJsonOptions =
+    options instanceof Set ? { floatKeys: options } : (options as PythonJsonOptions);
+  return dump(value, false, {
+    item: o.compact ? ',' : ', ',
+    colon: o.compact ? ':' : ': ',
+    ascii: o.ascii ?? true,
+    floatKeys: o.floatKeys ?? DEFAULT_FLOAT_KEYS,
+    signedZero: o.signedZero ?? false,
+  });
+}
 
-function keyText(k: string): string {
-  let text = KEYS.get(k);
-  if (text === undefined) {
-    text = `${pythonString(k)}: `;
-    if (KEYS.size < KEYS_MAX) KEYS.set(k, text);
-  }
-  return text;
+/** DRF's `JSONRenderer().render(data)`: compact separators, non-ASCII kept (`UNICODE_JSON`). */
+export function renderDrfJson(value: unknown): string {
+  return pythonJsonDumps(value, { compact: true, ascii: false, floatKeys: NO_FLOAT_KEYS, signedZero: true });
 }
 
 // One pass with string concatenation: every webhook delivery renders its payload with this.
-function dump(v: unknown, asFloat: boolean, floatKeys: ReadonlySet<string>): string {
+function dump(v: unknown, asFloat: boolean, s: Style): string {
   switch (typeof v) {
     case 'string':
-      return pythonString(v);
+      return pythonString(v, s.ascii);
     case 'number':
-      return asFloat ? pythonFloatRepr(v) : pythonNumber(v);
+      return asFloat ? pythonFloatRepr(v) : pythonNumber(v, s.signedZero);
     case 'boolean':
       return v ? 'true' : 'false';
     case 'object': {
@@ -42,11 +94,21 @@ function dump(v: unknown, asFloat: boolean, floatKeys: ReadonlySet<string>): str
       if (Array.isArray(v)) {
         let out = '[';
         for (let i = 0; i < v.length; i++) {
-          if (i > 0) out += ', ';
+          if (i > 0) out += s.item;
           // A hole is written as nothing (as `map` then `join` would).
-          if (i in v) out += dump(v[i], asFloat, floatKeys);
+          if (i in v) out += dump(v[i], asFloat, s);
         }
         return `${out}]`;
+      }
+      if (v instanceof PyInt) return v.digits;
+      if (v instanceof PyFloat) return pythonFloatRepr(v.value);
+      if (v instanceof PyDict) {
+        let out = '{';
+        for (let i = 0; i < v.entries.length; i++) {
+          const [k, x] = v.entries[i] as [string, PythonJson];
+          out += `${i > 0 ? s.item : ''}${pythonString(k, s.ascii)}${s.colon}${dump(x, false, s)}`;
+        }
+        return `${out}}`;
       }
       const o = v as Record<string, unknown>;
       let out = '{';
@@ -56,8 +118,8 @@ function dump(v: unknown, asFloat: boolean, floatKeys: ReadonlySet<string>): str
         if (!Object.hasOwn(o, k)) continue;
         const x = o[k];
         if (x === undefined) continue;
-        out += sep + keyText(k) + dump(x, asFloat || floatKeys.has(k), floatKeys);
-        sep = ', ';
+        out += `${sep}${pythonString(k, s.ascii)}${s.colon}${dump(x, asFloat || s.floatKeys.has(k), s)}`;
+        sep = s.item;
       }
       return `${out}}`;
     }
@@ -67,12 +129,15 @@ function dump(v: unknown, asFloat: boolean, floatKeys: ReadonlySet<string>): str
   }
 }
 
-function pythonNumber(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 1e21) return n.toFixed(0);
+function pythonNumber(n: number, signedZero: boolean): string {
+  if (Number.isInteger(n) && Math.abs(n) < 1e21 && !(signedZero && Object.is(n, -0))) return n.toFixed(0);
   return pythonFloatRepr(n);
 }
 
-/** Python `float.__repr__`: shortest round-trip digits; exponent form below 1e-4 or from 1e16. */
+/**
+ * A float as `json.dumps` writes it: Python's `float.__repr__` (shortest round-trip digits, exponent
+ * form below 1e-4 or from 1e16, `.0` on whole numbers), and `NaN`, `Infinity`, `-Infinity`.
+ */
 export function pythonFloatRepr(n: number): string {
   if (Number.isNaN(n)) return 'NaN';
   if (n === Number.POSITIVE_INFINITY) return 'Infinity';
@@ -82,30 +147,82 @@ export function pythonFloatRepr(n: number): string {
   if (abs >= 1e16 || abs < 1e-4) {
     const [mant, exp] = n.toExponential().split('e') as [string, string];
     const e = Number(exp);
-    const sign = e < 0 ? '-' : '+';
-    const digits = String(Math.abs(e)).padStart(2, '0');
-    return `${mant}e${sign}${digits}`;
+    return `${mant}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
   }
-  const s = String(n);
-  return s.includes('.') ? s : `${s}.0`;
+  const text = String(n);
+  return text.includes('.') ? text : `${text}.0`;
 }
 
-/** A string as `json.dumps` writes it with `ensure_ascii` (the default): `"caf\\u00e9"`. */
-export function pythonString(s: string): string {
-  if (PLAIN_STRING.test(s)) return `"${s}"`;
+/** Printable ASCII without `"` and `\\`: Python writes such a string as is, in quotes. */
+const PLAIN_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** Characters `json.dumps(..., ensure_ascii=False)` writes escaped: controls, `"` and `\\`. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\]/;
+
+const SHORT_ESCAPES: Record<string, string> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+};
+
+/**
+ * A JSON string literal as `json.dumps` writes it: with `ensure_ascii` (the default) everything outside
+ * space..`~` as `\uXXXX` (`"caf\\u00e9"`); without it only controls, `"` and `\\` are escaped.
+ */
+export function pythonString(s: string, ascii = true): string {
+  if (PLAIN_STRING.test(s) || (!ascii && !NEEDS_ESCAPE.test(s))) return `"${s}"`;
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    const ch = s[i] as string;
-    if (ch === '"') out += '\\"';
-    else if (ch === '\\') out += '\\\\';
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c && (c <= 0x7e || !ascii)) {
+      out += s[i];
+      continue;
+    }
+    out += SHORT_ESCAPES[s[i] as string] ?? `\\u${c.toString(16).padStart(4, '0')}`;
+  }
+  return `${out}"`;
+}
+
+/** Python's `repr(float)`: as `json.dumps` writes a finite float; `inf`, `-inf` and `nan` otherwise. */
+function floatRepr(n: number): string {
+  if (Number.isFinite(n)) return pythonFloatRepr(n);
+  return Number.isNaN(n) ? 'nan' : n > 0 ? 'inf' : '-inf';
+}
+
+function reprString(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of s) {
+    const code = ch.codePointAt(0) as number;
+    if (ch === '\\') out += '\\\\';
+    else if (ch === quote) out += `\\${quote}`;
     else if (ch === '\n') out += '\\n';
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
-    else if (ch === '\b') out += '\\b';
-    else if (ch === '\f') out += '\\f';
-    else if (c < 0x20 || c > 0x7e) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
     else out += ch;
   }
-  return `${out}"`;
+  return out + quote;
+}
+
+/** Python's `repr()` of a JSON-like value (`None`, `True`, `'text'`, `{'a': 1}`). */
+export function pythonRepr(value: unknown): string {
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (typeof value === 'string') return reprString(value);
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : floatRepr(value);
+  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+  return `{${entries.map(([k, v]) => `${reprString(k)}: ${pythonRepr(v)}`).join(', ')}}`;
+}
+
+/** Python's `str()`: a string as is, anything else as its `repr()`. */
+export function pythonStr(value: unknown): string {
+  return typeof value === 'string' ? value : pythonRepr(value);
 }

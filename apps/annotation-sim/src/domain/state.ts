@@ -71,6 +71,11 @@ export interface AnnotationData {
   seq: Record<string, number>;
   /** Scheme+host the API was last reached at; used for absolute `url` fields. */
   baseUrl: string;
+  /**
+   * What `baseUrl` was derived from (origin and Host header), so the next request from the same place
+   * reuses it without parsing its URL (http/api.ts); not in snapshots.
+   */
+  baseUrlFrom?: { origin: string; host: string | undefined };
   /** Compatibility switches of the read representations (simulator configuration, not in snapshots). */
   compat?: Compat;
 }

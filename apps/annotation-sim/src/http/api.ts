@@ -2,14 +2,14 @@ import type { RequestSim, World } from '@sims/sim-core';
 import type { Context, Handler } from 'hono';
 import type { Actor } from '../domain/changes';
 import { ApiFailure, notFound } from '../domain/errors';
-import { PyJsonError, parsePyJson } from '../domain/events/pyjson';
 import type { UserRec } from '../domain/model';
 import type { OrgContext } from '../domain/org-context';
+import { PythonJsonError, parsePythonJson } from '../domain/python-json-parse';
 import type { MutationContext } from '../domain/resources';
-import type { AnnotationState } from '../domain/state';
+import type { AnnotationData, AnnotationState } from '../domain/state';
 import { type Authenticated, type AuthOptions, authenticate, requireAuth } from './auth';
 import { orgContextOf } from './org-context';
-import { cvatJson, renderApiError } from './respond';
+import { CVAT_JSON, cvatJson, renderApiError } from './respond';
 
 /** What routes need from the app beyond the request. */
 export interface RouteDeps {
@@ -79,10 +79,10 @@ export class ApiRequest {
     if (this.sim.jsonError !== undefined) {
       let message = pythonJsonError(raw, this.sim.jsonError);
       try {
-        parsePyJson(raw);
+        parsePythonJson(raw);
       } catch (err) {
-        // Python's json module message, from the events API's Python-compatible parser.
-        if (err instanceof PyJsonError) message = err.message;
+        // Python's json module message for the same text.
+        if (err instanceof PythonJsonError) message = err.message;
       }
       throw new ApiFailure({ code: 'PARSE_ERROR', detail: `JSON parse error - ${message}` });
     }
@@ -145,32 +145,30 @@ function pythonJsonError(raw: string, message: string): string {
  * checks the Accept header, authenticates (unless `anonymous`), and renders any ApiFailure through
  * the one error renderer.
  */
-let lastBase: { origin: string; host: string | undefined; base: string } | undefined;
-
 /**
  * The base of links in answers: the request's scheme, its Host header (else the URL's host) and, so
  * that links lead back into the same namespace, a `/_ns/<name>` path prefix. Consecutive requests
- * nearly always share it: the last one is reused while the URL's origin and the Host header are the
- * same and there is no prefix (a URL parse per request was a tenth of a GET's cost: bench/, issue 8).
+ * nearly always share it: the world's last one is reused while the URL's origin and the Host header are
+ * the same and there is no prefix (a URL parse per request was a tenth of a GET's cost: bench/).
  */
-function baseUrlOf(requestUrl: string, host: string | undefined): string {
+function baseUrlOf(data: AnnotationData, requestUrl: string, host: string | undefined): string {
   const pathStart = requestUrl.indexOf('/', requestUrl.indexOf('//') + 2);
   const namespaced = pathStart !== -1 && requestUrl.startsWith('/_ns/', pathStart);
-  const last = lastBase;
+  const from = data.baseUrlFrom;
   if (
-    last !== undefined &&
+    from !== undefined &&
     !namespaced &&
-    last.host === host &&
-    last.origin.length === pathStart &&
-    requestUrl.startsWith(last.origin)
+    from.host === host &&
+    from.origin.length === pathStart &&
+    requestUrl.startsWith(from.origin)
   ) {
-    return last.base;
+    return data.baseUrl;
   }
   const url = new URL(requestUrl);
   const prefix = /^\/_ns\/[^/]+/.exec(url.pathname)?.[0] ?? '';
-  const base = `${url.protocol}//${host ?? url.host}${prefix}`;
-  if (!namespaced && pathStart !== -1) lastBase = { origin: requestUrl.slice(0, pathStart), host, base };
-  return base;
+  data.baseUrlFrom =
+    !namespaced && pathStart !== -1 ? { origin: requestUrl.slice(0, pathStart), host } : undefined;
+  return `${url.protocol}//${host ?? url.host}${prefix}`;
 }
 
 export function api(
@@ -180,7 +178,7 @@ export function api(
 ): Handler {
   return async (c) => {
     const r = new ApiRequest(c, deps);
-    r.state.baseUrl = baseUrlOf(c.req.url, c.req.header('host'));
+    r.state.baseUrl = baseUrlOf(r.state, c.req.url, c.req.header('host'));
     try {
       if (deps.strictAccept && !acceptable(c.req.header('accept'))) {
         // DRF renders a failed negotiation with its first renderer (force=True): CVAT's own JSON type.
@@ -201,6 +199,6 @@ function acceptable(accept: string | undefined): boolean {
   if (accept === undefined || accept.trim() === '') return true;
   return accept.split(',').some((part) => {
     const type = (part.split(';')[0] ?? '').trim().toLowerCase();
-    return type === '*/*' || type === 'application/*' || type === 'application/vnd.cvat+json';
+    return type === '*/*' || type === 'application/*' || type === CVAT_JSON;
   });
 }

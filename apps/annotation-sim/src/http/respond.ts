@@ -19,8 +19,15 @@ export function cvatJson(
   );
 }
 
+/** DRF's `Response(None, status)`: an empty body and no Content-Type. */
+export function emptyBody(c: Context, status = 204, headers: Record<string, string> = {}): Response {
+  return carriesRequestId(
+    new Response(null, { status, headers: { 'X-Request-Id': requestIdOf(c), ...headers } }),
+  );
+}
+
 export function noContent(c: Context): Response {
-  return carriesRequestId(new Response(null, { status: 204, headers: { 'X-Request-Id': requestIdOf(c) } }));
+  return emptyBody(c, 204);
 }
 
 /** Responses made here with their X-Request-Id already set (see `hasRequestId`). */
@@ -34,7 +41,7 @@ function carriesRequestId(res: Response): Response {
 /**
  * Whether a response already carries X-Request-Id. Responses made by `cvatJson` and `noContent` are
  * known to: asking their headers would make @hono/node-server turn its lightweight Response's plain
- * header record into a Headers object on every request (bench/, issue 8).
+ * header record into a Headers object on every request (measured in bench/).
  */
 export function hasRequestId(res: Response): boolean {
   return withRequestId.has(res) || res.headers.has('X-Request-Id');
@@ -54,13 +61,53 @@ export function headerText(text: string): string {
   return ascii.length > 200 ? `${ascii.slice(0, 200)}...` : ascii;
 }
 
-/** Django's production 500 page (DEBUG=False): what CVAT returns for an unhandled exception. */
-export const DJANGO_500_PAGE =
-  '\n<!doctype html>\n<html lang="en">\n<head>\n  <title>Server Error (500)</title>\n</head>\n<body>\n  <h1>Server Error (500)</h1><p></p>\n</body>\n</html>\n';
+/** The message of DRF's `PermissionDenied` and of CVAT's permission checks. */
+export const PERMISSION_DENIED = 'You do not have permission to perform this action.';
 
-/** Django's production 400 page (DEBUG=False): its answer to a SuspiciousOperation such as RequestDataTooBig. */
-export const DJANGO_400_PAGE =
-  '\n<!doctype html>\n<html lang="en">\n<head>\n  <title>Bad Request (400)</title>\n</head>\n<body>\n  <h1>Bad Request (400)</h1><p></p>\n</body>\n</html>\n';
+/** Django's `ERROR_PAGE_TEMPLATE` (django/views/defaults.py): its error pages with DEBUG off and no template. */
+function djangoErrorPage(title: string, details = ''): string {
+  return `\n<!doctype html>\n<html lang="en">\n<head>\n  <title>${title}</title>\n</head>\n<body>\n  <h1>${title}</h1><p>${details}</p>\n</body>\n</html>\n`;
+}
+
+/** Django's 500 page: what CVAT returns for an unhandled exception. */
+export const DJANGO_500_PAGE = djangoErrorPage('Server Error (500)');
+/** Django's 400 page: its answer to a SuspiciousOperation such as RequestDataTooBig. */
+export const DJANGO_400_PAGE = djangoErrorPage('Bad Request (400)');
+/** Django's 404 page for a URL no route serves. */
+export const DJANGO_404_PAGE = djangoErrorPage(
+  'Not Found',
+  'The requested resource was not found on this server.',
+);
+/**
+ * The bare 500 body (`<h1>Server Error (500)</h1>`) of Django's `server_error` before the page
+ * template: the events endpoints answer it (their tests pin it); the rest of the API answers
+ * {@link DJANGO_500_PAGE}.
+ */
+export const BARE_500_PAGE = '<h1>Server Error (500)</h1>';
+
+/**
+ * A Django HTML response (`HttpResponse…(text)` or an error page), `text/html; charset=utf-8`.
+ *
+ * @example djangoHtml(c, 404, 'There is no request with specified id')
+ */
+export function djangoHtml(
+  c: Context,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+): Response {
+  return carriesRequestId(
+    new Response(body, {
+      status,
+      headers: { 'Content-Type': 'text/html; charset=utf-8', 'X-Request-Id': requestIdOf(c), ...headers },
+    }),
+  );
+}
+
+/** Django's answer to an unhandled exception, with what the simulator meant in `X-Sim-Reason`. */
+export function djangoServerError(c: Context, reason: string, page = DJANGO_500_PAGE): Response {
+  return djangoHtml(c, 500, page, { 'X-Sim-Reason': headerText(reason) });
+}
 
 /** Longest message text a 400 answers: DRF quotes the value it refused, which may be 100 MiB long. */
 const MAX_MESSAGE = 1000;
@@ -95,11 +142,7 @@ export function renderApiError(c: Context, error: ApiError): Response {
     case 'AUTHENTICATION_FAILED':
       return cvatJson(c, { detail: error.detail }, 401, { 'WWW-Authenticate': 'Token' });
     case 'PERMISSION_DENIED':
-      return cvatJson(
-        c,
-        { detail: error.detail ?? 'You do not have permission to perform this action.' },
-        403,
-      );
+      return cvatJson(c, { detail: error.detail ?? PERMISSION_DENIED }, 403);
     case 'NOT_FOUND':
       return cvatJson(c, { detail: error.detail }, 404);
     case 'INVALID':
@@ -115,13 +158,6 @@ export function renderApiError(c: Context, error: ApiError): Response {
     case 'UNSUPPORTED_MEDIA_TYPE':
       return cvatJson(c, { detail: `Unsupported media type "${error.mediaType}" in request.` }, 415);
     case 'SERVER_ERROR':
-      return new Response(DJANGO_500_PAGE, {
-        status: 500,
-        headers: {
-          'Content-Type': 'text/html; charset=utf-8',
-          'X-Request-Id': requestIdOf(c),
-          'X-Sim-Reason': headerText(error.reason),
-        },
-      });
+      return djangoServerError(c, error.reason);
   }
 }

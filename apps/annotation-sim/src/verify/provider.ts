@@ -21,6 +21,7 @@ import {
   str,
   strings,
 } from '@sims/pact-verify';
+import { CVAT_JSON } from '../http/respond';
 import {
   type AnnotationSim,
   createAnnotationSim,
@@ -34,7 +35,6 @@ import {
   startAnnotationSim,
 } from '../index';
 
-const CVAT_JSON = 'application/vnd.cvat+json';
 /** Secret of webhooks whose state names none (the admin pact never reads it). */
 const DEFAULT_SECRET = 'pact-provider-webhook-secret';
 

@@ -8,7 +8,8 @@ import {
   renderCsvRow,
   splitCsvLine,
 } from '../../src/domain/events/csv';
-import { type EventRecord, EventStore } from '../../src/domain/events/store';
+import type { EventRecord } from '../../src/domain/events/record';
+import { EventStore } from '../../src/domain/events/store';
 import { batch, createHarness, type Harness } from './support/harness';
 
 const csvRows = (text: string) => parse(text, { columns: true }) as Record<string, string>[];

@@ -1,15 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  dumpsPy,
-  PyJsonError,
-  parsePyJson,
-  pyFloatRepr,
-  pyJsonString,
-  pyRepr,
+  pythonFloatRepr as pyFloatRepr,
+  pythonString as pyJsonString,
+  pythonRepr as pyRepr,
+  pythonJsonDumps,
   renderDrfJson,
-} from '../../src/domain/events/pyjson';
+} from '../../src/domain/python-json';
+import {
+  PythonJsonError as PyJsonError,
+  parsePythonJson as parsePyJson,
+} from '../../src/domain/python-json-parse';
 
+/** `json.dumps` of values as the events API holds them: a JS -0 is Python's float -0.0. */
+const dumpsPy = (value: unknown) => pythonJsonDumps(value, { signedZero: true });
 const roundTrip = (text: string) => dumpsPy(parsePyJson(text));
 
 describe('Python-compatible JSON', () => {

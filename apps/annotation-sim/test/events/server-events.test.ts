@@ -1,8 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pyStr, renderDrfJson } from '../../src/domain/events/pyjson';
 import { serverEventRecords } from '../../src/domain/events/server-events';
+import { pythonStr as pyStr, renderDrfJson } from '../../src/domain/python-json';
 import { createHarness, type Harness, START_MS } from './support/harness';
 
 const csvRows = (text: string) => parse(text, { columns: true }) as Record<string, string>[];

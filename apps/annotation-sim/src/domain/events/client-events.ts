@@ -1,5 +1,6 @@
-import { dumpsPy, PyJsonError, parsePyJson, renderDrfJson } from './pyjson';
-import type { EventRecord } from './store';
+import { pythonJsonDumps, renderDrfJson } from '../python-json';
+import { PythonJsonError, parsePythonJson } from '../python-json-parse';
+import type { EventRecord } from './record';
 import { formatDrfDateTime, parseIsoDateTime } from './time';
 
 /**
@@ -244,9 +245,9 @@ export function processClientEvents(
       return { ok: false, error: { code: 'PAYLOAD_NULL' } };
     let payload: string;
     try {
-      payload = dumpsPy(parsePyJson((event.get('payload') as string | undefined) ?? '{}'));
+      payload = pythonJsonDumps(parsePythonJson((event.get('payload') as string | undefined) ?? '{}'));
     } catch (err) {
-      if (err instanceof PyJsonError)
+      if (err instanceof PythonJsonError)
         return invalid({ payload: 'JSON payload is not valid in passed event' });
       throw err;
     }

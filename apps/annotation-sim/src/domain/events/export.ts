@@ -1,6 +1,6 @@
-import type { Clock, Random } from '@sims/sim-core';
+import type { Clock } from '@sims/sim-core';
+import { type EventQuery, ID_FILTERS, type IdFilter } from './record';
 import type { EventsState } from './state';
-import { type EventQuery, ID_FILTERS, type IdFilter } from './store';
 import { formatDrfDateTime, formatFileTimestamp, parseIsoDateTime } from './time';
 
 /**
@@ -328,11 +328,6 @@ export function renderRequest(
         : null,
     result_id: null,
   };
-}
-
-/** A fresh query id (uuid4 from the world's id stream). */
-export function newQueryId(ids: Random): string {
-  return ids.uuid();
 }
 
 /** A job put directly into a given state (control plane, pact provider states, scenario seeds). */

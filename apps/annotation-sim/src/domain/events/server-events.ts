@@ -1,5 +1,6 @@
-import { pyStr, renderDrfJson } from './pyjson';
-import type { EventRecord } from './store';
+import { pythonStr, renderDrfJson } from '../python-json';
+import type { EventRecord } from './record';
+import { type EventsState, recordEvents } from './state';
 
 /**
  * Server events (`cvat/apps/events/handlers.py`): every create, update and delete of a resource is one
@@ -206,10 +207,20 @@ export function serverEventRecords(change: ResourceChange, now: number): EventRe
         // getattr(instance, f"{prop}_id"): set for foreign keys (assignee → assignee_id).
         isObject(value) ? intOrNull(value.id) : null,
         prop,
-        pyStr(stripUrl(value) ?? null),
+        pythonStr(stripUrl(value) ?? null),
         `{"old_value":${renderDrfJson(stripUrl(old) ?? null)},${requestTail}`,
       ),
     );
   }
   return out;
+}
+
+/**
+ * Logs a resource change as server events (dropped while the store is disconnected): the events API's
+ * listener on every world's changes.
+ *
+ * @example state.subscribe((change) => recordResourceChange(eventsOf(state), change, Date.parse(change.time)))
+ */
+export function recordResourceChange(events: EventsState, change: ResourceChange, now: number): void {
+  recordEvents(events, serverEventRecords(change, now));
 }

@@ -1,10 +1,16 @@
 import { type Clock, parseDuration, parseInput } from '@sims/sim-core';
 import * as z from 'zod';
 import { armJob, type ExportJob } from './export';
-import { type EventRecord, EventStore } from './store';
+import type { EventRecord } from './record';
+import { EventStore } from './store';
 
 /** The key of the events API's slot in the world state's `extensions`. */
 export const EVENTS_EXTENSION = 'events';
+
+/** The events API's part of a world's state. */
+export function eventsOf(state: { extensions: Map<string, unknown> }): EventsState {
+  return state.extensions.get(EVENTS_EXTENSION) as EventsState;
+}
 
 /** Per-world behaviour of the events API. */
 export interface EventsSettings {

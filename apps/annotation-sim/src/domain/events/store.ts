@@ -7,79 +7,21 @@
  * formatting a million rows, and a row costs its line plus about 80 bytes of columns.
  */
 
-import {
-  type CsvLineInput,
-  createCsvLineInput,
-  createCsvLineWriter,
-  encodeCsvField,
-  splitCsvLine,
-} from './csv';
+import { type CsvLineInput, createCsvLineInput, createCsvLineWriter, splitCsvLine } from './csv';
+import { EVENT_COLUMNS, type EventQuery, type EventRecord, ID_FILTERS } from './record';
+import { Dictionary, exactInUtf8, negativeZero, numberOrNaN, parseNumber, text } from './store-values';
 
-/** One row of the event log as CVAT stores it (timestamp in epoch milliseconds, `DateTime64(3)`). */
-export interface EventRecord {
-  scope: string;
-  obj_name: string | null;
-  obj_id: number | null;
-  obj_val: string | null;
-  source: string | null;
-  timestamp: number;
-  count: number | null;
-  duration: number;
-  project_id: number | null;
-  task_id: number | null;
-  job_id: number | null;
-  user_id: number | null;
-  user_name: string | null;
-  user_email: string | null;
-  org_id: number | null;
-  org_slug: string | null;
-  payload: string | null;
-  access_token_id: number | null;
-}
-
-/** The id columns an export can filter on (equality; a falsy value means "no filter"). */
-export const ID_FILTERS = ['org_id', 'project_id', 'task_id', 'job_id', 'user_id'] as const;
-export type IdFilter = (typeof ID_FILTERS)[number];
-
-/** An export query: `timestamp` in [from, to] (ms, inclusive) plus id equalities. */
-export interface EventQuery {
-  from: number;
-  to: number;
-  ids: Partial<Record<IdFilter, number>>;
-}
+/** Where each column's field is in a stored CSV line. */
+const FIELD = Object.fromEntries(EVENT_COLUMNS.map((name, i) => [name, i])) as Record<
+  (typeof EVENT_COLUMNS)[number],
+  number
+>;
 
 /** The numbers exports filter and sort on; the others (`obj_id`, `count`, `duration`, `access_token_id`) live only in the line. */
 const NUMERIC = ['timestamp', 'project_id', 'task_id', 'job_id', 'user_id', 'org_id'] as const;
 type NumericColumn = (typeof NUMERIC)[number];
 const CODED = ['scope', 'source', 'user_name', 'user_email', 'org_slug'] as const;
 type CodedColumn = (typeof CODED)[number];
-
-/** A dictionary of strings; code 0 is NULL. Each value's CSV field is encoded once. */
-class Dictionary {
-  private readonly codes = new Map<string, number>();
-  readonly values: (string | null)[] = [null];
-  readonly fields: Uint8Array[] = [encodeCsvField(null)];
-  private last: string | null = null;
-  private lastCode = 0;
-  code(value: string | null): number {
-    if (value === null) return 0;
-    // Consecutive rows mostly share scope, source and user.
-    if (value === this.last) return this.lastCode;
-    let c = this.codes.get(value);
-    if (c === undefined) {
-      c = this.values.length;
-      this.values.push(value);
-      this.fields.push(encodeCsvField(value));
-      this.codes.set(value, c);
-    }
-    this.last = value;
-    this.lastCode = c;
-    return c;
-  }
-  has(value: string): number | undefined {
-    return this.codes.get(value);
-  }
-}
 
 /** Bytes of a line segment (a longer line gets a segment of its own). */
 const SEGMENT_BYTES = 4 * 1024 * 1024;
@@ -101,19 +43,6 @@ interface Texts {
   obj_val: string | null;
   payload: string | null;
 }
-
-const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-/** UTF-8 holds any string but one with a lone surrogate (it becomes U+FFFD). */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const SURROGATE = /[\uD800-\uDFFF]/;
-const exactInUtf8 = (s: string | null) => s === null || !SURROGATE.test(s) || !LONE_SURROGATE.test(s);
-/** A number as a Float64Array would store it; NULL is NaN. */
-const numberOrNaN = (v: number | null | undefined) =>
-  v === null || v === undefined ? Number.NaN : Number(v);
-const negativeZero = (v: number, bit: number) => (v === 0 && 1 / v < 0 ? bit : 0);
-/** A number read back from its field: empty is NULL. */
-const parseNumber = (field: string | undefined, negZero: boolean): number | null =>
-  field === undefined || field === '' ? null : negZero ? -0 : Number(field);
 
 /**
  * The stored CSV lines of the rows an export matches, in order, copied out a chunk at a time.
@@ -281,20 +210,20 @@ export class EventStore {
     const flags = this.nulls[i] as number;
     const fields = splitCsvLine(this.decoder.decode(this.line(i)));
     const texts = this.inexact.get(i) ?? {
-      obj_name: flags & NULL_OBJ_NAME ? null : (fields[1] as string),
-      obj_val: flags & NULL_OBJ_VAL ? null : (fields[3] as string),
-      payload: flags & NULL_PAYLOAD ? null : (fields[16] as string),
+      obj_name: flags & NULL_OBJ_NAME ? null : (fields[FIELD.obj_name] as string),
+      obj_val: flags & NULL_OBJ_VAL ? null : (fields[FIELD.obj_val] as string),
+      payload: flags & NULL_PAYLOAD ? null : (fields[FIELD.payload] as string),
     };
     return {
       scope: str('scope') as string,
       obj_name: texts.obj_name,
-      obj_id: parseNumber(fields[2], (flags & NEGATIVE_ZERO_OBJ_ID) !== 0),
+      obj_id: parseNumber(fields[FIELD.obj_id], (flags & NEGATIVE_ZERO_OBJ_ID) !== 0),
       obj_val: texts.obj_val,
       source: str('source'),
       timestamp: this.numeric.timestamp[i] as number,
-      count: parseNumber(fields[6], (flags & NEGATIVE_ZERO_COUNT) !== 0),
+      count: parseNumber(fields[FIELD.count], (flags & NEGATIVE_ZERO_COUNT) !== 0),
       // NULL is written `0`, and read as 0 (CVAT's default).
-      duration: parseNumber(fields[7], (flags & NEGATIVE_ZERO_DURATION) !== 0) ?? 0,
+      duration: parseNumber(fields[FIELD.duration], (flags & NEGATIVE_ZERO_DURATION) !== 0) ?? 0,
       project_id: num('project_id'),
       task_id: num('task_id'),
       job_id: num('job_id'),
@@ -304,7 +233,10 @@ export class EventStore {
       org_id: num('org_id'),
       org_slug: str('org_slug'),
       payload: texts.payload,
-      access_token_id: parseNumber(fields[17], (flags & NEGATIVE_ZERO_ACCESS_TOKEN_ID) !== 0),
+      access_token_id: parseNumber(
+        fields[FIELD.access_token_id],
+        (flags & NEGATIVE_ZERO_ACCESS_TOKEN_ID) !== 0,
+      ),
     };
   }
 

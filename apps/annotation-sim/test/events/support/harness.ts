@@ -1,16 +1,17 @@
 import { createSimKernel, type SimEnv, type SimulatorDefinition, type World } from '@sims/sim-core';
 import type { Context } from 'hono';
+import { registerEventControlRoutes } from '../../../src/control/events';
 import type { EventsCaller, OrgRole } from '../../../src/domain/events/export';
 import { eventsDomainEffects } from '../../../src/domain/events/faults';
-import type { ResourceChange } from '../../../src/domain/events/server-events';
+import { type ResourceChange, recordResourceChange } from '../../../src/domain/events/server-events';
 import {
   createEventsState,
   type EventsState,
   exportEventsState,
   importEventsState,
 } from '../../../src/domain/events/state';
-import { CVAT_JSON } from '../../../src/http/events/respond';
-import { logResourceChange, registerEventRoutes } from '../../../src/http/events/routes';
+import { registerEventRoutes } from '../../../src/http/events/routes';
+import { CVAT_JSON } from '../../../src/http/respond';
 
 /**
  * A minimal stand-in for the resource layer (users, tokens, organizations), so the events API can be
@@ -66,6 +67,7 @@ const definition: SimulatorDefinition<TestState> = {
   seed: () => ({}),
   renderFaultError: (c, error) => c.json({ detail: error.message ?? 'fault' }, Number(error.status) as 500),
   domainEffects: { ...eventsDomainEffects },
+  controlRoutes: (control, tools) => registerEventControlRoutes(control, tools.world, (s) => s.events),
 };
 
 function unauthorized(detail: string): Response {
@@ -117,7 +119,13 @@ export interface RequestOptions extends RequestInit {
  */
 export function createHarness() {
   const kernel = createSimKernel(definition, { seed: 42, clock: { mode: 'manual', start: START } });
-  registerEventRoutes(kernel, { events: (w) => w.state.events, identify });
+  registerEventRoutes(kernel, {
+    events: (s) => s.events,
+    route: (handler) => async (c) => {
+      const caller = identify(c);
+      return caller instanceof Response ? caller : handler(c, caller);
+    },
+  });
   const world = (): World<TestState> => kernel.namespaces.get('default');
   return {
     kernel,
@@ -151,7 +159,7 @@ export function createHarness() {
     },
     /** What the resource layer's `emit(change)` does for the events module. */
     emit(change: ResourceChange) {
-      logResourceChange(world().state.events, change, world().clock.now());
+      recordResourceChange(world().state.events, change, world().clock.now());
     },
     close: () => kernel.close(),
   };

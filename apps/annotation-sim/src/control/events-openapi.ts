@@ -2,7 +2,7 @@
  * The events API's control routes (`/_sim/events…`) for `/_sim/openapi.json`: merge into the simulator
  * definition's `controlOpenApiPaths`.
  *
- * @example controlOpenApiPaths: { ...deliveryPaths, ...eventsControlOpenApiPaths }
+ * @example controlOpenApiPaths: { ...DELIVERY_CONTROL_OPENAPI, ...EVENTS_CONTROL_OPENAPI }
  */
 const json = (description: string) => ({
   description,
@@ -31,7 +31,7 @@ const op = (summary: string, ok: string, body?: string, status = 200) => ({
   responses: { [status]: json(ok), 400: error, 401: error },
 });
 
-export const eventsControlOpenApiPaths: Record<string, unknown> = {
+export const EVENTS_CONTROL_OPENAPI: Record<string, unknown> = {
   '/_sim/events': {
     get: op(
       'Event log and export jobs: settings, stored and dropped rows, jobs',

@@ -1,0 +1,38 @@
+import { isAdmin, roleIn } from '../../domain/access';
+import type { EventsCaller } from '../../domain/events/export';
+import { minimalExportDate } from '../../domain/events/minimal-date';
+import { eventsOf } from '../../domain/events/state';
+import type { AnnotationState } from '../../domain/state';
+import { type ApiRequest, api, type RouteDeps } from '../api';
+import type { EventsContext, EventsEdge } from './edge';
+
+/** The caller as the events permission sees it: the authenticated user in the request's organization context. */
+function eventsCaller(r: ApiRequest): EventsCaller {
+  const auth = r.auth();
+  const ctx = r.orgContext();
+  const u = auth.user;
+  return {
+    id: u.id,
+    username: u.username,
+    email: u.email,
+    isAdmin: isAdmin(u),
+    privilege: u.is_superuser ? 'admin' : u.privilege,
+    org: ctx.org ? { id: ctx.org.id, slug: ctx.org.slug } : null,
+    role: ctx.org ? roleIn(r.state, u.id, ctx.org.id) : null,
+    accessTokenId: auth.accessTokenId ?? null,
+  };
+}
+
+/**
+ * The events API on the annotation simulator's edge: each handler runs inside `api()` (Accept
+ * negotiation, authentication, organization context, DRF's error bodies), with the caller it resolved.
+ *
+ * @example registerEventRoutes(kernel, annotationEventsEdge(deps))
+ */
+export function annotationEventsEdge(deps: RouteDeps): EventsEdge<AnnotationState> {
+  return {
+    events: eventsOf,
+    route: (handler) => api(deps, (r) => handler(r.c as EventsContext<AnnotationState>, eventsCaller(r))),
+    minimalFrom: minimalExportDate,
+  };
+}
