@@ -19,7 +19,6 @@ import { egressSettingsOf } from './delivery/egress';
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryOptions } from './delivery/engine';
 import { createHttpSender, createWorkerSender, type WebhookSender } from './delivery/sender';
 import type { ChangeListener } from './domain/changes';
-import { eventsDomainEffects } from './domain/events/faults';
 import { recordResourceChange } from './domain/events/server-events';
 import {
   createEventsState,
@@ -29,6 +28,7 @@ import {
   exportEventsState,
   importEventsState,
 } from './domain/events/state';
+import { annotationEffects } from './domain/fault-effects';
 import { createEventPayload, senderOf } from './domain/payloads';
 import { addUser, applySeed, SeedError, seedSchema } from './domain/seed';
 import { basicUser } from './domain/serializers';
@@ -102,9 +102,6 @@ const DEFAULT_DETAIL: Record<number, string> = {
   429: 'Request was throttled.',
   503: 'Service temporarily unavailable, try again later.',
 };
-
-const flag = z.union([z.literal(true), z.object({}).strict()]);
-const duration = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?(ms|s|m|h|d)$/)]);
 
 /** The events API's state: a part of every world, kept in snapshots. */
 const EVENTS_STATE: StateExtension = {
@@ -247,16 +244,7 @@ export function createAnnotationDefinition(
         headers,
       );
     },
-    domainEffects: {
-      deliveryRefused: flag,
-      deliveryTimeout: flag,
-      deliveryDelay: duration,
-      deliveryDrop: flag,
-      deliveryDuplicate: flag,
-      corruptSignature: flag,
-      // The events API's vocabulary (exportDelay, exportFails, analyticsStoreDown).
-      ...eventsDomainEffects,
-    },
+    domainEffects: annotationEffects.schemas,
     controlOpenApiPaths: {
       ...DELIVERY_CONTROL_OPENAPI,
       ...WEBHOOK_CONTROL_OPENAPI,

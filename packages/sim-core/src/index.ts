@@ -21,6 +21,14 @@ export {
   SimInputError,
   splitPath,
 } from './duration';
+export type {
+  DomainEffectName,
+  DomainEffectSchemas,
+  DomainEffects,
+  DomainEffectValue,
+  EffectSource,
+} from './faults/domain-effects';
+export { defineDomainEffects } from './faults/domain-effects';
 export type { FaultEngine, FaultEngineOptions, FaultRule, RequestFacts } from './faults/engine';
 export { createFaultEngine } from './faults/engine';
 export type {

@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
+import type { DomainEffectSchemas } from './faults/domain-effects';
 import type { DashboardAssets } from './http/dashboard';
 import type { RequestSim, SimEnv } from './http/kernel';
 import type { Namespaces, World, WorldCore } from './world';
@@ -40,8 +41,11 @@ export interface SimulatorDefinition<S> {
   renderFaultError(c: Context<SimEnv<S>>, error: FaultErrorEffect): Response | Promise<Response>;
   /** Stricter schema for `effect.error` (e.g. Google status names). */
   errorEffect?: z.ZodType;
-  /** Domain effects (`operationFails`, `exportDelay`, …) with their value schemas. */
-  domainEffects?: Record<string, z.ZodType>;
+  /**
+   * Domain effects (`operationFails`, `exportDelay`, …) with their value schemas: the `schemas` of the
+   * simulator's `defineDomainEffects`, whose typed reads take them back.
+   */
+  domainEffects?: DomainEffectSchemas;
   /**
    * Simulator-specific control routes, mounted under `/_sim`. `tools.world(c)` is the world of the
    * namespace the control request selects (header or `/_ns/<name>/` prefix).

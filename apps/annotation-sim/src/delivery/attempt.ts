@@ -3,6 +3,7 @@
 // row and journal entry of its outcome.
 import type { WorldCore } from '@sims/sim-core';
 import { formatDrfDate } from '../domain/dates';
+import { annotationEffects, type ReceiverFault } from '../domain/fault-effects';
 import type { DeliveryRec, WebhookRec } from '../domain/model';
 import { changedFieldsOf, type Payload } from '../domain/payloads';
 import { pythonJsonDumps } from '../domain/python-json';
@@ -178,12 +179,12 @@ export function createAttempts(
       query: {},
       body: job.payload,
     };
-    const take = <T>(kind: string): T | undefined => {
-      const t = world.faults.take<T>(facts, kind);
+    const take = <K extends ReceiverFault>(kind: K) => {
+      const t = annotationEffects.take(world.faults, facts, kind);
       if (t) fired.push(t.rule.id);
       return t?.value;
     };
-    const delay = take<number | string>('deliveryDelay');
+    const delay = take('deliveryDelay');
     if (delay !== undefined) {
       await world.clock.sleep(delay);
       webhook = state().webhooks.get(job.webhookId);

@@ -3,37 +3,19 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { type ClusterRef, checkZonalAccess, type DomainContext, findCluster } from '../domain/clusters';
 import { fail, ok, type Result } from '../domain/errors';
+import {
+  clusterEffects,
+  type OperationDurationEffect,
+  type OperationFailsEffect,
+  type OperationStallsEffect,
+} from '../domain/fault-effects';
 import { type ApiVersion, clusterName, nodePoolName } from '../domain/names';
 import { renderOperation } from '../domain/operations';
-import type {
-  BlueGreenPhaseName,
-  ClusterRecord,
-  ClusterState,
-  OperationFailure,
-  OperationRecord,
-  RpcCodeName,
-} from '../domain/state';
+import type { ClusterRecord, ClusterState, OperationFailure, OperationRecord } from '../domain/state';
 import type { OperationScheduler } from '../scheduler';
 import type { HttpError } from './errors';
 
 export type Ctx = Context<SimEnv<ClusterState>>;
-
-/** Domain fault effects of this simulator (validated by `definition.ts`). */
-export interface OperationFailsEffect {
-  atProgress?: number;
-  atBatch?: number;
-  atPhase?: BlueGreenPhaseName;
-  status?: RpcCodeName;
-  message?: string;
-}
-export interface OperationStallsEffect {
-  atBatch?: number;
-  atPhase?: BlueGreenPhaseName;
-}
-export interface OperationDurationEffect {
-  duration?: string | number;
-  polls?: number;
-}
 
 /** What a handler gets: the request's target, parsed body, world and time. */
 export interface Args<B> {
@@ -133,7 +115,7 @@ export function domainContext(a: Args<unknown>): DomainContext {
     now: a.now,
     ids: a.world.ids,
     injectedConflict() {
-      const busy = sim.takeEffect<{ operation?: string; operationType?: string }>('clusterBusy');
+      const busy = clusterEffects.takeEffect(sim, 'clusterBusy');
       if (busy) {
         return {
           code: 'CLUSTER_BUSY',
@@ -143,7 +125,7 @@ export function domainContext(a: Args<unknown>): DomainContext {
           style: a.state.settings.busyMessage,
         };
       }
-      const quota = sim.takeEffect<{ quota?: number }>('quotaExhausted');
+      const quota = clusterEffects.takeEffect(sim, 'quotaExhausted');
       if (quota) {
         return {
           code: 'TOO_MANY_OPERATIONS',
@@ -154,14 +136,14 @@ export function domainContext(a: Args<unknown>): DomainContext {
       return undefined;
     },
     operationEffects: () => {
-      const fails = sim.takeEffect<OperationFailsEffect>('operationFails');
-      const stalls = sim.takeEffect<OperationStallsEffect>('operationStalls');
+      const fails = clusterEffects.takeEffect(sim, 'operationFails');
+      const stalls = clusterEffects.takeEffect(sim, 'operationStalls');
       const at = (e: OperationFailsEffect | OperationStallsEffect | undefined) =>
         e && (e.atBatch !== undefined || e.atPhase !== undefined)
           ? { batch: e.atBatch, phase: e.atPhase }
           : undefined;
       return {
-        timing: timingOf(sim.takeEffect<OperationDurationEffect>('operationDuration')),
+        timing: timingOf(clusterEffects.takeEffect(sim, 'operationDuration')),
         failure: failureOf(fails),
         failsAt: at(fails),
         stallsAt: at(stalls),

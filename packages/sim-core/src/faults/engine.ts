@@ -5,6 +5,7 @@ import { compileGlob } from '../glob';
 import { lazy } from '../lazy';
 import type { Random } from '../random';
 import { parseInput } from '../validation';
+import type { DomainEffectSchemas } from './domain-effects';
 import { createFaultRuleSchema, type FaultRuleSpec } from './rule-schema';
 
 /** What a fault rule can be matched against: the facts of one emulated-API request. */
@@ -38,7 +39,8 @@ export interface FaultEngineOptions {
   /** The world's fault-decision stream (probability triggers, delay ranges). */
   random: Random;
   errorEffect?: z.ZodType;
-  domainEffects?: Record<string, z.ZodType>;
+  /** Domain effects by name with their value schemas (`DomainEffects.schemas`). */
+  domainEffects?: DomainEffectSchemas;
   /** Makes generated rule ids; default `rule-<n>`. */
   nextId?: () => string;
 }
@@ -60,7 +62,10 @@ export interface FaultEngine {
    * terminal effect (error, http, connection) ends the evaluation.
    */
   evaluate(facts: RequestFacts, phase: 'before' | 'after'): FaultRule[];
-  /** Finds the first domain rule of `kind` that matches and fires; returns its rule and effect value. */
+  /**
+   * Finds the first domain rule of `kind` that matches and fires; returns its rule and effect value.
+   * Simulators read through their `defineDomainEffects` declaration, which names `kind` and types the value.
+   */
   take<T = unknown>(facts: RequestFacts, kind: string): { rule: FaultRule; value: T } | undefined;
   /** The delay in ms a fired rule asks for (a range is drawn from the seeded generator). */
   delayOf(rule: FaultRule): number;

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { isDurationString } from '../duration';
 import { lazy } from '../lazy';
+import type { DomainEffectSchemas } from './domain-effects';
 
 // Built on first use, like the rule schema itself (docs/decisions/0009).
 const duration = lazy(() =>
@@ -107,7 +108,7 @@ export const GENERIC_EFFECTS = ['error', 'http', 'delay', 'connection'] as const
  */
 export function createFaultRuleSchema(options: {
   errorEffect?: z.ZodType;
-  domainEffects?: Record<string, z.ZodType>;
+  domainEffects?: DomainEffectSchemas;
 }) {
   const domain = options.domainEffects ?? {};
   const effectShape: Record<string, z.ZodType> = {

@@ -1,9 +1,13 @@
 import type { Context } from 'hono';
 import * as z from 'zod';
 import { SimInputError } from '../../src/duration';
+import { defineDomainEffects } from '../../src/faults/domain-effects';
 import { createSimKernel, type KernelOptions, type SimEnv } from '../../src/http/kernel';
 import type { SimulatorDefinition } from '../../src/simulator';
 import { parseInput } from '../../src/validation';
+
+/** The toy's domain fault effect: the next paint takes `by` instead of a second. */
+const toyEffects = defineDomainEffects({ slowPaint: z.object({ by: z.string() }).strict() });
 
 /** A tiny emulated API (widgets with a slow "paint" operation) used to exercise the kernel. */
 export interface ToyState {
@@ -33,7 +37,7 @@ export const toyDefinition: SimulatorDefinition<ToyState> = {
     return { widgets: s.widgets.map((x) => x.name) };
   },
   renderFaultError: (c, error) => c.json({ fault: error.status, message: error.message ?? 'injected' }, 503),
-  domainEffects: { slowPaint: z.object({ by: z.string() }).strict() },
+  domainEffects: toyEffects.schemas,
   renderNotFound: (c) => c.json({ toyError: 'no such route' }, 404),
   controlRoutes(control, tools) {
     // A simulator-specific control route: paint a widget instantly in the selected namespace.
@@ -67,7 +71,7 @@ export function createToySim(options: KernelOptions = {}) {
     const sim = c.var.sim;
     const w = sim.world.state.widgets.get(c.req.param('name'));
     if (!w) return c.json({ toyError: 'not found' }, 404);
-    const slow = sim.takeEffect<{ by: string }>('slowPaint');
+    const slow = toyEffects.takeEffect(sim, 'slowPaint');
     w.painting = true;
     sim.world.clock.after(slow?.by ?? '1s', () => {
       w.painting = false;

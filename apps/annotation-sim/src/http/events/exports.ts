@@ -15,8 +15,8 @@ import {
   parseRqId,
   startExportJob,
 } from '../../domain/events/export';
-import type { ExportDelayEffect, ExportFailsEffect } from '../../domain/events/faults';
 import type { EventsState } from '../../domain/events/state';
+import { annotationEffects } from '../../domain/fault-effects';
 import { cvatJson, djangoHtml, emptyBody, PERMISSION_DENIED } from '../respond';
 import { type EventsContext, type EventsEdge, eventsServerError, params, renderExportError } from './edge';
 
@@ -30,7 +30,7 @@ function planFor<S>(c: EventsContext<S>, events: EventsState): JobPlan {
     durationMs: events.settings.exportDurationMs,
     queuedMs: events.settings.exportQueuedMs,
   };
-  const delay = sim.takeEffect<ExportDelayEffect>('exportDelay');
+  const delay = annotationEffects.takeEffect(sim, 'exportDelay');
   if (delay?.duration !== undefined) plan.durationMs = parseDuration(delay.duration);
   if (delay?.queued !== undefined) plan.queuedMs = parseDuration(delay.queued);
   if (delay?.polls !== undefined) plan.polls = delay.polls;
@@ -39,12 +39,12 @@ function planFor<S>(c: EventsContext<S>, events: EventsState): JobPlan {
     plan.durationMs =
       plan.queuedMs + Math.max(0, events.settings.exportDurationMs - events.settings.exportQueuedMs);
   }
-  const fails = sim.takeEffect<ExportFailsEffect>('exportFails');
+  const fails = annotationEffects.takeEffect(sim, 'exportFails');
   if (fails) {
     plan.failWith = fails.message;
     if (fails.after !== undefined) plan.durationMs = parseDuration(fails.after);
   }
-  if (sim.takeEffect('analyticsStoreDown') !== undefined) plan.storeDown = true;
+  if (annotationEffects.takeEffect(sim, 'analyticsStoreDown') !== undefined) plan.storeDown = true;
   return plan;
 }
 

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { processClientEvents } from '../../domain/events/client-events';
 import type { EventsCaller } from '../../domain/events/export';
 import { recordEvents } from '../../domain/events/state';
+import { annotationEffects } from '../../domain/fault-effects';
 import { PythonJsonError, parsePythonJson } from '../../domain/python-json-parse';
 import { cvatJson } from '../respond';
 import { type EventsContext, type EventsEdge, type EventsHandler, eventsServerError } from './edge';
@@ -59,7 +60,7 @@ async function createClientEvents<S>(
         return eventsServerError(c, 'CVAT fails on an event whose payload is null (unhandled exception)');
     }
   }
-  const storeDown = sim.takeEffect('analyticsStoreDown') !== undefined;
+  const storeDown = annotationEffects.takeEffect(sim, 'analyticsStoreDown') !== undefined;
   recordEvents(edge.events(world.state), result.value.records, storeDown);
   return cvatJson(c, result.value.body, 201);
 }

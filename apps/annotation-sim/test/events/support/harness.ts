@@ -2,7 +2,6 @@ import { createSimKernel, type SimEnv, type SimulatorDefinition, type World } fr
 import type { Context } from 'hono';
 import { registerEventControlRoutes } from '../../../src/control/events';
 import type { EventsCaller, OrgRole } from '../../../src/domain/events/export';
-import { eventsDomainEffects } from '../../../src/domain/events/faults';
 import { type ResourceChange, recordResourceChange } from '../../../src/domain/events/server-events';
 import {
   createEventsState,
@@ -10,6 +9,7 @@ import {
   exportEventsState,
   importEventsState,
 } from '../../../src/domain/events/state';
+import { eventsFaults } from '../../../src/domain/fault-effects';
 import { registerEventRoutes } from '../../../src/http/events/routes';
 import { CVAT_JSON } from '../../../src/http/respond';
 
@@ -66,7 +66,7 @@ const definition: SimulatorDefinition<TestState> = {
   },
   seed: () => ({}),
   renderFaultError: (c, error) => c.json({ detail: error.message ?? 'fault' }, Number(error.status) as 500),
-  domainEffects: { ...eventsDomainEffects },
+  domainEffects: { ...eventsFaults },
   controlRoutes: (control, tools) => registerEventControlRoutes(control, tools.world, (s) => s.events),
 };
 

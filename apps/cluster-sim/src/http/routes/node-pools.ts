@@ -21,6 +21,7 @@ import {
 import type { z } from 'zod';
 import { createNodePool, deleteNodePool, findPool, updateNodePool } from '../../domain/clusters';
 import { ok, type Result } from '../../domain/errors';
+import { clusterEffects } from '../../domain/fault-effects';
 import { renderNodePool, writePool } from '../../domain/node-pools';
 import {
   completeNodePoolUpgrade,
@@ -240,7 +241,7 @@ function handleUpdateNodePool(a: Args<UpdateNodePoolRequestShape>): Result<unkno
   const pool = findPool(record.value, a.pool);
   if (!pool.ok) return pool;
   // A concurrent writer (fault) changes the pool just before this request is applied.
-  if (a.c.var.sim.takeEffect('etagBump') !== undefined)
+  if (clusterEffects.takeEffect(a.c.var.sim, 'etagBump') !== undefined)
     writePool(pool.value, pool.value.pool, { bump: true });
   return started(a, updateNodePool(a.state, record.value, a.pool, a.body, domainContext(a)));
 }
