@@ -1,6 +1,6 @@
 /**
- * Domain errors: one discriminated union; `src/http/errors.ts` renders each code into CVAT's DRF body
- * and status in one exhaustive switch.
+ * Domain errors: one discriminated union; `renderApiError` (`src/http/respond.ts`) renders each code into
+ * CVAT's DRF body and status in one exhaustive switch.
  */
 export type ApiError =
   /** 401 `{"detail": "Authentication credentials were not provided."}` */
@@ -26,10 +26,14 @@ export type ApiError =
   /** 500: Django's HTML error page (an unhandled exception or a DB constraint in the real service). */
   | { code: 'SERVER_ERROR'; reason: string };
 
-export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiError };
+/**
+ * What a domain decision returns: the value, or the error the HTTP layer renders (`renderApiError`).
+ * Handlers answer a failed result with its rendering instead of throwing.
+ */
+export type Result<T, E = ApiError> = { ok: true; value: T } | { ok: false; error: E };
 
-export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-export const fail = <T = never>(error: ApiError): Result<T> => ({ ok: false, error });
+export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
+export const fail = <E = ApiError>(error: E): Result<never, E> => ({ ok: false, error });
 
 export const notFound = (model: string): ApiError => ({
   code: 'NOT_FOUND',

@@ -1,11 +1,11 @@
 import type { RequestSim, World } from '@sims/sim-core';
 import type { Context, Handler } from 'hono';
 import type { Actor } from '../domain/changes';
-import { ApiFailure, notFound } from '../domain/errors';
+import { ApiFailure, fail, notFound, ok, type Result } from '../domain/errors';
 import type { UserRec } from '../domain/model';
+import type { MutationContext } from '../domain/mutation';
 import type { OrgContext } from '../domain/org-context';
 import { PythonJsonError, parsePythonJson } from '../domain/python-json-parse';
-import type { MutationContext } from '../domain/resources';
 import type { AnnotationData, AnnotationState } from '../domain/state';
 import { type Authenticated, type AuthOptions, authenticate, requireAuth } from './auth';
 import { orgContextOf } from './org-context';
@@ -58,20 +58,17 @@ export class ApiRequest {
     return this.orgCache;
   }
 
-  /** The request body as DRF's JSONParser gives it (`{}` when empty); 415 / 400 parse errors thrown. */
-  body(): unknown {
+  /** The request body as DRF's JSONParser gives it (`{}` when empty), or its 415 / 400 / 500 answer. */
+  parsedBody(): Result<unknown> {
     const raw = this.sim.rawBody ?? '';
-    if (raw.trim() === '') return {};
+    if (raw.trim() === '') return ok({});
     const type = (this.c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     if (type !== 'application/json')
-      throw new ApiFailure({
-        code: 'UNSUPPORTED_MEDIA_TYPE',
-        mediaType: this.c.req.header('content-type') ?? '',
-      });
+      return fail({ code: 'UNSUPPORTED_MEDIA_TYPE', mediaType: this.c.req.header('content-type') ?? '' });
     if (this.sim.jsonTooDeep !== undefined) {
       // Python's json module recurses: past its recursion limit a RecursionError escapes DRF's JSONParser
       // (which catches only ValueError) and Django answers its 500 page.
-      throw new ApiFailure({
+      return fail({
         code: 'SERVER_ERROR',
         reason: 'RecursionError: maximum recursion depth exceeded while decoding a JSON object',
       });
@@ -84,9 +81,14 @@ export class ApiRequest {
         // Python's json module message for the same text.
         if (err instanceof PythonJsonError) message = err.message;
       }
-      throw new ApiFailure({ code: 'PARSE_ERROR', detail: `JSON parse error - ${message}` });
+      return fail({ code: 'PARSE_ERROR', detail: `JSON parse error - ${message}` });
     }
-    return this.sim.json;
+    return ok(this.sim.json);
+  }
+
+  /** {@link parsedBody}, its failure thrown as an ApiFailure for the wrapper to render. */
+  body(): unknown {
+    return unwrap(this.parsedBody());
   }
 
   query(name: string): string | undefined {
@@ -113,18 +115,37 @@ export class ApiRequest {
   }
 
   /** A path id as DRF routes it (`\d+`); anything else is 404 "Not found.". */
-  intParam(name: string): number {
+  idParam(name: string): Result<number> {
     const raw = this.c.req.param(name) ?? '';
-    if (!/^\d+$/.test(raw)) throw new ApiFailure({ code: 'NOT_FOUND', detail: 'Not found.' });
-    return Number(raw);
+    return /^\d+$/.test(raw) ? ok(Number(raw)) : fail({ code: 'NOT_FOUND', detail: 'Not found.' });
   }
 
-  /** Looks a record up by id or throws DRF's 404 `No <Model> matches the given query.`. */
-  get<T>(map: Map<number, T>, id: number, model: string): T {
-    const rec = map.get(id);
-    if (rec === undefined) throw new ApiFailure(notFound(model));
-    return rec;
+  /** {@link idParam}, its failure thrown as an ApiFailure for the wrapper to render. */
+  intParam(name: string): number {
+    return unwrap(this.idParam(name));
   }
+
+  /** A record by id, or DRF's 404 `No <Model> matches the given query.`. */
+  find<T>(map: Map<number, T>, id: number, model: string): Result<T> {
+    const rec = map.get(id);
+    return rec === undefined ? fail(notFound(model)) : ok(rec);
+  }
+
+  /** {@link find}, its failure thrown as an ApiFailure for the wrapper to render. */
+  get<T>(map: Map<number, T>, id: number, model: string): T {
+    return unwrap(this.find(map, id, model));
+  }
+
+  /** The record the path's `:id` names: 404 for an id DRF would not route or a record that is not there. */
+  record<T>(map: Map<number, T>, model: string): Result<T> {
+    const id = this.idParam('id');
+    return id.ok ? this.find(map, id.value, model) : id;
+  }
+}
+
+function unwrap<T>(result: Result<T>): T {
+  if (!result.ok) throw new ApiFailure(result.error);
+  return result.value;
 }
 
 /** Python's json error message for the first problem V8 reports (position when it says one). */
@@ -140,11 +161,6 @@ function pythonJsonError(raw: string, message: string): string {
   return `${what}: line ${line} column ${col} (char ${pos})`;
 }
 
-/**
- * Wraps a route handler: builds the ApiRequest, records the base URL for absolute `url` fields,
- * checks the Accept header, authenticates (unless `anonymous`), and renders any ApiFailure through
- * the one error renderer.
- */
 /**
  * The base of links in answers: the request's scheme, its Host header (else the URL's host) and, so
  * that links lead back into the same namespace, a `/_ns/<name>` path prefix. Consecutive requests
@@ -171,6 +187,11 @@ function baseUrlOf(data: AnnotationData, requestUrl: string, host: string | unde
   return `${url.protocol}//${host ?? url.host}${prefix}`;
 }
 
+/**
+ * Wraps a route handler: builds the ApiRequest, records the base URL for absolute `url` fields,
+ * checks the Accept header, authenticates (unless `anonymous`), and renders any ApiFailure through
+ * the one error renderer.
+ */
 export function api(
   deps: RouteDeps,
   fn: (r: ApiRequest) => Response | Promise<Response>,

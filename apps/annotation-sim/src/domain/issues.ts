@@ -1,0 +1,163 @@
+/**
+ * Issues and their comments: what a create or partial update may carry (checked as CVAT's serializers
+ * and IAM do), and the mutations that store them and emit their changes.
+ */
+import { ok, type Result } from './errors';
+import type { CommentRec, IssueRec, JobRec, UserRec } from './model';
+import { emit, type MutationContext, type Rec, represent, scopeOf, stamp, update } from './mutation';
+import { mayUse, RELATED_ID, relatedPk, usersExist, validated } from './resource-rules';
+import { type AnnotationState, nextId } from './state';
+import type { FieldSpec } from './validate';
+
+const ISSUE_FIELDS: Record<string, FieldSpec> = {
+  frame: { kind: 'integer', required: true, min: 0 },
+  position: { kind: 'numberList', required: true },
+  job: { kind: 'integer', required: true },
+  assignee: RELATED_ID,
+  message: { kind: 'string', required: true },
+  resolved: { kind: 'boolean' },
+};
+
+const ISSUE_PATCH_FIELDS: Record<string, FieldSpec> = {
+  position: { kind: 'numberList' },
+  assignee: RELATED_ID,
+  resolved: { kind: 'boolean' },
+};
+
+const COMMENT_FIELDS: Record<string, FieldSpec> = {
+  issue: { kind: 'integer', required: true },
+  message: { kind: 'string' },
+};
+
+export interface IssueInput {
+  frame: number;
+  position: number[];
+  job_id: number;
+  owner_id: number | null;
+  assignee_id?: number | null;
+  resolved?: boolean;
+  message: string;
+}
+
+export interface CommentInput {
+  issue_id: number;
+  owner_id: number | null;
+  message: string;
+}
+
+/** A new issue from a request body, owned by the caller, on a job the caller can see. */
+export function issueCreation(state: AnnotationState, user: UserRec, body: unknown): Result<IssueInput> {
+  const v = validated(body, ISSUE_FIELDS);
+  if (!v.ok) return v;
+  const f = v.value;
+  const found = relatedPk(state.jobs, 'job', f.job);
+  if (!found.ok) return found;
+  const job = found.value as JobRec;
+  const users = usersExist(state, f, ['assignee']);
+  if (!users.ok) return users;
+  const visible = mayUse(state, user, { kind: 'job', rec: job });
+  if (!visible.ok) return visible;
+  return ok({
+    frame: f.frame as number,
+    position: f.position as number[],
+    job_id: job.id,
+    owner_id: user.id,
+    assignee_id: (f.assignee as number | null | undefined) ?? null,
+    resolved: (f.resolved as boolean | undefined) ?? false,
+    message: f.message as string,
+  });
+}
+
+/** An issue's partial update from a request body (`assignee` is the user's id). */
+export function issuePatch(state: AnnotationState, body: unknown): Result<Partial<IssueRec>> {
+  const v = validated(body, ISSUE_PATCH_FIELDS, true);
+  if (!v.ok) return v;
+  const f = v.value;
+  const users = usersExist(state, f, ['assignee']);
+  if (!users.ok) return users;
+  const patch: Partial<IssueRec> = {};
+  if (f.position !== undefined) patch.position = f.position as number[];
+  if (f.assignee !== undefined) patch.assignee_id = f.assignee as number | null;
+  if (f.resolved !== undefined) patch.resolved = f.resolved as boolean;
+  return ok(patch);
+}
+
+/** A new comment from a request body, owned by the caller, on an issue the caller can see. */
+export function commentCreation(state: AnnotationState, user: UserRec, body: unknown): Result<CommentInput> {
+  const v = validated(body, COMMENT_FIELDS);
+  if (!v.ok) return v;
+  const f = v.value;
+  const found = relatedPk(state.issues, 'issue', f.issue);
+  if (!found.ok) return found;
+  const issue = found.value as IssueRec;
+  const visible = mayUse(state, user, { kind: 'issue', rec: issue });
+  if (!visible.ok) return visible;
+  return ok({ issue_id: issue.id, owner_id: user.id, message: (f.message as string | undefined) ?? '' });
+}
+
+/** A comment's partial update from a request body: only its message changes. */
+export function commentPatch(body: unknown): Result<Partial<CommentRec>> {
+  const v = validated(body, { message: { kind: 'string' } }, true);
+  if (!v.ok) return v;
+  return ok(v.value.message === undefined ? {} : { message: v.value.message as string });
+}
+
+export function createIssue(ctx: MutationContext, input: IssueInput): IssueRec {
+  const s = ctx.state;
+  const i: IssueRec = {
+    id: nextId(s, 'issues'),
+    frame: input.frame,
+    position: input.position,
+    job_id: input.job_id,
+    owner_id: input.owner_id,
+    assignee_id: input.assignee_id ?? null,
+    resolved: input.resolved ?? false,
+    created_date: stamp(ctx),
+    updated_date: stamp(ctx),
+  };
+  s.issues.set(i.id, i);
+  emit(ctx, 'create', 'issue', i as unknown as Rec);
+  // The issue's first comment carries its message.
+  createComment(ctx, { issue_id: i.id, owner_id: input.owner_id, message: input.message });
+  return i;
+}
+
+export function updateIssue(ctx: MutationContext, i: IssueRec, patch: Partial<IssueRec>): IssueRec {
+  return update(ctx, 'issue', i, patch);
+}
+
+export function deleteIssue(ctx: MutationContext, i: IssueRec): void {
+  const s = ctx.state;
+  const scope = scopeOf(s, 'issue', i as unknown as Rec);
+  for (const c of [...s.comments.values()]) if (c.issue_id === i.id) deleteComment(ctx, c);
+  const snapshot = represent(ctx, 'issue', i as unknown as Rec);
+  s.issues.delete(i.id);
+  emit(ctx, 'delete', 'issue', i as unknown as Rec, { resource: snapshot, scope });
+}
+
+export function createComment(ctx: MutationContext, input: CommentInput): CommentRec {
+  const s = ctx.state;
+  const c: CommentRec = {
+    id: nextId(s, 'comments'),
+    issue_id: input.issue_id,
+    owner_id: input.owner_id,
+    message: input.message,
+    created_date: stamp(ctx),
+    updated_date: stamp(ctx),
+  };
+  s.comments.set(c.id, c);
+  emit(ctx, 'create', 'comment', c as unknown as Rec);
+  return c;
+}
+
+export function updateComment(ctx: MutationContext, c: CommentRec, patch: Partial<CommentRec>): CommentRec {
+  return update(ctx, 'comment', c, patch);
+}
+
+export function deleteComment(ctx: MutationContext, c: CommentRec): void {
+  const s = ctx.state;
+  const scope = scopeOf(s, 'comment', c as unknown as Rec);
+  const snapshot = represent(ctx, 'comment', c as unknown as Rec);
+  s.comments.delete(c.id);
+  emit(ctx, 'delete', 'comment', c as unknown as Rec, { resource: snapshot, scope });
+}

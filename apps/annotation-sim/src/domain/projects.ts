@@ -1,0 +1,145 @@
+/**
+ * Projects: what a create or partial update may carry (checked as CVAT's serializer and IAM do) and the
+ * mutations that store them and emit their changes.
+ */
+import { canCreateInContext, isAdmin } from './access';
+import { denied, fail, ok, type Result } from './errors';
+import type { ProjectRec, UserRec } from './model';
+import {
+  createLabels,
+  deleteWebhookCascade,
+  emit,
+  type MutationContext,
+  type Rec,
+  represent,
+  stamp,
+  update,
+} from './mutation';
+import type { OrgContext } from './org-context';
+import {
+  BUG_TRACKER,
+  LABELS,
+  type LabelInput,
+  labelsOf,
+  NAME,
+  present,
+  RELATED_ID,
+  relatedPk,
+  usersExist,
+  validated,
+} from './resource-rules';
+import { type AnnotationState, nextId } from './state';
+import { deleteTask } from './tasks';
+import type { FieldSpec } from './validate';
+
+const PROJECT_FIELDS: Record<string, FieldSpec> = {
+  name: NAME,
+  labels: LABELS,
+  owner_id: RELATED_ID,
+  assignee_id: RELATED_ID,
+  bug_tracker: BUG_TRACKER,
+};
+
+const PROJECT_PATCH_FIELDS: Record<string, FieldSpec> = {
+  ...PROJECT_FIELDS,
+  organization_id: RELATED_ID,
+};
+
+const USER_FIELDS = ['owner_id', 'assignee_id'] as const;
+
+export interface ProjectInput {
+  name: string;
+  owner_id: number | null;
+  assignee_id?: number | null;
+  bug_tracker?: string;
+  organization_id: number | null;
+  labels?: LabelInput[];
+}
+
+/**
+ * A new project from a request body: the caller owns it unless `owner_id` says otherwise, and it lives
+ * in the request's organization context.
+ */
+export function projectCreation(
+  state: AnnotationState,
+  user: UserRec,
+  ctx: OrgContext,
+  body: unknown,
+): Result<ProjectInput> {
+  const v = validated(body, PROJECT_FIELDS);
+  if (!v.ok) return v;
+  const users = usersExist(state, v.value, USER_FIELDS);
+  if (!users.ok) return users;
+  const f = v.value;
+  return ok({
+    name: f.name as string,
+    owner_id: (f.owner_id as number | undefined) ?? user.id,
+    assignee_id: (f.assignee_id as number | null | undefined) ?? null,
+    bug_tracker: (f.bug_tracker as string | undefined) ?? '',
+    organization_id: ctx.org?.id ?? null,
+    labels: labelsOf(f.labels),
+  });
+}
+
+/**
+ * A project's partial update from a request body. Moving it into an organization needs the right to
+ * create there (admins excepted).
+ */
+export function projectPatch(
+  state: AnnotationState,
+  user: UserRec,
+  body: unknown,
+): Result<Partial<ProjectRec>> {
+  const v = validated(body, PROJECT_PATCH_FIELDS, true);
+  if (!v.ok) return v;
+  const f = v.value;
+  const users = usersExist(state, f, USER_FIELDS);
+  if (!users.ok) return users;
+  if (f.organization_id !== undefined && f.organization_id !== null) {
+    const org = relatedPk(state.organizations, 'organization_id', f.organization_id);
+    if (!org.ok) return org;
+    if (!isAdmin(user) && !canCreateInContext(state, user, { specified: true, org: org.value ?? null }))
+      return fail(denied());
+  }
+  return ok(present<ProjectRec>(f, ['name', 'owner_id', 'assignee_id', 'bug_tracker', 'organization_id']));
+}
+
+export function createProject(ctx: MutationContext, input: ProjectInput): ProjectRec {
+  const s = ctx.state;
+  const p: ProjectRec = {
+    id: nextId(s, 'projects'),
+    name: input.name,
+    owner_id: input.owner_id,
+    assignee_id: input.assignee_id ?? null,
+    bug_tracker: input.bug_tracker ?? '',
+    organization_id: input.organization_id,
+    status: 'annotation',
+    created_date: stamp(ctx),
+    updated_date: stamp(ctx),
+    assignee_updated_date: input.assignee_id ? stamp(ctx) : null,
+    labels: createLabels(s, input.labels),
+  };
+  s.projects.set(p.id, p);
+  emit(ctx, 'create', 'project', p as unknown as Rec);
+  return p;
+}
+
+export function updateProject(ctx: MutationContext, p: ProjectRec, patch: Partial<ProjectRec>): ProjectRec {
+  const res = update(ctx, 'project', p, patch);
+  if ('organization_id' in patch) {
+    // The project's tasks follow it to the new organization (a queryset update: no signals).
+    for (const t of ctx.state.tasks.values())
+      if (t.project_id === p.id) t.organization_id = p.organization_id;
+  }
+  return res;
+}
+
+export function deleteProject(ctx: MutationContext, p: ProjectRec): void {
+  const s = ctx.state;
+  // Project webhooks are cascade-deleted with the project, so they never receive delete:project (#5631).
+  for (const w of [...s.webhooks.values()]) if (w.project_id === p.id) deleteWebhookCascade(s, w.id);
+  for (const t of [...s.tasks.values()]) if (t.project_id === p.id) deleteTask(ctx, t);
+  const snapshot = represent(ctx, 'project', p as unknown as Rec);
+  s.projects.delete(p.id);
+  emit(ctx, 'delete', 'project', p as unknown as Rec, { resource: snapshot });
+}

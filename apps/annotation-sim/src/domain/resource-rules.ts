@@ -1,0 +1,103 @@
+/**
+ * Decisions shared by the annotation resources (projects, tasks, jobs, issues, comments): who may list,
+ * create, see or change them, and how a request body becomes checked input. Each returns a `Result`
+ * whose error is the answer CVAT gives (403, or a DRF serializer's 400).
+ */
+import { canChange, canCreateInContext, canListInContext, canView, type Resource } from './access';
+import { denied, fail, ok, type Result } from './errors';
+import type { UserRec } from './model';
+import type { OrgContext } from './org-context';
+import type { AnnotationState } from './state';
+import { type FieldSpec, validateFields } from './validate';
+
+/** A validated body: DRF's field values by name. */
+export type Fields = Record<string, unknown>;
+
+/** The body checked against `spec` like a DRF serializer (`partial` for PATCH), or its errors dict. */
+export function validated(body: unknown, spec: Record<string, FieldSpec>, partial = false): Result<Fields> {
+  const v = validateFields(body, spec, partial);
+  return v.ok ? ok(v.value) : fail({ code: 'INVALID', errors: v.errors });
+}
+
+/**
+ * A related object by primary key (`undefined` when the field is absent or null), or DRF's
+ * `Invalid pk "N" - object does not exist.` on the field.
+ */
+export function relatedPk<T>(map: Map<number, T>, field: string, id: unknown): Result<T | undefined> {
+  if (id === undefined || id === null) return ok(undefined);
+  const rec = map.get(id as number);
+  if (rec === undefined)
+    return fail({
+      code: 'INVALID',
+      errors: { [field]: [`Invalid pk "${String(id)}" - object does not exist.`] },
+    });
+  return ok(rec);
+}
+
+/** The users a body names in `fields` (e.g. `owner_id`, `assignee_id`) exist, checked in that order. */
+export function usersExist(state: AnnotationState, v: Fields, fields: readonly string[]): Result<void> {
+  for (const field of fields) {
+    const user = relatedPk(state.users, field, v[field]);
+    if (!user.ok) return user;
+  }
+  return ok(undefined);
+}
+
+/** The fields of `v` named in `keys` that the body carries, as a patch. */
+export function present<T>(v: Fields, keys: readonly (keyof T & string)[]): Partial<T> {
+  const patch: Record<string, unknown> = {};
+  for (const k of keys) if (v[k] !== undefined) patch[k] = v[k];
+  return patch as Partial<T>;
+}
+
+/** Field specs the resources share: a name, a related object's id, a bug tracker link. */
+export const NAME: FieldSpec = { kind: 'string', required: true, maxLength: 256 };
+export const RELATED_ID: FieldSpec = { kind: 'integer', nullable: true };
+export const BUG_TRACKER: FieldSpec = { kind: 'string', allowBlank: true, maxLength: 2000 };
+
+/** The `labels` field: accepted as anything; the well-formed entries (with a string `name`) are kept. */
+export const LABELS: FieldSpec = { kind: 'any' };
+
+export type LabelInput = { name: string; color?: string; type?: string };
+
+export function labelsOf(v: unknown): LabelInput[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  return v
+    .filter(
+      (l): l is Record<string, unknown> =>
+        l !== null && typeof l === 'object' && typeof (l as Record<string, unknown>).name === 'string',
+    )
+    .map((l) => ({
+      name: l.name as string,
+      color: typeof l.color === 'string' ? l.color : undefined,
+      type: typeof l.type === 'string' ? l.type : undefined,
+    }));
+}
+
+/** Listing in an organization context: its members and admins may; without one, everyone. */
+export function mayList(state: AnnotationState, user: UserRec, ctx: OrgContext): Result<void> {
+  return canListInContext(state, user, ctx) ? ok(undefined) : fail(denied());
+}
+
+/** Creating a project or task: privilege user or above; in an organization, role supervisor or above. */
+export function mayCreate(state: AnnotationState, user: UserRec, ctx: OrgContext): Result<void> {
+  return canCreateInContext(state, user, ctx) ? ok(undefined) : fail(denied());
+}
+
+/** The record if `user` may see it (`write`: change or delete it), else 403. */
+export function mayAccess<T>(
+  state: AnnotationState,
+  user: UserRec,
+  kind: Resource['kind'],
+  rec: T,
+  write: boolean,
+): Result<T> {
+  const res = { kind, rec } as Resource;
+  const allowed = write ? canChange(state, user, res) : canView(state, user, res);
+  return allowed ? ok(rec) : fail(denied());
+}
+
+/** 403 unless `user` may see the record a new object would hang under (a task's project, an issue's job). */
+export function mayUse(state: AnnotationState, user: UserRec, res: Resource): Result<void> {
+  return canView(state, user, res) ? ok(undefined) : fail(denied());
+}

@@ -1,0 +1,276 @@
+/**
+ * Tasks: what a create, a partial update or an upload of data may carry (checked as CVAT's serializers
+ * and IAM do), and the mutations that store them, cut their data into jobs and emit their changes.
+ */
+import { fail, ok, type Result } from './errors';
+import { deleteIssue } from './issues';
+import type { JobRec, TaskRec, UserRec } from './model';
+import {
+  createLabels,
+  emit,
+  type MutationContext,
+  type Rec,
+  represent,
+  scopeOf,
+  stamp,
+  update,
+} from './mutation';
+import type { OrgContext } from './org-context';
+import {
+  BUG_TRACKER,
+  LABELS,
+  type LabelInput,
+  labelsOf,
+  mayUse,
+  NAME,
+  present,
+  RELATED_ID,
+  relatedPk,
+  usersExist,
+  validated,
+} from './resource-rules';
+import { type AnnotationState, nextId } from './state';
+import type { FieldSpec } from './validate';
+
+const TASK_FIELDS: Record<string, FieldSpec> = {
+  name: NAME,
+  project_id: RELATED_ID,
+  owner_id: RELATED_ID,
+  assignee_id: RELATED_ID,
+  bug_tracker: BUG_TRACKER,
+  overlap: { kind: 'integer', nullable: true, min: 0 },
+  segment_size: { kind: 'integer', min: 0 },
+  labels: LABELS,
+  subset: { kind: 'string', allowBlank: true, maxLength: 64 },
+};
+
+/** A partial update may not change how the data is cut (`overlap`, `segment_size`), but may move the task. */
+const { overlap: _overlap, segment_size: _segmentSize, ...PATCHABLE } = TASK_FIELDS;
+const TASK_PATCH_FIELDS: Record<string, FieldSpec> = {
+  ...PATCHABLE,
+  organization_id: RELATED_ID,
+};
+
+/** `POST /api/tasks/{id}/data/`: the fields the simulator reads (the files are only counted). */
+const DATA_FIELDS: Record<string, FieldSpec> = {
+  image_quality: { kind: 'integer', required: true, min: 1, max: 100 },
+  chunk_size: { kind: 'integer', nullable: true, min: 0 },
+  client_files: { kind: 'any' },
+  server_files: { kind: 'any' },
+  remote_files: { kind: 'any' },
+};
+
+const USER_FIELDS = ['owner_id', 'assignee_id'] as const;
+
+export interface TaskInput {
+  name: string;
+  project_id: number | null;
+  owner_id: number | null;
+  assignee_id?: number | null;
+  bug_tracker?: string;
+  organization_id: number | null;
+  overlap?: number | null;
+  segment_size?: number;
+  subset?: string;
+  labels?: LabelInput[];
+}
+
+export interface TaskDataInput {
+  size: number;
+  image_quality?: number;
+  chunk_size?: number;
+}
+
+/**
+ * A new task from a request body: its project must exist and be visible to the caller; it lives in the
+ * project's organization, else in the request's organization context.
+ */
+export function taskCreation(
+  state: AnnotationState,
+  user: UserRec,
+  ctx: OrgContext,
+  body: unknown,
+): Result<TaskInput> {
+  const v = validated(body, TASK_FIELDS);
+  if (!v.ok) return v;
+  const f = v.value;
+  const found = relatedPk(state.projects, 'project_id', f.project_id);
+  if (!found.ok) return found;
+  const project = found.value;
+  if (project) {
+    const visible = mayUse(state, user, { kind: 'project', rec: project });
+    if (!visible.ok) return visible;
+  }
+  const users = usersExist(state, f, USER_FIELDS);
+  if (!users.ok) return users;
+  return ok({
+    name: f.name as string,
+    project_id: project?.id ?? null,
+    owner_id: (f.owner_id as number | undefined) ?? user.id,
+    assignee_id: (f.assignee_id as number | null | undefined) ?? null,
+    bug_tracker: (f.bug_tracker as string | undefined) ?? '',
+    organization_id: project ? project.organization_id : (ctx.org?.id ?? null),
+    overlap: (f.overlap as number | null | undefined) ?? null,
+    segment_size: (f.segment_size as number | undefined) ?? 0,
+    subset: (f.subset as string | undefined) ?? '',
+    labels: labelsOf(f.labels),
+  });
+}
+
+/** A task's partial update from a request body: moving it into a project moves it to the project's organization. */
+export function taskPatch(state: AnnotationState, body: unknown): Result<Partial<TaskRec>> {
+  const v = validated(body, TASK_PATCH_FIELDS, true);
+  if (!v.ok) return v;
+  const f = v.value;
+  const users = usersExist(state, f, USER_FIELDS);
+  if (!users.ok) return users;
+  const patch: Partial<TaskRec> = {};
+  if (f.project_id !== undefined) {
+    const project = relatedPk(state.projects, 'project_id', f.project_id);
+    if (!project.ok) return project;
+    patch.project_id = project.value?.id ?? null;
+    if (project.value) patch.organization_id = project.value.organization_id;
+  }
+  if (f.organization_id !== undefined) {
+    const org = relatedPk(state.organizations, 'organization_id', f.organization_id);
+    if (!org.ok) return org;
+    patch.organization_id = f.organization_id as number | null;
+  }
+  return ok({
+    ...patch,
+    ...present<TaskRec>(f, ['name', 'owner_id', 'assignee_id', 'bug_tracker', 'subset']),
+  });
+}
+
+/** Data for a task from a request body: once only, and at least one file (client, server or remote). */
+export function taskDataInput(task: TaskRec, body: unknown): Result<TaskDataInput> {
+  const v = validated(body, DATA_FIELDS);
+  if (!v.ok) return v;
+  const f = v.value;
+  if (task.data_id !== null)
+    return fail({ code: 'INVALID_LIST', messages: ['Adding more data is not supported'] });
+  const count = (k: string) => (Array.isArray(f[k]) ? (f[k] as unknown[]).length : 0);
+  const size = count('client_files') + count('server_files') + count('remote_files');
+  if (size === 0) return fail({ code: 'INVALID_LIST', messages: ['No media data found'] });
+  return ok({
+    size,
+    image_quality: f.image_quality as number,
+    chunk_size: (f.chunk_size as number | null | undefined) ?? undefined,
+  });
+}
+
+export function createTask(ctx: MutationContext, input: TaskInput): TaskRec {
+  const s = ctx.state;
+  const t: TaskRec = {
+    id: nextId(s, 'tasks'),
+    name: input.name,
+    project_id: input.project_id,
+    owner_id: input.owner_id,
+    assignee_id: input.assignee_id ?? null,
+    bug_tracker: input.bug_tracker ?? '',
+    organization_id: input.organization_id,
+    overlap: input.overlap ?? null,
+    segment_size: input.segment_size ?? 0,
+    size: 0,
+    mode: '',
+    dimension: '2d',
+    subset: input.subset ?? '',
+    status: 'annotation',
+    image_quality: 70,
+    data_id: null,
+    data_chunk_size: null,
+    created_date: stamp(ctx),
+    updated_date: stamp(ctx),
+    assignee_updated_date: input.assignee_id ? stamp(ctx) : null,
+    labels: createLabels(s, input.labels),
+  };
+  s.tasks.set(t.id, t);
+  emit(ctx, 'create', 'task', t as unknown as Rec);
+  return t;
+}
+
+export function updateTask(ctx: MutationContext, t: TaskRec, patch: Partial<TaskRec>): TaskRec {
+  return update(ctx, 'task', t, patch);
+}
+
+/**
+ * Segments of a task, as CVAT computes them: `segment_size` 0 means the whole data; the step is
+ * `segment_size - overlap`; the last segment stops at `size - 1`.
+ */
+export function computeSegments(
+  size: number,
+  segmentSize: number,
+  overlap: number | null,
+): { start_frame: number; stop_frame: number }[] {
+  if (size <= 0) return [];
+  const segment = segmentSize > 0 ? Math.min(segmentSize, size) : size;
+  const ov = Math.min(overlap ?? 0, Math.floor(segment / 2));
+  const step = Math.max(1, segment - ov);
+  const out: { start_frame: number; stop_frame: number }[] = [];
+  for (let start = 0; start < size; start += step) {
+    out.push({ start_frame: start, stop_frame: Math.min(start + segment - 1, size - 1) });
+    if (start + segment >= size) break;
+  }
+  return out;
+}
+
+/**
+ * Attaches data of `size` frames to a task: the jobs are created by the background task-creation
+ * worker (so `sender` is the worker's `{id, username, email}`), then the task is saved.
+ */
+export function attachTaskData(ctx: MutationContext, t: TaskRec, input: TaskDataInput): JobRec[] {
+  const s = ctx.state;
+  const segmentSize = t.segment_size > 0 ? Math.min(t.segment_size, input.size) : input.size;
+  const overlap = t.overlap ?? 0;
+  const jobs: JobRec[] = [];
+  for (const seg of computeSegments(input.size, segmentSize, overlap)) {
+    const j: JobRec = {
+      id: nextId(s, 'jobs'),
+      task_id: t.id,
+      start_frame: seg.start_frame,
+      stop_frame: seg.stop_frame,
+      assignee_id: null,
+      stage: 'annotation',
+      state: 'new',
+      status: 'annotation',
+      type: 'annotation',
+      created_date: stamp(ctx),
+      updated_date: stamp(ctx),
+      assignee_updated_date: null,
+    };
+    s.jobs.set(j.id, j);
+    jobs.push(j);
+  }
+  // Data-model fields (size, quality, chunk size) change silently; the Task save emits update:task.
+  t.size = input.size;
+  t.image_quality = input.image_quality ?? t.image_quality;
+  t.data_chunk_size = input.chunk_size ?? 72;
+  for (const j of jobs) emit(ctx, 'create', 'job', j as unknown as Rec);
+  update(ctx, 'task', t, {
+    data_id: nextId(s, 'data'),
+    mode: 'annotation',
+    segment_size: segmentSize,
+    overlap,
+  });
+  return jobs;
+}
+
+export function deleteTask(ctx: MutationContext, t: TaskRec): void {
+  const s = ctx.state;
+  const jobs = [...s.jobs.values()].filter((j) => j.task_id === t.id);
+  const snapshots = jobs.map((j) => ({
+    j,
+    snap: represent(ctx, 'job', j as unknown as Rec),
+    scope: scopeOf(s, 'job', j as unknown as Rec),
+  }));
+  for (const j of jobs) {
+    for (const i of [...s.issues.values()]) if (i.job_id === j.id) deleteIssue(ctx, i);
+  }
+  const snapshot = represent(ctx, 'task', t as unknown as Rec);
+  for (const { j, snap, scope } of snapshots) {
+    s.jobs.delete(j.id);
+    emit(ctx, 'delete', 'job', j as unknown as Rec, { resource: snap, scope });
+  }
+  s.tasks.delete(t.id);
+  emit(ctx, 'delete', 'task', t as unknown as Rec, { resource: snapshot });
+}

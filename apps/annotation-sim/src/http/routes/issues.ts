@@ -1,0 +1,159 @@
+import {
+  commentCreation,
+  commentPatch,
+  createComment,
+  createIssue,
+  deleteComment,
+  deleteIssue,
+  issueCreation,
+  issuePatch,
+  updateComment,
+  updateIssue,
+} from '../../domain/issues';
+import type { CommentRec, IssueRec } from '../../domain/model';
+import type { MutationContext } from '../../domain/mutation';
+import { commentRead, issueRead } from '../../domain/serializers';
+import type { ApiRequest } from '../api';
+import { byId, type RouteSpec } from '../route-table';
+import {
+  createResource,
+  destroyResource,
+  type ListSpec,
+  listResources,
+  retrieveResource,
+  updateResource,
+  username,
+} from './resource-support';
+
+const ISSUES: ListSpec<IssueRec> = {
+  kind: 'issue',
+  model: 'Issue',
+  map: (r) => r.state.issues,
+  serialize: (r, i) => issueRead(r.state, i),
+  filters: {
+    job_id: (_, i) => i.job_id,
+    task_id: (r, i) => r.state.jobs.get(i.job_id)?.task_id ?? null,
+    frame_id: (_, i) => i.frame,
+    resolved: (_, i) => (i.resolved ? 'true' : 'false'),
+    owner: (r, i) => username(r, i.owner_id),
+    assignee: (r, i) => username(r, i.assignee_id),
+  },
+  search: [(r, i) => username(r, i.owner_id), (r, i) => username(r, i.assignee_id)],
+};
+
+const COMMENTS: ListSpec<CommentRec> = {
+  kind: 'comment',
+  model: 'Comment',
+  map: (r) => r.state.comments,
+  serialize: (r, c) => commentRead(r.state, c),
+  filters: {
+    issue_id: (_, c) => c.issue_id,
+    job_id: (r, c) => r.state.issues.get(c.issue_id)?.job_id ?? null,
+    owner: (r, c) => username(r, c.owner_id),
+  },
+  search: [(r, c) => username(r, c.owner_id), (_, c) => c.message],
+};
+
+function handleListIssues(r: ApiRequest): Response {
+  return listResources(r, ISSUES);
+}
+
+function handleCreateIssue(r: ApiRequest): Response {
+  const user = r.user();
+  return createResource(r, ISSUES, (body) => issueCreation(r.state, user, body), createIssue);
+}
+
+function handleRetrieveIssue(r: ApiRequest): Response {
+  return retrieveResource(r, ISSUES);
+}
+
+function handleUpdateIssue(r: ApiRequest): Response {
+  return updateResource(r, ISSUES, (body) => issuePatch(r.state, body), updateIssue);
+}
+
+function handleDestroyIssue(r: ApiRequest): Response {
+  return destroyResource(r, ISSUES, deleteIssue);
+}
+
+function handleListComments(r: ApiRequest): Response {
+  return listResources(r, COMMENTS);
+}
+
+function handleCreateComment(r: ApiRequest): Response {
+  const user = r.user();
+  return createResource(r, COMMENTS, (body) => commentCreation(r.state, user, body), createComment);
+}
+
+function handleRetrieveComment(r: ApiRequest): Response {
+  return retrieveResource(r, COMMENTS);
+}
+
+/** A body without `message` saves nothing: no update is emitted. */
+function saveComment(ctx: MutationContext, c: CommentRec, patch: Partial<CommentRec>): void {
+  if (patch.message !== undefined) updateComment(ctx, c, patch);
+}
+
+function handleUpdateComment(r: ApiRequest): Response {
+  return updateResource(r, COMMENTS, commentPatch, saveComment);
+}
+
+function handleDestroyComment(r: ApiRequest): Response {
+  return destroyResource(r, COMMENTS, deleteComment);
+}
+
+const ISSUE = byId('issues');
+const COMMENT = byId('comments');
+
+/** `/api/issues`: CVAT's IssueViewSet (list, create, retrieve, partial update, destroy). */
+export const issueRoutes: readonly RouteSpec[] = [
+  { method: 'get', path: '/api/issues', operation: 'issues.list', handle: handleListIssues },
+  { method: 'post', path: '/api/issues', operation: 'issues.create', handle: handleCreateIssue },
+  {
+    method: 'get',
+    path: '/api/issues/:id',
+    operation: 'issues.retrieve',
+    resource: ISSUE,
+    handle: handleRetrieveIssue,
+  },
+  {
+    method: 'patch',
+    path: '/api/issues/:id',
+    operation: 'issues.partial_update',
+    resource: ISSUE,
+    handle: handleUpdateIssue,
+  },
+  {
+    method: 'delete',
+    path: '/api/issues/:id',
+    operation: 'issues.destroy',
+    resource: ISSUE,
+    handle: handleDestroyIssue,
+  },
+];
+
+/** `/api/comments`: CVAT's CommentViewSet (list, create, retrieve, partial update, destroy). */
+export const commentRoutes: readonly RouteSpec[] = [
+  { method: 'get', path: '/api/comments', operation: 'comments.list', handle: handleListComments },
+  { method: 'post', path: '/api/comments', operation: 'comments.create', handle: handleCreateComment },
+  {
+    method: 'get',
+    path: '/api/comments/:id',
+    operation: 'comments.retrieve',
+    resource: COMMENT,
+    handle: handleRetrieveComment,
+  },
+  {
+    method: 'patch',
+    path: '/api/comments/:id',
+    operation: 'comments.partial_update',
+    resource: COMMENT,
+    handle: handleUpdateComment,
+  },
+  {
+    method: 'delete',
+    path: '/api/comments/:id',
+    operation: 'comments.destroy',
+    resource: COMMENT,
+    handle: handleDestroyComment,
+  },
+];

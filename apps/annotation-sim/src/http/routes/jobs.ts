@@ -1,0 +1,77 @@
+import { jobDeletion, jobPatch, updateJob } from '../../domain/jobs';
+import type { JobRec } from '../../domain/model';
+import { jobRead } from '../../domain/serializers';
+import type { ApiRequest } from '../api';
+import { byId, type RouteSpec, refused } from '../route-table';
+import {
+  type ListSpec,
+  listResources,
+  loadRecord,
+  retrieveResource,
+  updateResource,
+  username,
+} from './resource-support';
+
+const JOBS: ListSpec<JobRec> = {
+  kind: 'job',
+  model: 'Job',
+  map: (r) => r.state.jobs,
+  serialize: (r, j) => jobRead(r.state, j),
+  filters: {
+    task_id: (_, j) => j.task_id,
+    project_id: (r, j) => r.state.tasks.get(j.task_id)?.project_id ?? null,
+    stage: (_, j) => j.stage,
+    state: (_, j) => j.state,
+    assignee: (r, j) => username(r, j.assignee_id),
+    type: (_, j) => j.type,
+  },
+  search: [(r, j) => r.state.tasks.get(j.task_id)?.name, (r, j) => username(r, j.assignee_id)],
+};
+
+function handleListJobs(r: ApiRequest): Response {
+  return listResources(r, JOBS);
+}
+
+function handleRetrieveJob(r: ApiRequest): Response {
+  return retrieveResource(r, JOBS);
+}
+
+function handleUpdateJob(r: ApiRequest): Response {
+  return updateResource(r, JOBS, (body) => jobPatch(r.state, body), updateJob);
+}
+
+function handleDestroyJob(r: ApiRequest): Response {
+  const j = loadRecord(r, 'job', r.state.jobs, 'Job', true);
+  if (!j.ok) return refused(r, j);
+  const deletion = jobDeletion(j.value);
+  if (!deletion.ok) return refused(r, deletion);
+  return deletion.value;
+}
+
+const JOB = byId('jobs');
+
+/** `/api/jobs`: CVAT's JobViewSet (list, retrieve, partial update, destroy); jobs come with task data. */
+export const jobRoutes: readonly RouteSpec[] = [
+  { method: 'get', path: '/api/jobs', operation: 'jobs.list', handle: handleListJobs },
+  {
+    method: 'get',
+    path: '/api/jobs/:id',
+    operation: 'jobs.retrieve',
+    resource: JOB,
+    handle: handleRetrieveJob,
+  },
+  {
+    method: 'patch',
+    path: '/api/jobs/:id',
+    operation: 'jobs.partial_update',
+    resource: JOB,
+    handle: handleUpdateJob,
+  },
+  {
+    method: 'delete',
+    path: '/api/jobs/:id',
+    operation: 'jobs.destroy',
+    resource: JOB,
+    handle: handleDestroyJob,
+  },
+];

@@ -1,0 +1,88 @@
+import type { ProjectRec } from '../../domain/model';
+import {
+  createProject,
+  deleteProject,
+  projectCreation,
+  projectPatch,
+  updateProject,
+} from '../../domain/projects';
+import { mayCreate } from '../../domain/resource-rules';
+import { projectRead } from '../../domain/serializers';
+import type { ApiRequest } from '../api';
+import { byId, type RouteSpec, refused } from '../route-table';
+import {
+  createResource,
+  destroyResource,
+  type ListSpec,
+  listResources,
+  retrieveResource,
+  updateResource,
+  username,
+} from './resource-support';
+
+const PROJECTS: ListSpec<ProjectRec> = {
+  kind: 'project',
+  model: 'Project',
+  map: (r) => r.state.projects,
+  serialize: (r, p) => projectRead(r.state, p),
+  filters: {
+    name: (_, p) => p.name,
+    owner: (r, p) => username(r, p.owner_id),
+    assignee: (r, p) => username(r, p.assignee_id),
+    status: (_, p) => p.status,
+  },
+  search: [(_, p) => p.name, (r, p) => username(r, p.owner_id)],
+};
+
+function handleListProjects(r: ApiRequest): Response {
+  return listResources(r, PROJECTS);
+}
+
+function handleCreateProject(r: ApiRequest): Response {
+  const user = r.user();
+  const ctx = r.orgContext();
+  const allowed = mayCreate(r.state, user, ctx);
+  if (!allowed.ok) return refused(r, allowed);
+  return createResource(r, PROJECTS, (body) => projectCreation(r.state, user, ctx, body), createProject);
+}
+
+function handleRetrieveProject(r: ApiRequest): Response {
+  return retrieveResource(r, PROJECTS);
+}
+
+function handleUpdateProject(r: ApiRequest): Response {
+  return updateResource(r, PROJECTS, (body) => projectPatch(r.state, r.user(), body), updateProject);
+}
+
+function handleDestroyProject(r: ApiRequest): Response {
+  return destroyResource(r, PROJECTS, deleteProject);
+}
+
+const PROJECT = byId('projects');
+
+/** `/api/projects`: CVAT's ProjectViewSet (list, create, retrieve, partial update, destroy). */
+export const projectRoutes: readonly RouteSpec[] = [
+  { method: 'get', path: '/api/projects', operation: 'projects.list', handle: handleListProjects },
+  { method: 'post', path: '/api/projects', operation: 'projects.create', handle: handleCreateProject },
+  {
+    method: 'get',
+    path: '/api/projects/:id',
+    operation: 'projects.retrieve',
+    resource: PROJECT,
+    handle: handleRetrieveProject,
+  },
+  {
+    method: 'patch',
+    path: '/api/projects/:id',
+    operation: 'projects.partial_update',
+    resource: PROJECT,
+    handle: handleUpdateProject,
+  },
+  {
+    method: 'delete',
+    path: '/api/projects/:id',
+    operation: 'projects.destroy',
+    resource: PROJECT,
+    handle: handleDestroyProject,
+  },
+];

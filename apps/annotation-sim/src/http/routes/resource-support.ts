@@ -1,0 +1,128 @@
+import type { Resource } from '../../domain/access';
+import { resourceVisible } from '../../domain/access';
+import type { Result } from '../../domain/errors';
+import type { CommentRec, IssueRec, JobRec, ProjectRec, TaskRec } from '../../domain/model';
+import type { MutationContext } from '../../domain/mutation';
+import { mayAccess, mayList } from '../../domain/resource-rules';
+import type { ApiRequest } from '../api';
+import { paginate, searchFilter, sortBy } from '../pagination';
+import { cvatJson, noContent } from '../respond';
+import { refused } from '../route-table';
+
+type AnyRec = ProjectRec | TaskRec | JobRec | IssueRec | CommentRec;
+
+/** One kind of record as its views load and answer it. */
+export interface RecordSpec<T extends AnyRec> {
+  kind: Resource['kind'];
+  /** DRF's model name, for `No <Model> matches the given query.`. */
+  model: string;
+  map: (r: ApiRequest) => Map<number, T>;
+  serialize: (r: ApiRequest, rec: T) => unknown;
+}
+
+/** A record kind's list view: CVAT's `filter` fields (also sort keys, beside `id`) and `search` fields. */
+export interface ListSpec<T extends AnyRec> extends RecordSpec<T> {
+  filters: Record<string, (r: ApiRequest, rec: T) => unknown>;
+  search: ((r: ApiRequest, rec: T) => unknown)[];
+}
+
+/**
+ * GET on a collection: the organization context's membership check, then the records the caller can
+ * see in that context, narrowed by the simple filters and `search`, sorted (default `-id`) and paged.
+ */
+export function listResources<T extends AnyRec>(r: ApiRequest, spec: ListSpec<T>): Response {
+  const user = r.user();
+  const ctx = r.orgContext();
+  const allowed = mayList(r.state, user, ctx);
+  if (!allowed.ok) return refused(r, allowed);
+  let items = [...spec.map(r).values()].filter((rec) =>
+    resourceVisible(r.state, user, ctx, { kind: spec.kind, rec } as Resource),
+  );
+  for (const [name, get] of Object.entries(spec.filters)) {
+    const v = r.query(name);
+    if (v !== undefined && v !== '') items = items.filter((rec) => String(get(r, rec) ?? '') === v);
+  }
+  items = searchFilter(
+    items,
+    r.query('search'),
+    spec.search.map((f) => (rec: T) => f(r, rec)),
+  );
+  const sortFields: Record<string, (rec: T) => unknown> = { id: (rec) => rec.id };
+  for (const [name, get] of Object.entries(spec.filters)) sortFields[name] = (rec) => get(r, rec);
+  items = sortBy(items, r.query('sort'), sortFields, '-id');
+  return cvatJson(
+    r.c,
+    paginate(r, items, (rec) => spec.serialize(r, rec)),
+  );
+}
+
+/**
+ * The record the path's `:id` names, if the caller may see it (`write`: change or delete it). An
+ * unknown id is 404 before any permission check, as DRF's `get_object` does.
+ */
+export function loadRecord<T extends AnyRec>(
+  r: ApiRequest,
+  kind: Resource['kind'],
+  map: Map<number, T>,
+  model: string,
+  write: boolean,
+): Result<T> {
+  const rec = r.record(map, model);
+  return rec.ok ? mayAccess(r.state, r.user(), kind, rec.value, write) : rec;
+}
+
+/** A user's username by id (null for none or an unknown id), for filters and search. */
+export const username = (r: ApiRequest, id: number | null): string | null =>
+  id === null ? null : (r.state.users.get(id)?.username ?? null);
+
+/** GET on one record: it, serialized, if the caller may see it. */
+export function retrieveResource<T extends AnyRec>(r: ApiRequest, spec: RecordSpec<T>): Response {
+  const rec = loadRecord(r, spec.kind, spec.map(r), spec.model, false);
+  return rec.ok ? cvatJson(r.c, spec.serialize(r, rec.value)) : refused(r, rec);
+}
+
+/**
+ * PATCH on one record: loaded for writing, then the body parsed and turned into a patch by the domain's
+ * decision, applied, and the record answered as it now is.
+ */
+export function updateResource<T extends AnyRec, P>(
+  r: ApiRequest,
+  spec: RecordSpec<T>,
+  decide: (body: unknown) => Result<P>,
+  apply: (ctx: MutationContext, rec: T, patch: P) => void,
+): Response {
+  const rec = loadRecord(r, spec.kind, spec.map(r), spec.model, true);
+  if (!rec.ok) return refused(r, rec);
+  const body = r.parsedBody();
+  if (!body.ok) return refused(r, body);
+  const patch = decide(body.value);
+  if (!patch.ok) return refused(r, patch);
+  apply(r.mutation(), rec.value, patch.value);
+  return cvatJson(r.c, spec.serialize(r, rec.value));
+}
+
+/** DELETE on one record: loaded for writing, removed, 204. */
+export function destroyResource<T extends AnyRec>(
+  r: ApiRequest,
+  spec: RecordSpec<T>,
+  remove: (ctx: MutationContext, rec: T) => void,
+): Response {
+  const rec = loadRecord(r, spec.kind, spec.map(r), spec.model, true);
+  if (!rec.ok) return refused(r, rec);
+  remove(r.mutation(), rec.value);
+  return noContent(r.c);
+}
+
+/** POST on a collection: the body parsed, turned into input by the domain's decision, created, 201. */
+export function createResource<T extends AnyRec, I>(
+  r: ApiRequest,
+  spec: RecordSpec<T>,
+  decide: (body: unknown) => Result<I>,
+  create: (ctx: MutationContext, input: I) => T,
+): Response {
+  const body = r.parsedBody();
+  if (!body.ok) return refused(r, body);
+  const input = decide(body.value);
+  if (!input.ok) return refused(r, input);
+  return cvatJson(r.c, spec.serialize(r, create(r.mutation(), input.value)), 201);
+}

@@ -1,0 +1,117 @@
+import type { TaskRec } from '../../domain/model';
+import { mayCreate } from '../../domain/resource-rules';
+import { taskRead } from '../../domain/serializers';
+import {
+  attachTaskData,
+  createTask,
+  deleteTask,
+  taskCreation,
+  taskDataInput,
+  taskPatch,
+  updateTask,
+} from '../../domain/tasks';
+import type { ApiRequest } from '../api';
+import { cvatJson } from '../respond';
+import { byId, type RouteSpec, refused } from '../route-table';
+import {
+  createResource,
+  destroyResource,
+  type ListSpec,
+  listResources,
+  loadRecord,
+  retrieveResource,
+  updateResource,
+  username,
+} from './resource-support';
+
+const TASKS: ListSpec<TaskRec> = {
+  kind: 'task',
+  model: 'Task',
+  map: (r) => r.state.tasks,
+  serialize: (r, t) => taskRead(r.state, t),
+  filters: {
+    name: (_, t) => t.name,
+    owner: (r, t) => username(r, t.owner_id),
+    assignee: (r, t) => username(r, t.assignee_id),
+    project_id: (_, t) => t.project_id,
+    status: (_, t) => t.status,
+    mode: (_, t) => t.mode,
+    subset: (_, t) => t.subset,
+  },
+  search: [(_, t) => t.name, (r, t) => username(r, t.owner_id)],
+};
+
+function handleListTasks(r: ApiRequest): Response {
+  return listResources(r, TASKS);
+}
+
+function handleCreateTask(r: ApiRequest): Response {
+  const user = r.user();
+  const ctx = r.orgContext();
+  const allowed = mayCreate(r.state, user, ctx);
+  if (!allowed.ok) return refused(r, allowed);
+  return createResource(r, TASKS, (body) => taskCreation(r.state, user, ctx, body), createTask);
+}
+
+function handleRetrieveTask(r: ApiRequest): Response {
+  return retrieveResource(r, TASKS);
+}
+
+function handleUpdateTask(r: ApiRequest): Response {
+  return updateResource(r, TASKS, (body) => taskPatch(r.state, body), updateTask);
+}
+
+function handleDestroyTask(r: ApiRequest): Response {
+  return destroyResource(r, TASKS, deleteTask);
+}
+
+/** `POST /api/tasks/{id}/data/`: 202 with the creation request's id; the jobs exist at once. */
+function handleCreateTaskData(r: ApiRequest): Response {
+  const t = loadRecord(r, 'task', r.state.tasks, 'Task', true);
+  if (!t.ok) return refused(r, t);
+  const body = r.parsedBody();
+  if (!body.ok) return refused(r, body);
+  const input = taskDataInput(t.value, body.value);
+  if (!input.ok) return refused(r, input);
+  const user = r.user();
+  // The jobs are created by the task-creation worker: its sender is the RQ meta user.
+  const worker = { kind: 'worker', id: user.id, username: user.username, email: user.email } as const;
+  attachTaskData(r.mutation(worker), t.value, input.value);
+  return cvatJson(r.c, { rq_id: `action=create&target=task&target_id=${t.value.id}` }, 202);
+}
+
+const TASK = byId('tasks');
+
+/** `/api/tasks`: CVAT's TaskViewSet (list, create, retrieve, partial update, destroy, data upload). */
+export const taskRoutes: readonly RouteSpec[] = [
+  { method: 'get', path: '/api/tasks', operation: 'tasks.list', handle: handleListTasks },
+  { method: 'post', path: '/api/tasks', operation: 'tasks.create', handle: handleCreateTask },
+  {
+    method: 'get',
+    path: '/api/tasks/:id',
+    operation: 'tasks.retrieve',
+    resource: TASK,
+    handle: handleRetrieveTask,
+  },
+  {
+    method: 'patch',
+    path: '/api/tasks/:id',
+    operation: 'tasks.partial_update',
+    resource: TASK,
+    handle: handleUpdateTask,
+  },
+  {
+    method: 'delete',
+    path: '/api/tasks/:id',
+    operation: 'tasks.destroy',
+    resource: TASK,
+    handle: handleDestroyTask,
+  },
+  {
+    method: 'post',
+    path: '/api/tasks/:id/data/',
+    operation: 'tasks.create_data',
+    resource: TASK,
+    handle: handleCreateTaskData,
+  },
+];
