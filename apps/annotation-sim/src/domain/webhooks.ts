@@ -2,7 +2,7 @@
 // the CLI's startup (docs/decisions/0009).
 import { PROJECT_WEBHOOK_EVENT_ORDER, WEBHOOK_EVENT_CATALOGUE } from '@sims/annotation-schema/webhook-events';
 import type { ResourceChange } from './changes';
-import { type ApiError, invalid } from './errors';
+import { fail, invalid, ok, type Result } from './errors';
 import type { WebhookRec } from './model';
 import type { AnnotationData } from './state';
 import { type FieldSpec, validateFields } from './validate';
@@ -11,18 +11,18 @@ export const EVENT_KEYS: readonly string[] = WEBHOOK_EVENT_CATALOGUE.map((e) => 
 const PROJECT_KEYS = new Set(WEBHOOK_EVENT_CATALOGUE.filter((e) => e.project).map((e) => e.key));
 const GROUP = new Map(WEBHOOK_EVENT_CATALOGUE.map((e) => [e.key, e.group]));
 
-/** `GET /api/webhooks/events?type=`: the 2.73 lists in declaration order; `undefined` for a bad type. */
+/** `GET /api/webhooks/events?type=`: the 2.73 lists in declaration order; a bad type is a bare 400 string. */
 export function webhookEventsFor(
   type: string,
-): { webhook_type: string; events: { key: string; group: { display_name: string } }[] } | undefined {
+): Result<{ webhook_type: string; events: { key: string; group: { display_name: string } }[] }> {
   let keys: readonly string[];
   if (type === 'all' || type === 'organization') keys = EVENT_KEYS;
   else if (type === 'project') keys = PROJECT_WEBHOOK_EVENT_ORDER;
-  else return undefined;
-  return {
+  else return fail({ code: 'INVALID_STRING', message: 'Incorrect value of type parameter' });
+  return ok({
     webhook_type: type,
     events: keys.map((key) => ({ key, group: { display_name: GROUP.get(key) as string } })),
-  };
+  });
 }
 
 export function eventsAllowedFor(type: 'project' | 'organization', events: readonly string[]): boolean {
@@ -62,21 +62,21 @@ export interface WebhookInput {
 export function validateWebhookWrite(
   body: unknown,
   mode: { kind: 'create' } | { kind: 'put'; stored: WebhookRec } | { kind: 'patch'; stored: WebhookRec },
-): { ok: true; value: WebhookInput } | { ok: false; error: ApiError } {
+): Result<WebhookInput> {
   const spec = { ...WRITE_FIELDS };
   if (mode.kind !== 'create') {
     delete spec.type;
     delete spec.project_id;
   }
   const result = validateFields(body, spec, mode.kind === 'patch');
-  if (!result.ok) return { ok: false, error: invalid(result.errors) };
+  if (!result.ok) return fail(invalid(result.errors));
   const value = result.value as WebhookInput;
   if (value.events) value.events = [...value.events].sort();
   const type = mode.kind === 'create' ? (value.type as 'project' | 'organization') : mode.stored.type;
   if (value.events && !eventsAllowedFor(type, value.events)) {
-    return { ok: false, error: invalid({ non_field_errors: [`Invalid events list for ${type} webhook`] }) };
+    return fail(invalid({ non_field_errors: [`Invalid events list for ${type} webhook`] }));
   }
-  return { ok: true, value };
+  return ok(value);
 }
 
 /** CVAT's exact-token event match (2.73): `events` holds `key` as one comma-separated token. */

@@ -86,11 +86,6 @@ export class ApiRequest {
     return ok(this.sim.json);
   }
 
-  /** {@link parsedBody}, its failure thrown as an ApiFailure for the wrapper to render. */
-  body(): unknown {
-    return unwrap(this.parsedBody());
-  }
-
   query(name: string): string | undefined {
     const v = new URL(this.c.req.url).searchParams.get(name);
     return v === null ? undefined : v;
@@ -120,20 +115,10 @@ export class ApiRequest {
     return /^\d+$/.test(raw) ? ok(Number(raw)) : fail({ code: 'NOT_FOUND', detail: 'Not found.' });
   }
 
-  /** {@link idParam}, its failure thrown as an ApiFailure for the wrapper to render. */
-  intParam(name: string): number {
-    return unwrap(this.idParam(name));
-  }
-
   /** A record by id, or DRF's 404 `No <Model> matches the given query.`. */
   find<T>(map: Map<number, T>, id: number, model: string): Result<T> {
     const rec = map.get(id);
     return rec === undefined ? fail(notFound(model)) : ok(rec);
-  }
-
-  /** {@link find}, its failure thrown as an ApiFailure for the wrapper to render. */
-  get<T>(map: Map<number, T>, id: number, model: string): T {
-    return unwrap(this.find(map, id, model));
   }
 
   /** The record the path's `:id` names: 404 for an id DRF would not route or a record that is not there. */
@@ -141,11 +126,6 @@ export class ApiRequest {
     const id = this.idParam('id');
     return id.ok ? this.find(map, id.value, model) : id;
   }
-}
-
-function unwrap<T>(result: Result<T>): T {
-  if (!result.ok) throw new ApiFailure(result.error);
-  return result.value;
 }
 
 /** Python's json error message for the first problem V8 reports (position when it says one). */
@@ -189,8 +169,9 @@ function baseUrlOf(data: AnnotationData, requestUrl: string, host: string | unde
 
 /**
  * Wraps a route handler: builds the ApiRequest, records the base URL for absolute `url` fields,
- * checks the Accept header, authenticates (unless `anonymous`), and renders any ApiFailure through
- * the one error renderer.
+ * checks the Accept header, authenticates (unless `anonymous`), and renders an ApiFailure through the
+ * one error renderer: handlers return their refusals, but authentication, the organization context and
+ * the pagination and filter parameters still throw theirs.
  */
 export function api(
   deps: RouteDeps,

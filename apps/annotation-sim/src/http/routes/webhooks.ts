@@ -1,273 +1,236 @@
-import {
-  canAccessWebhook,
-  canCreateWebhook,
-  canListWebhooks,
-  canView,
-  isAdmin,
-  webhookVisible,
-} from '../../domain/access';
-import { formatDrfDate } from '../../domain/dates';
-import { ApiFailure, denied, notFound } from '../../domain/errors';
-import type { WebhookRec } from '../../domain/model';
+import { webhookVisible } from '../../domain/access';
+import type { Result } from '../../domain/errors';
+import type { DeliveryRec, WebhookRec } from '../../domain/model';
+import { deleteWebhookCascade } from '../../domain/mutation';
 import { createPingPayload } from '../../domain/payloads';
-import { deleteWebhookCascade } from '../../domain/resources';
 import { basicUser, deliveryRead, webhookRead } from '../../domain/serializers';
-import { nextId } from '../../domain/state';
+import {
+  createWebhook,
+  deliveriesOf,
+  findDelivery,
+  mayAccessWebhook,
+  mayListWebhooks,
+  updateWebhook,
+  webhookCreation,
+  webhookTypeFilter,
+} from '../../domain/webhook-rules';
 import { validateWebhookWrite, webhookEventsFor } from '../../domain/webhooks';
-import { type ApiRequest, api } from '../api';
+import type { ApiRequest } from '../api';
 import type { AppDeps, Kernel } from '../deps';
 import { jsonLogicFilter, paginate, searchFilter, sortBy } from '../pagination';
 import { cvatJson, noContent } from '../respond';
+import { byId, type RouteSpec, refused, registerRoutes } from '../route-table';
+import { username } from './resource-support';
 
-const username = (r: ApiRequest, id: number | null) =>
-  id === null ? null : (r.state.users.get(id)?.username ?? null);
-
-function loadWebhook(r: ApiRequest, scope: 'view' | 'update' | 'delete'): WebhookRec {
-  // The object is fetched first: an unknown id is 404 before any permission check.
-  const w = r.get(r.state.webhooks, r.intParam('id'), 'Webhook');
-  if (!canAccessWebhook(r.state, r.user(), w, scope)) throw new ApiFailure(denied());
-  return w;
+/** The webhook the path's `:id` names, if the caller may act on it in `scope`: 404 before 403. */
+function loadWebhook(r: ApiRequest, scope: 'view' | 'update' | 'delete'): Result<WebhookRec> {
+  const w = r.record(r.state.webhooks, 'Webhook');
+  return w.ok ? mayAccessWebhook(r.state, r.user(), w.value, scope) : w;
 }
 
-export function registerWebhookRoutes(kernel: Kernel, deps: AppDeps): void {
-  const { app, operation } = kernel;
-  const res = (c: { req: { param(n: string): string | undefined } }) => `webhooks/${c.req.param('id')}`;
+/** The delivery the path's `:delivery_id` names, of webhook `w`. */
+function loadDelivery(r: ApiRequest, deps: AppDeps, w: WebhookRec): Result<DeliveryRec> {
+  const id = r.idParam('delivery_id');
+  return id.ok ? findDelivery(r.state, w, id.value, deps.quirks.unknownDelivery500) : id;
+}
 
-  app.get(
-    '/api/webhooks/events',
-    operation('webhooks.retrieve_events'),
-    api(
-      deps,
-      (r) => {
-        // permission_classes=[]: anonymous callers are fine, but bad credentials are still 401.
-        r.optionalAuth();
-        const body = webhookEventsFor(r.query('type') ?? 'all');
-        if (!body)
-          throw new ApiFailure({ code: 'INVALID_STRING', message: 'Incorrect value of type parameter' });
-        return cvatJson(r.c, body);
-      },
-      { anonymous: true },
-    ),
-  );
+/** `permission_classes=[]`: anonymous callers are fine, but bad credentials are still 401. */
+function handleRetrieveEvents(r: ApiRequest): Response {
+  r.optionalAuth();
+  const events = webhookEventsFor(r.query('type') ?? 'all');
+  return events.ok ? cvatJson(r.c, events.value) : refused(r, events);
+}
 
-  app.get(
-    '/api/webhooks',
-    operation('webhooks.list'),
-    api(deps, (r) => {
-      const user = r.user();
-      const ctx = r.orgContext();
-      if (!canListWebhooks(r.state, user, ctx)) throw new ApiFailure(denied());
-      let items = [...r.state.webhooks.values()].filter((w) => webhookVisible(r.state, user, ctx, w));
-      const type = r.query('type');
-      if (type !== undefined && type !== '') {
-        if (type !== 'project' && type !== 'organization') {
-          throw new ApiFailure({
-            code: 'INVALID',
-            errors: { type: [`Select a valid choice. ${type} is not one of the available choices.`] },
-          });
-        }
-        items = items.filter((w) => w.type === type);
-      }
-      const eq = (name: string, get: (w: WebhookRec) => unknown) => {
-        const v = r.query(name);
-        if (v !== undefined && v !== '') items = items.filter((w) => String(get(w)) === v);
-      };
-      eq('target_url', (w) => w.target_url);
-      eq('owner', (w) => username(r, w.owner_id));
-      eq('project_id', (w) => w.project_id);
-      items = searchFilter(items, r.query('search'), [
-        (w) => w.target_url,
-        (w) => username(r, w.owner_id),
-        (w) => w.description,
-      ]);
-      const fields = {
-        description: (w: WebhookRec) => w.description,
-        id: (w: WebhookRec) => w.id,
-        owner: (w: WebhookRec) => username(r, w.owner_id),
-        project_id: (w: WebhookRec) => w.project_id,
-        target_url: (w: WebhookRec) => w.target_url,
-        type: (w: WebhookRec) => w.type,
-        updated_date: (w: WebhookRec) => w.updated_date,
-      };
-      items = jsonLogicFilter(items, r.query('filter'), fields);
-      items = sortBy(items, r.query('sort'), fields, '-id');
-      return cvatJson(
-        r.c,
-        paginate(r, items, (w) => webhookRead(r.state, w)),
-      );
-    }),
-  );
-
-  app.post(
-    '/api/webhooks',
-    operation('webhooks.create'),
-    api(deps, (r) => {
-      const user = r.user();
-      const ctx = r.orgContext();
-      const body = r.body();
-      const raw = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<
-        string,
-        unknown
-      >;
-      // The permission check reads type and project_id from the raw body, before validation.
-      const projectIdRaw = raw.project_id;
-      let project: ReturnType<typeof r.state.projects.get>;
-      if (projectIdRaw !== undefined && projectIdRaw !== null && projectIdRaw !== '') {
-        project = r.state.projects.get(Number(projectIdRaw));
-        if (!project)
-          throw new ApiFailure({
-            code: 'INVALID_LIST',
-            messages: [`Could not find project with provided id: ${String(projectIdRaw)}`],
-          });
-        if (!canView(r.state, user, { kind: 'project', rec: project })) throw new ApiFailure(denied());
-      }
-      if (!canCreateWebhook(r.state, user, ctx, raw.type, project)) throw new ApiFailure(denied());
-      const result = validateWebhookWrite(body, { kind: 'create' });
-      if (!result.ok) throw new ApiFailure(result.error);
-      const v = result.value;
-      const type = v.type as 'project' | 'organization';
-      const projectId = v.project_id ?? null;
-      if (type === 'project' && projectId === null)
-        constraint(deps, 'project_id', 'A project webhook needs project_id.');
-      if (type === 'organization' && projectId !== null)
-        constraint(deps, 'project_id', 'An organization webhook cannot have a project.');
-      // The organization is copied from the project, whatever org parameter was sent.
-      const organizationId = project ? project.organization_id : (ctx.org?.id ?? null);
-      if (type === 'organization' && organizationId === null) {
-        if (!isAdmin(user)) throw new ApiFailure(denied());
-        constraint(deps, 'organization', 'An organization webhook needs an organization.');
-      }
-      const now = formatDrfDate(r.now);
-      const w: WebhookRec = {
-        id: nextId(r.state, 'webhooks'),
-        target_url: v.target_url as string,
-        description: v.description ?? '',
-        events: v.events ?? [],
-        type,
-        content_type: 'application/json',
-        secret: v.secret ?? '',
-        is_active: v.is_active ?? true,
-        enable_ssl: v.enable_ssl ?? true,
-        owner_id: user.id,
-        project_id: projectId,
-        organization_id: organizationId,
-        created_date: now,
-        updated_date: now,
-      };
-      r.state.webhooks.set(w.id, w);
-      return cvatJson(r.c, webhookRead(r.state, w), 201);
-    }),
-  );
-
-  app.get(
-    '/api/webhooks/:id',
-    operation('webhooks.retrieve', res),
-    api(deps, (r) => cvatJson(r.c, webhookRead(r.state, loadWebhook(r, 'view')))),
-  );
-
-  for (const method of ['put', 'patch'] as const) {
-    app[method](
-      '/api/webhooks/:id',
-      operation(method === 'put' ? 'webhooks.update' : 'webhooks.partial_update', res),
-      api(deps, (r) => {
-        const w = loadWebhook(r, 'update');
-        const result = validateWebhookWrite(r.body(), { kind: method, stored: w });
-        if (!result.ok) throw new ApiFailure(result.error);
-        const v = result.value;
-        // A new record in place of the old (the table's records are frozen: it sees every change).
-        const next: Record<string, unknown> = { ...w };
-        for (const key of [
-          'target_url',
-          'description',
-          'content_type',
-          'secret',
-          'is_active',
-          'enable_ssl',
-          'events',
-        ] as const) {
-          if (v[key] !== undefined) next[key] = v[key];
-        }
-        next.updated_date = formatDrfDate(r.now);
-        const updated = next as unknown as WebhookRec;
-        r.state.webhooks.set(updated.id, updated);
-        return cvatJson(r.c, webhookRead(r.state, updated));
-      }),
-    );
-  }
-
-  app.delete(
-    '/api/webhooks/:id',
-    operation('webhooks.destroy', res),
-    api(deps, (r) => {
-      const w = loadWebhook(r, 'delete');
-      deleteWebhookCascade(r.state, w.id);
-      return noContent(r.c);
-    }),
-  );
-
-  const ping = api(deps, async (r) => {
-    const w = loadWebhook(r, 'update');
-    const payload = createPingPayload(webhookRead(r.state, w), basicUser(r.state, r.user().id));
-    const row = await deps.delivery(r.state).sendNow(w.id, payload);
-    return cvatJson(r.c, deliveryRead(row));
-  });
-  app.post('/api/webhooks/:id/ping', operation('webhooks.create_ping', res), ping);
-  // The path the seed document names.
-  app.post('/webhooks/:id/ping', operation('webhooks.create_ping', res), ping);
-
-  app.get(
-    '/api/webhooks/:id/deliveries',
-    operation('webhooks.list_deliveries', res),
-    api(deps, (r) => {
-      const w = loadWebhook(r, 'view');
-      const rows = [...r.state.deliveries.values()]
-        .filter((d) => d.webhook_id === w.id)
-        .sort((a, b) =>
-          a.updated_date === b.updated_date ? b.id - a.id : a.updated_date < b.updated_date ? 1 : -1,
-        );
-      return cvatJson(r.c, paginate(r, rows, deliveryRead));
-    }),
-  );
-
-  const loadDelivery = (r: ApiRequest, w: WebhookRec) => {
-    const raw = r.c.req.param('delivery_id') ?? '';
-    if (!/^\d+$/.test(raw)) throw new ApiFailure({ code: 'NOT_FOUND', detail: 'Not found.' });
-    const d = r.state.deliveries.get(Number(raw));
-    if (!d || d.webhook_id !== w.id) {
-      // Faithful: WebhookDelivery.objects.get(...) raises DoesNotExist, unhandled → 500.
-      if (deps.quirks.unknownDelivery500)
-        throw new ApiFailure({ code: 'SERVER_ERROR', reason: 'WebhookDelivery.DoesNotExist' });
-      throw new ApiFailure(notFound('WebhookDelivery'));
-    }
-    return d;
+function handleListWebhooks(r: ApiRequest): Response {
+  const user = r.user();
+  const ctx = r.orgContext();
+  const allowed = mayListWebhooks(r.state, user, ctx);
+  if (!allowed.ok) return refused(r, allowed);
+  let items = [...r.state.webhooks.values()].filter((w) => webhookVisible(r.state, user, ctx, w));
+  const type = webhookTypeFilter(r.query('type'));
+  if (!type.ok) return refused(r, type);
+  if (type.value !== undefined) items = items.filter((w) => w.type === type.value);
+  const eq = (name: string, get: (w: WebhookRec) => unknown) => {
+    const v = r.query(name);
+    if (v !== undefined && v !== '') items = items.filter((w) => String(get(w)) === v);
   };
-
-  app.get(
-    '/api/webhooks/:id/deliveries/:delivery_id',
-    operation('webhooks.retrieve_deliveries', res),
-    api(deps, (r) => cvatJson(r.c, deliveryRead(loadDelivery(r, loadWebhook(r, 'view'))))),
-  );
-
-  app.post(
-    '/api/webhooks/:id/deliveries/:delivery_id/redelivery',
-    operation('webhooks.create_deliveries_redelivery', res),
-    api(deps, (r) => {
-      const w = loadWebhook(r, 'update');
-      const d = loadDelivery(r, w);
-      // The stored payload goes out unchanged (same webhook_id and event), as a redelivery.
-      deps.delivery(r.state).enqueue(w.id, d.request as Record<string, unknown>, { redelivery: true });
-      return cvatJson(r.c, {});
-    }),
+  eq('target_url', (w) => w.target_url);
+  eq('owner', (w) => username(r, w.owner_id));
+  eq('project_id', (w) => w.project_id);
+  items = searchFilter(items, r.query('search'), [
+    (w) => w.target_url,
+    (w) => username(r, w.owner_id),
+    (w) => w.description,
+  ]);
+  const fields = {
+    description: (w: WebhookRec) => w.description,
+    id: (w: WebhookRec) => w.id,
+    owner: (w: WebhookRec) => username(r, w.owner_id),
+    project_id: (w: WebhookRec) => w.project_id,
+    target_url: (w: WebhookRec) => w.target_url,
+    type: (w: WebhookRec) => w.type,
+    updated_date: (w: WebhookRec) => w.updated_date,
+  };
+  items = jsonLogicFilter(items, r.query('filter'), fields);
+  items = sortBy(items, r.query('sort'), fields, '-id');
+  return cvatJson(
+    r.c,
+    paginate(r, items, (w) => webhookRead(r.state, w)),
   );
 }
 
-/** A row that breaks CVAT's DB check constraint: 500 (quirk) or, when switched off, a 400 field error. */
-function constraint(deps: AppDeps, field: string, message: string): never {
-  if (deps.quirks.webhookConstraint500) {
-    throw new ApiFailure({
-      code: 'SERVER_ERROR',
-      reason: `IntegrityError: webhooks_project_or_organization (${message})`,
-    });
-  }
-  throw new ApiFailure({ code: 'INVALID', errors: { [field]: [message] } });
+function handleCreateWebhook(r: ApiRequest, deps: AppDeps): Response {
+  const user = r.user();
+  const ctx = r.orgContext();
+  const body = r.parsedBody();
+  if (!body.ok) return refused(r, body);
+  const creation = webhookCreation(r.state, user, ctx, body.value, deps.quirks.webhookConstraint500);
+  if (!creation.ok) return refused(r, creation);
+  return cvatJson(r.c, webhookRead(r.state, createWebhook(r.state, r.now, user.id, creation.value)), 201);
+}
+
+function handleRetrieveWebhook(r: ApiRequest): Response {
+  const w = loadWebhook(r, 'view');
+  return w.ok ? cvatJson(r.c, webhookRead(r.state, w.value)) : refused(r, w);
+}
+
+/** PUT and PATCH: `type` and `project_id` are write-once, so the stored webhook decides the events check. */
+function updateHandler(kind: 'put' | 'patch') {
+  return (r: ApiRequest): Response => {
+    const w = loadWebhook(r, 'update');
+    if (!w.ok) return refused(r, w);
+    const body = r.parsedBody();
+    if (!body.ok) return refused(r, body);
+    const input = validateWebhookWrite(body.value, { kind, stored: w.value });
+    if (!input.ok) return refused(r, input);
+    return cvatJson(r.c, webhookRead(r.state, updateWebhook(r.state, r.now, w.value, input.value)));
+  };
+}
+
+function handleDestroyWebhook(r: ApiRequest): Response {
+  const w = loadWebhook(r, 'delete');
+  if (!w.ok) return refused(r, w);
+  deleteWebhookCascade(r.state, w.value.id);
+  return noContent(r.c);
+}
+
+/** Sends a `ping` event now and answers its delivery. */
+async function handlePing(r: ApiRequest, deps: AppDeps): Promise<Response> {
+  const w = loadWebhook(r, 'update');
+  if (!w.ok) return refused(r, w);
+  const payload = createPingPayload(webhookRead(r.state, w.value), basicUser(r.state, r.user().id));
+  const row = await deps.delivery(r.state).sendNow(w.value.id, payload);
+  return cvatJson(r.c, deliveryRead(row));
+}
+
+function handleListDeliveries(r: ApiRequest): Response {
+  const w = loadWebhook(r, 'view');
+  return w.ok ? cvatJson(r.c, paginate(r, deliveriesOf(r.state, w.value), deliveryRead)) : refused(r, w);
+}
+
+function handleRetrieveDelivery(r: ApiRequest, deps: AppDeps): Response {
+  const w = loadWebhook(r, 'view');
+  if (!w.ok) return refused(r, w);
+  const d = loadDelivery(r, deps, w.value);
+  return d.ok ? cvatJson(r.c, deliveryRead(d.value)) : refused(r, d);
+}
+
+/** Queues the stored payload again, unchanged (same webhook_id and event), as a redelivery. */
+function handleRedelivery(r: ApiRequest, deps: AppDeps): Response {
+  const w = loadWebhook(r, 'update');
+  if (!w.ok) return refused(r, w);
+  const d = loadDelivery(r, deps, w.value);
+  if (!d.ok) return refused(r, d);
+  deps
+    .delivery(r.state)
+    .enqueue(w.value.id, d.value.request as Record<string, unknown>, { redelivery: true });
+  return cvatJson(r.c, {});
+}
+
+const WEBHOOK = byId('webhooks');
+
+/** `/api/webhooks`: CVAT's WebhookViewSet, with the delivery engine and quirks of `deps`. */
+function webhookRoutes(deps: AppDeps): readonly RouteSpec[] {
+  const withDeps =
+    (handle: (r: ApiRequest, deps: AppDeps) => Response | Promise<Response>) =>
+    (r: ApiRequest): Response | Promise<Response> =>
+      handle(r, deps);
+  return [
+    {
+      method: 'get',
+      path: '/api/webhooks/events',
+      operation: 'webhooks.retrieve_events',
+      handle: handleRetrieveEvents,
+      anonymous: true,
+    },
+    { method: 'get', path: '/api/webhooks', operation: 'webhooks.list', handle: handleListWebhooks },
+    {
+      method: 'post',
+      path: '/api/webhooks',
+      operation: 'webhooks.create',
+      handle: withDeps(handleCreateWebhook),
+    },
+    {
+      method: 'get',
+      path: '/api/webhooks/:id',
+      operation: 'webhooks.retrieve',
+      resource: WEBHOOK,
+      handle: handleRetrieveWebhook,
+    },
+    {
+      method: 'put',
+      path: '/api/webhooks/:id',
+      operation: 'webhooks.update',
+      resource: WEBHOOK,
+      handle: updateHandler('put'),
+    },
+    {
+      method: 'patch',
+      path: '/api/webhooks/:id',
+      operation: 'webhooks.partial_update',
+      resource: WEBHOOK,
+      handle: updateHandler('patch'),
+    },
+    {
+      method: 'delete',
+      path: '/api/webhooks/:id',
+      operation: 'webhooks.destroy',
+      resource: WEBHOOK,
+      handle: handleDestroyWebhook,
+    },
+    {
+      method: 'post',
+      // The second is the path the seed document names.
+      path: ['/api/webhooks/:id/ping', '/webhooks/:id/ping'],
+      operation: 'webhooks.create_ping',
+      resource: WEBHOOK,
+      handle: withDeps(handlePing),
+    },
+    {
+      method: 'get',
+      path: '/api/webhooks/:id/deliveries',
+      operation: 'webhooks.list_deliveries',
+      resource: WEBHOOK,
+      handle: handleListDeliveries,
+    },
+    {
+      method: 'get',
+      path: '/api/webhooks/:id/deliveries/:delivery_id',
+      operation: 'webhooks.retrieve_deliveries',
+      resource: WEBHOOK,
+      handle: withDeps(handleRetrieveDelivery),
+    },
+    {
+      method: 'post',
+      path: '/api/webhooks/:id/deliveries/:delivery_id/redelivery',
+      operation: 'webhooks.create_deliveries_redelivery',
+      resource: WEBHOOK,
+      handle: withDeps(handleRedelivery),
+    },
+  ];
+}
+
+/** Registers the webhook routes on the kernel's app. */
+export function registerWebhookRoutes(kernel: Kernel, deps: AppDeps): void {
+  registerRoutes(kernel, deps, webhookRoutes(deps));
 }

@@ -1,0 +1,180 @@
+/**
+ * Webhook decisions: who may list, create, see or change webhooks (CVAT's `webhooks.rego`, in
+ * `access.ts`), what a create may carry beyond the serializer (`webhooks.ts`), and the writes that store
+ * them. Each decision returns a `Result` whose error is the answer CVAT gives.
+ */
+import { canAccessWebhook, canCreateWebhook, canListWebhooks, canView, isAdmin } from './access';
+import { formatDrfDate } from './dates';
+import { type ApiError, denied, fail, invalid, notFound, ok, type Result } from './errors';
+import type { DeliveryRec, ProjectRec, UserRec, WebhookRec } from './model';
+import type { OrgContext } from './org-context';
+import { type AnnotationState, nextId } from './state';
+import { validateWebhookWrite, type WebhookInput } from './webhooks';
+
+/** What a new webhook is made of: the checked body and where it belongs. */
+export interface WebhookCreation {
+  input: WebhookInput;
+  type: 'project' | 'organization';
+  projectId: number | null;
+  organizationId: number | null;
+}
+
+/** Listing webhooks: any member in an organization context; non-members 403. */
+export function mayListWebhooks(state: AnnotationState, user: UserRec, ctx: OrgContext): Result<void> {
+  return canListWebhooks(state, user, ctx) ? ok(undefined) : fail(denied());
+}
+
+/** The list's `type` filter (none when absent or empty), or DRF's choice error for another value. */
+export function webhookTypeFilter(type: string | undefined): Result<'project' | 'organization' | undefined> {
+  if (type === undefined || type === '') return ok(undefined);
+  if (type !== 'project' && type !== 'organization')
+    return fail(invalid({ type: [`Select a valid choice. ${type} is not one of the available choices.`] }));
+  return ok(type);
+}
+
+/** The webhook if `user` may act on it in `scope` (ping, deliveries and redelivery are `update`/`view`). */
+export function mayAccessWebhook(
+  state: AnnotationState,
+  user: UserRec,
+  w: WebhookRec,
+  scope: 'view' | 'update' | 'delete',
+): Result<WebhookRec> {
+  return canAccessWebhook(state, user, w, scope) ? ok(w) : fail(denied());
+}
+
+/**
+ * A new webhook from a request body. The permission check reads `type` and `project_id` from the raw
+ * body before the serializer validates it; a row CVAT's DB check constraint would refuse is its 500
+ * (`constraint500`) or else a 400 on the field. The organization is copied from the project, whatever
+ * organization context the request names.
+ */
+export function webhookCreation(
+  state: AnnotationState,
+  user: UserRec,
+  ctx: OrgContext,
+  body: unknown,
+  constraint500: boolean,
+): Result<WebhookCreation> {
+  const raw = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<
+    string,
+    unknown
+  >;
+  const projectIdRaw = raw.project_id;
+  let project: ProjectRec | undefined;
+  if (projectIdRaw !== undefined && projectIdRaw !== null && projectIdRaw !== '') {
+    project = state.projects.get(Number(projectIdRaw));
+    if (!project)
+      return fail({
+        code: 'INVALID_LIST',
+        messages: [`Could not find project with provided id: ${String(projectIdRaw)}`],
+      });
+    if (!canView(state, user, { kind: 'project', rec: project })) return fail(denied());
+  }
+  if (!canCreateWebhook(state, user, ctx, raw.type, project)) return fail(denied());
+  const result = validateWebhookWrite(body, { kind: 'create' });
+  if (!result.ok) return result;
+  const input = result.value;
+  const type = input.type as 'project' | 'organization';
+  const projectId = input.project_id ?? null;
+  if (type === 'project' && projectId === null)
+    return constraint(constraint500, 'project_id', 'A project webhook needs project_id.');
+  if (type === 'organization' && projectId !== null)
+    return constraint(constraint500, 'project_id', 'An organization webhook cannot have a project.');
+  const organizationId = project ? project.organization_id : (ctx.org?.id ?? null);
+  if (type === 'organization' && organizationId === null) {
+    if (!isAdmin(user)) return fail(denied());
+    return constraint(constraint500, 'organization', 'An organization webhook needs an organization.');
+  }
+  return ok({ input, type, projectId, organizationId });
+}
+
+/** A row that breaks CVAT's DB check constraint: 500 (quirk) or, when switched off, a 400 field error. */
+function constraint(constraint500: boolean, field: string, message: string): Result<never> {
+  const error: ApiError = constraint500
+    ? { code: 'SERVER_ERROR', reason: `IntegrityError: webhooks_project_or_organization (${message})` }
+    : invalid({ [field]: [message] });
+  return fail(error);
+}
+
+export function createWebhook(
+  state: AnnotationState,
+  now: number,
+  ownerId: number,
+  { input, type, projectId, organizationId }: WebhookCreation,
+): WebhookRec {
+  const date = formatDrfDate(now);
+  const w: WebhookRec = {
+    id: nextId(state, 'webhooks'),
+    target_url: input.target_url as string,
+    description: input.description ?? '',
+    events: input.events ?? [],
+    type,
+    content_type: 'application/json',
+    secret: input.secret ?? '',
+    is_active: input.is_active ?? true,
+    enable_ssl: input.enable_ssl ?? true,
+    owner_id: ownerId,
+    project_id: projectId,
+    organization_id: organizationId,
+    created_date: date,
+    updated_date: date,
+  };
+  state.webhooks.set(w.id, w);
+  return w;
+}
+
+const UPDATABLE = [
+  'target_url',
+  'description',
+  'content_type',
+  'secret',
+  'is_active',
+  'enable_ssl',
+  'events',
+] as const;
+
+/**
+ * Stores a PUT or PATCH: a new record in place of the old (the table's records are frozen, so it sees
+ * every change), with the fields the body carries.
+ */
+export function updateWebhook(
+  state: AnnotationState,
+  now: number,
+  w: WebhookRec,
+  input: WebhookInput,
+): WebhookRec {
+  const next: Record<string, unknown> = { ...w };
+  for (const key of UPDATABLE) if (input[key] !== undefined) next[key] = input[key];
+  next.updated_date = formatDrfDate(now);
+  const updated = next as unknown as WebhookRec;
+  state.webhooks.set(updated.id, updated);
+  return updated;
+}
+
+/** A webhook's deliveries, most recently updated first (ties: newest id first). */
+export function deliveriesOf(state: AnnotationState, w: WebhookRec): DeliveryRec[] {
+  return [...state.deliveries.values()]
+    .filter((d) => d.webhook_id === w.id)
+    .sort((a, b) =>
+      a.updated_date === b.updated_date ? b.id - a.id : a.updated_date < b.updated_date ? 1 : -1,
+    );
+}
+
+/**
+ * One of the webhook's deliveries. CVAT's `WebhookDelivery.objects.get(...)` raises DoesNotExist for
+ * another's or an unknown id, unhandled: 500 (`unknown500`), else 404.
+ */
+export function findDelivery(
+  state: AnnotationState,
+  w: WebhookRec,
+  id: number,
+  unknown500: boolean,
+): Result<DeliveryRec> {
+  const d = state.deliveries.get(id);
+  if (d && d.webhook_id === w.id) return ok(d);
+  return fail(
+    unknown500
+      ? { code: 'SERVER_ERROR', reason: 'WebhookDelivery.DoesNotExist' }
+      : notFound('WebhookDelivery'),
+  );
+}
