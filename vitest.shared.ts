@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  * on sources with no build first. Child processes that tests spawn (`node --import tsx …`) get the same
  * condition through NODE_OPTIONS.
  */
-export const SOURCE_CONDITION = '@sims/source';
+const SOURCE_CONDITION = '@sims/source';
 
 /** Vite's own defaults for server code (its `defaultServerConditions`), after ours. */
 const CONDITIONS = [SOURCE_CONDITION, 'module', 'node', 'development|production'];
@@ -68,7 +68,7 @@ export function defineSimsVitestConfig() {
 }
 
 /** NODE_OPTIONS with `--conditions=@sims/source` added once. */
-export function withSourceCondition(nodeOptions: string | undefined): string {
+function withSourceCondition(nodeOptions: string | undefined): string {
   const flag = `--conditions=${SOURCE_CONDITION}`;
   const current = nodeOptions?.trim() ?? '';
   return current.split(/\s+/).includes(flag) ? current : `${current} ${flag}`.trim();

@@ -26,7 +26,7 @@ const sp = (s: Spread | undefined, digits = 0) =>
 const x = (r: number) => (Number.isFinite(r) ? `${r.toFixed(2)}×` : '–');
 const verdict = (ok: boolean | undefined) => (ok === undefined ? 'not run' : ok ? '**met**' : '**missed**');
 
-export interface Target {
+interface Target {
   figure: string;
   what: string;
   value: string;
@@ -35,7 +35,7 @@ export interface Target {
 }
 
 /** Every target of issue 8 with its measured value. */
-export function targets(doc: Doc): Target[] {
+function targets(doc: Doc): Target[] {
   const r = doc.results;
   const out: Target[] = [];
   const cold = r.coldStart;

@@ -11,7 +11,7 @@ import { type OpenApiDocument, type Operation, resolveRef, type Schema } from '.
 // --- strings -------------------------------------------------------------------------------------------
 
 /** Strings that break naive code: traversal, encodings, prototype names, control and astral characters. */
-export const NASTY_STRINGS = [
+const NASTY_STRINGS = [
   '',
   ' ',
   '.',
@@ -72,7 +72,7 @@ export const NASTY_STRINGS = [
   'ẞ',
 ];
 
-export const longString = fc
+const longString = fc
   .tuple(fc.integer({ min: 257, max: 12_000 }), fc.constantFrom('x', '🙂', '%', '/', 'é', '\u0000'))
   .map(([n, unit]) => unit.repeat(n));
 
@@ -97,7 +97,7 @@ export function pathSegment(good: readonly string[]): fc.Arbitrary<{ value: stri
   );
 }
 
-export function encodeSegment(s: string, how: string): string {
+function encodeSegment(s: string, how: string): string {
   try {
     if (how === 'component') return encodeURIComponent(s);
     if (how === 'double') return encodeURIComponent(encodeURIComponent(s));
@@ -136,7 +136,7 @@ export const HOSTILE_NUMBER_LITERALS = [
 ];
 
 /** Int64 fields are strings on the wire (proto3 JSON): edge and malformed ones. */
-export const HOSTILE_INT64_STRINGS = [
+const HOSTILE_INT64_STRINGS = [
   '9223372036854775807',
   '9223372036854775808',
   '-9223372036854775809',
@@ -155,7 +155,7 @@ export const HOSTILE_INT64_STRINGS = [
 ];
 
 /** google.protobuf.Duration strings out of range or malformed. */
-export const HOSTILE_DURATIONS = [
+const HOSTILE_DURATIONS = [
   '99999999999999999999s',
   '315576000001s',
   '-315576000001s',
@@ -176,22 +176,6 @@ export const HOSTILE_DURATIONS = [
   '-0s',
   `${'9'.repeat(400)}s`,
   '',
-];
-
-/** Simulator durations (`"500ms"`, `"2m"`, numbers as ms) out of range or malformed. */
-export const HOSTILE_SIM_DURATIONS = [
-  '99999999999999999999s',
-  `${'9'.repeat(400)}d`,
-  '1e400ms',
-  '-1s',
-  '1.5.5s',
-  'NaNms',
-  'Infinityd',
-  '',
-  ' ',
-  '10',
-  '1h1h1h1h1h',
-  '0ms',
 ];
 
 const HOSTILE_SCALARS: JValue[] = [
@@ -239,7 +223,7 @@ export function nested(depth: number, style: 'array' | 'object'): JValue {
 
 // --- JSON Schema → values ------------------------------------------------------------------------------
 
-export interface SchemaArbOptions {
+interface SchemaArbOptions {
   /** Probability-ish weight (0..10) of replacing a leaf with a hostile value of its kind. */
   hostility: number;
   /** Known good strings for fields of a name (ids, versions, etags …). */
@@ -309,7 +293,7 @@ function hostileFor(schema: Schema, name: string): fc.Arbitrary<JValue> {
  * Values for a JSON Schema (OpenAPI 3.0 or 3.1 dialect, as zod's toJSONSchema writes it): valid ones,
  * with leaves replaced by hostile values of their kind at the given hostility.
  */
-export function schemaArb(
+function schemaArb(
   doc: OpenApiDocument,
   schemaIn: Schema | undefined,
   options: SchemaArbOptions,
@@ -495,7 +479,7 @@ const wrapInJsonString = (field: string, inner: number[]) => [
   ...Buffer.from('"}'),
 ];
 
-export const BROKEN_JSON_TEXTS = [
+const BROKEN_JSON_TEXTS = [
   '',
   ' ',
   '\n',

@@ -28,14 +28,14 @@ export interface CampaignOptions {
   log?: (line: string) => void;
 }
 
-export interface Batch {
+interface Batch {
   variant: number;
   /** Index at which the world is moved on (clock advance), if any. */
   tickAt: number | undefined;
   requests: (FuzzRequest | undefined)[];
 }
 
-export interface FoundFailure {
+interface FoundFailure {
   violation: Violation;
   occurrences: number;
   /** Route groups it was seen on, with counts. */
@@ -58,7 +58,7 @@ export interface CampaignResult {
   notes: string[];
 }
 
-export function batchArb(setup: FuzzSetup, size: number): fc.Arbitrary<Batch> {
+function batchArb(setup: FuzzSetup, size: number): fc.Arbitrary<Batch> {
   return fc.record({
     variant: fc.nat(3),
     tickAt: fc.option(fc.nat(size - 1), { nil: undefined, freq: 3 }),
@@ -83,7 +83,7 @@ function prototypeProblems(): string[] {
 }
 
 /** Runs one batch: prepare, the requests in order, then the health and prototype checks. */
-export async function runBatch(
+async function runBatch(
   setup: FuzzSetup,
   inst: Instance,
   batch: Batch,
@@ -326,7 +326,7 @@ async function shrink(
   };
 }
 
-export function summaryText(r: CampaignResult): string {
+function summaryText(r: CampaignResult): string {
   const lines = [
     `### Run summary: ${r.api}, seed ${r.seed}`,
     '',

@@ -37,7 +37,7 @@ export interface FuzzRequest {
   tags: string[];
 }
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 function deepText(spec: Extract<BodySpec, { kind: 'deep' }>): string {
   const open = spec.style === 'array' ? '[' : spec.style === 'object' ? '{"a":' : '[{"a":';
@@ -62,7 +62,7 @@ function utf16(text: string, endian: 'le' | 'be', bom: boolean): Uint8Array {
 }
 
 /** The body as sent: text or bytes, at most ~1 MB. */
-export function renderBody(spec: BodySpec | undefined): string | Uint8Array | undefined {
+function renderBody(spec: BodySpec | undefined): string | Uint8Array | undefined {
   if (spec === undefined) return undefined;
   switch (spec.kind) {
     case 'json':

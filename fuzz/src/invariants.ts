@@ -13,7 +13,7 @@
 import type { FuzzRequest, FuzzResponse, SendOutcome } from './http';
 import { type OpenApiDocument, type Schema, schemaProblems } from './openapi';
 
-export type ViolationKind =
+type ViolationKind =
   | 'crash'
   | 'timeout'
   | 'unintended-5xx'
@@ -31,7 +31,7 @@ export interface Violation {
 }
 
 /** An API's error envelope check: the problems of one error response (empty when it fits). */
-export type EnvelopeCheck = (req: FuzzRequest, res: FuzzResponse) => string[];
+type EnvelopeCheck = (req: FuzzRequest, res: FuzzResponse) => string[];
 
 export interface InvariantOptions {
   /** Label of the API (`cluster-sim API`, `annotation-sim control plane` …). */
@@ -63,7 +63,7 @@ export function routeGroup(req: FuzzRequest): string {
 }
 
 /** The server-side cause of a failure, from what the simulator logged, else from the body. */
-export function causeOf(res: { logs: string[]; text?: string }): string | undefined {
+function causeOf(res: { logs: string[]; text?: string }): string | undefined {
   // An error line rather than a library's warning printed on the way.
   const log =
     res.logs.find((l) => /(Error|unhandled)\b/.test(l) && !/^\(node:\d+\) Warning/.test(l)) ??
@@ -153,7 +153,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** google.rpc.Code names and the HTTP status Google's front end gives each. */
-export const RPC_HTTP: Record<string, number> = {
+const RPC_HTTP: Record<string, number> = {
   CANCELLED: 499,
   UNKNOWN: 500,
   INVALID_ARGUMENT: 400,

@@ -20,7 +20,7 @@ const NAMESPACE_PAIRS: [string, string][] = [
   ['x', 'x.'],
 ];
 
-export interface IsolationCommand {
+interface IsolationCommand {
   /** Which namespace of the pair acts (0 or 1). */
   ns: 0 | 1;
   /** Header, path prefix, or (for `default`) nothing at all. */

@@ -64,9 +64,3 @@ export function fromPlain(value: unknown): JValue {
     Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, fromPlain(v)] as const),
   );
 }
-
-/** An object's entries with `extra` added (or replacing a key of the same name). */
-export function withEntries(obj: JObj, extra: readonly (readonly [string, JValue])[]): JObj {
-  const names = new Set(extra.map(([k]) => k));
-  return new JObj([...obj.entries.filter(([k]) => !names.has(k)), ...extra]);
-}

@@ -3,7 +3,7 @@
  */
 
 // biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents and JSON Schemas are arbitrary JSON
-export type Json = any;
+type Json = any;
 export type Schema = Record<string, Json>;
 
 export interface OpenApiDocument {

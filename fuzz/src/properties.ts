@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { alreadyRecorded, appendText } from './findings';
 import type { Violation } from './invariants';
 
-export interface PropertyFailure<T> {
+interface PropertyFailure<T> {
   violation: Violation;
   occurrences: number;
   counterexample: T;

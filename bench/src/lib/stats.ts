@@ -18,5 +18,3 @@ export function percentile(values: number[], p: number): number {
   if (v.length === 0) return Number.NaN;
   return v[Math.min(v.length - 1, Math.max(0, Math.ceil((p / 100) * v.length) - 1))] as number;
 }
-
-export const ratio = (a: number, b: number): number => (b > 0 ? a / b : Number.NaN);

@@ -4,14 +4,14 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, until200 } from './http';
-import { lineMatching, start } from './proc';
+import { start } from './proc';
 
 const require = createRequire(import.meta.url);
 export const BENCH_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const REPO = resolve(BENCH_DIR, '..');
 export const CACHE = join(BENCH_DIR, '.cache');
 
-export const WIREMOCK_JAR = join(
+const WIREMOCK_JAR = join(
   dirname(require.resolve('wiremock/package.json')),
   'build/wiremock-standalone-3.13.2.jar',
 );
@@ -127,5 +127,3 @@ export async function launch(kind: Kind, prism?: PrismSetup, extra: string[] = [
   await Promise.race([until200(url + health.path, health.headers, 90_000), failed]);
   return { name: kind, url, port, child };
 }
-
-export { lineMatching };

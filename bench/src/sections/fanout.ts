@@ -25,7 +25,7 @@ interface Report {
   last: number;
 }
 
-export interface FanoutSide {
+interface FanoutSide {
   count: number;
   received: number;
   lost: number;

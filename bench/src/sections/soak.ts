@@ -13,7 +13,7 @@ const KINDS = ['cluster-sim', 'annotation-sim'] as const;
 type SimKind = (typeof KINDS)[number];
 
 /** The soak's targets (the hardening issue): RSS growth after warm-up, p99 drift, errors. */
-export const SOAK_TARGETS = {
+const SOAK_TARGETS = {
   /** RSS at the end minus RSS at the end of the warm-up, MB: under this. */
   growthMb: 50,
   /** p99 of the last window over p99 of the first window after the warm-up: at most this. */

@@ -8,9 +8,9 @@ import { launch, type PrismSetup, type Running } from '../lib/targets';
 export const POOL_PATH = '/v1beta1/projects/p/locations/l/clusters/c/nodePools/np';
 export const CLUSTER_AUTH = { authorization: 'Bearer bench' };
 export const CVAT_AUTH = { authorization: 'Token bench-token' };
-export const STALE_PUT = JSON.stringify({ nodeVersion: '-', etag: 'c3RhbGU=' });
+const STALE_PUT = JSON.stringify({ nodeVersion: '-', etag: 'c3RhbGU=' });
 
-export interface Target {
+interface Target {
   id: string;
   server: string;
   url: string;

@@ -33,7 +33,7 @@ export function tryCommands(output: string): string[] {
 }
 
 /** A shell command line's words: single and double quotes, backslash escapes, a trailing `# comment`. */
-export function shellWords(command: string): string[] {
+function shellWords(command: string): string[] {
   const words: string[] = [];
   let word: string | null = null;
   for (let i = 0; i < command.length; i++) {

@@ -20,11 +20,11 @@ import { loadDocument, type OpenApiDocument, type Operation, operationsOf, type 
 import { mergeHeaders, must, namespaceArb, resetAll } from './common';
 import type { FuzzSetup, HeaderChoice, Instance } from './types';
 
-export const ANNOTATION_NS = 'fuzz';
+const ANNOTATION_NS = 'fuzz';
 export const START = '2026-01-01T00:00:00Z';
 export const ADMIN = `Basic ${Buffer.from('admin:admin').toString('base64')}`;
-export const ALICE_TOKEN = 'alice-token';
-export const ALICE_PAT = 'pat0123456789abcdef0123456789abcdef0123456789abcd';
+const ALICE_TOKEN = 'alice-token';
+const ALICE_PAT = 'pat0123456789abcdef0123456789abcdef0123456789abcd';
 
 /** Webhook deliveries answered in-process: nothing is ever sent on the network. */
 export const offlineSender: WebhookSender = async () => ({ kind: 'response', status: 200, body: '' });
@@ -600,10 +600,7 @@ export async function annotationApiSetup(): Promise<FuzzSetup> {
  * `isoparse` rejects). The other documented ones (non-integer `org_id`, unknown delivery id, the webhook
  * DB constraint) carry X-Sim-Reason already.
  */
-export function documentedCvat500(
-  req: FuzzRequest,
-  res: { status: number; logs: string[] },
-): string | undefined {
+function documentedCvat500(req: FuzzRequest, res: { status: number; logs: string[] }): string | undefined {
   if (res.status !== 500) return undefined;
   // The simulator's own crash handler answered: whatever the route, not one of CVAT's documented 500s.
   if (res.logs.some((l) => l.includes('unhandled error'))) return undefined;

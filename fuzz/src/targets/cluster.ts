@@ -10,10 +10,10 @@ import { loadDocument, type OpenApiDocument, operationsOf, type Schema } from '.
 import { mergeHeaders, must, namespaceArb, resetAll } from './common';
 import type { FuzzSetup, HeaderChoice, Instance } from './types';
 
-export const CLUSTER_NS = 'fuzz';
+const CLUSTER_NS = 'fuzz';
 export const T0 = '2026-01-01T00:00:00.000Z';
 
-export const VERSIONS = [
+const VERSIONS = [
   '1.33.5-gke.1308000',
   '1.33.4-gke.1350000',
   '1.34.1-gke.1829001',

@@ -7,7 +7,7 @@ import {
   PROTO_KEYS,
   protoEntries,
 } from '../arbitraries';
-import { type FuzzRequest, plainRequest, send } from '../http';
+import { plainRequest, send } from '../http';
 import { JObj, JRaw, type JValue } from '../json-text';
 import type { HeaderChoice, Instance } from './types';
 
@@ -63,8 +63,6 @@ export function mergeHeaders(...parts: HeaderChoice[]): HeaderChoice {
     pathPrefix: parts.find((p) => p.pathPrefix !== '')?.pathPrefix ?? '',
   };
 }
-
-export const noHeaders: HeaderChoice = { headers: [], tags: [], pathPrefix: '' };
 
 /** Values that replace a leaf of an example body. */
 const hostileLeaf: fc.Arbitrary<JValue> = fc.oneof(
@@ -172,5 +170,3 @@ export async function must(
     return out.res.text;
   }
 }
-
-export type { FuzzRequest };

@@ -18,7 +18,7 @@ import { clusterSeed, T0 } from './cluster';
 import { must, mutatedExamples, namespaceArb, resetAll } from './common';
 import type { FuzzSetup, Instance } from './types';
 
-export const CONTROL_NS = 'cp';
+const CONTROL_NS = 'cp';
 
 const SCENARIOS_DIR = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
 

@@ -3,7 +3,7 @@ import type { FuzzRequest, InProcessApp } from '../http';
 import type { InvariantOptions } from '../invariants';
 
 /** A simulator answering in-process: `app.request()` with a `Request`, or a path and init. */
-export interface SimApp extends InProcessApp {
+interface SimApp extends InProcessApp {
   request(input: Request | string, init?: RequestInit): Response | Promise<Response>;
 }
 

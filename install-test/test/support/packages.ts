@@ -50,7 +50,7 @@ export function publicPackages(root: string): WorkspacePackage[] {
 }
 
 /** Every file path a package.json points at: main, types, bin and every leaf of exports. */
-export function entryPoints(json: PackageJson): string[] {
+function entryPoints(json: PackageJson): string[] {
   const out = new Set<string>();
   const add = (p: unknown) => {
     if (typeof p === 'string' && !p.includes('*')) out.add(p.replace(/^\.\//, ''));

@@ -8,7 +8,7 @@ import { describeRun, expectExit, run, type Started, start } from './proc';
 const TOOL = fileURLToPath(new URL('../../verdaccio/', import.meta.url));
 
 /** A free TCP port on 127.0.0.1 (closed again before it is returned). */
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -42,7 +42,7 @@ export async function installVerdaccio(
 }
 
 /** The configuration: anonymous publish and read of `@sims/*` only, no uplink, loopback only. */
-export function verdaccioConfig(dir: string, port: number): string {
+function verdaccioConfig(dir: string, port: number): string {
   return `# install-test: a throwaway registry for @sims/* only
 storage: ${join(dir, 'storage')}
 plugins: ${join(dir, 'plugins')}

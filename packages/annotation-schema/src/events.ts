@@ -34,7 +34,6 @@ export const eventSchema = z
     payload: nullableString.optional(),
   })
   .strict();
-export type Event = z.infer<typeof eventSchema>;
 
 /** `EventRequest`: as `Event`, but every string has `minLength: 1`. */
 export const eventRequestSchema = z
@@ -58,7 +57,6 @@ export const eventRequestSchema = z
     payload: z.string().min(1).nullable().optional(),
   })
   .strict();
-export type EventRequest = z.infer<typeof eventRequestSchema>;
 
 /** `ClientEventsRequest`: the body of `POST /api/events`. */
 export const clientEventsRequestSchema = z
@@ -68,7 +66,6 @@ export const clientEventsRequestSchema = z
     timestamp: cvatDateTimeSchema,
   })
   .strict();
-export type ClientEventsRequest = z.infer<typeof clientEventsRequestSchema>;
 
 /**
  * `ClientEvents`: the 201 body of `POST /api/events`. CVAT answers with the serializer's validated data,
@@ -81,18 +78,14 @@ export const clientEventsSchema = z
     timestamp: cvatDateTimeSchema,
   })
   .strict();
-export type ClientEvents = z.infer<typeof clientEventsSchema>;
 
 /** `RqId`: the 202 body of `POST /api/events/export` (also the 409 body). */
 export const rqIdSchema = z.object({ rq_id: z.string() }).strict();
-export type RqId = z.infer<typeof rqIdSchema>;
 
 /** The 202 body of the deprecated `GET /api/events`. */
 export const queryIdSchema = z.object({ query_id: z.uuid() }).strict();
-export type QueryId = z.infer<typeof queryIdSchema>;
 
 export const requestStatusSchema = z.enum(['queued', 'started', 'failed', 'finished']);
-export type RequestStatus = z.infer<typeof requestStatusSchema>;
 
 export const requestDataOperationSchema = z
   .object({
@@ -107,7 +100,6 @@ export const requestDataOperationSchema = z
     lightweight: z.boolean().nullable().optional(),
   })
   .strict();
-export type RequestDataOperation = z.infer<typeof requestDataOperationSchema>;
 
 export const userIdentifiersSchema = z
   .object({
@@ -118,7 +110,6 @@ export const userIdentifiersSchema = z
       .regex(/^[\w.@+-]+$/),
   })
   .strict();
-export type UserIdentifiers = z.infer<typeof userIdentifiersSchema>;
 
 /** `Request`: `GET /api/requests/{id}`. */
 export const requestSchema = z
@@ -137,7 +128,6 @@ export const requestSchema = z
     result_id: nullableInt.optional(),
   })
   .strict();
-export type Request = z.infer<typeof requestSchema>;
 
 /** `PaginatedRequestList`: `GET /api/requests`. */
 export const paginatedRequestListSchema = z
@@ -148,7 +138,6 @@ export const paginatedRequestListSchema = z
     results: z.array(requestSchema),
   })
   .strict();
-export type PaginatedRequestList = z.infer<typeof paginatedRequestListSchema>;
 
 /** The columns of CVAT's CSV event log, in order (ClickHouse `events` minus `remote_addr`). */
 export const EVENT_LOG_CSV_COLUMNS = [
@@ -171,4 +160,3 @@ export const EVENT_LOG_CSV_COLUMNS = [
   'payload',
   'access_token_id',
 ] as const;
-export type EventLogCsvColumn = (typeof EVENT_LOG_CSV_COLUMNS)[number];

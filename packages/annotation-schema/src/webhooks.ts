@@ -97,7 +97,10 @@ export const UpdateEventPayload = z.looseObject({
   before_update: z.record(z.string(), z.unknown()),
   changes: ChangeMap,
 });
-/** Payload of `delete:<resource>`: keys `event, <resource>, sender, webhook_id`. */
+/**
+ * Payload of `delete:<resource>`: keys `event, <resource>, sender, webhook_id`, the same shape as create's.
+ * @alias CreateEventPayload
+ */
 export const DeleteEventPayload = CreateEventPayload;
 /** Payload of `ping`: `event, webhook, sender`, no `webhook_id`. */
 export const PingPayload = z.object({ event: z.literal('ping'), webhook: WebhookRead, sender: BasicUser });

@@ -12,10 +12,10 @@ import type {
  * itself is written in (imported from `@sims/sim-core` and the apps, type-only: nothing of them is bundled),
  * so a change to a control route's shape breaks this package's typecheck instead of the page.
  */
-export type { ClockState, FaultRuleSpec, FaultRuleView, JournalEntry, JournalStats, StreamEvents };
+export type { ClockState, FaultRuleSpec, FaultRuleView, JournalEntry, StreamEvents };
 
 /** The control plane's error envelope. */
-export class ControlError extends Error {
+class ControlError extends Error {
   constructor(
     readonly status: number,
     message: string,

@@ -3,7 +3,7 @@ import { render, useCallback, useEffect, useMemo, useRef, useState } from 'hono/
 import { type Api, controlRoot, createApi, namespaceOf, type StreamEvents } from './api';
 
 /** What the page's live stream tells the sections. */
-export interface Live {
+interface Live {
   /** Bumped on every stream event: views of timed things re-read on it. */
   version: number;
   /** Bumped when something changed through the control plane or the world was replaced. */

@@ -81,7 +81,7 @@ export abstract class DeferredJournalEntry {
 }
 
 /** What an entry costs besides its strings (object headers, fields, numbers), as budgets count it. */
-export const ENTRY_OVERHEAD_BYTES = 256;
+const ENTRY_OVERHEAD_BYTES = 256;
 
 /** 64 MiB: what the journals of one simulator's namespaces may hold together unless told otherwise. */
 export const DEFAULT_JOURNAL_MAX_BYTES = 64 * 1024 * 1024;

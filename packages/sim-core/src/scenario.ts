@@ -58,7 +58,7 @@ const MAX_SCENARIO_DEPTH = 64;
  * How deep a YAML/JSON text nests, counted before parsing (a parser given thousands of levels can exhaust
  * the process): flow brackets outside quotes, and block indentation in steps of one.
  */
-export function nestingDepth(text: string): number {
+function nestingDepth(text: string): number {
   let max = 0;
   let depth = 0;
   let quote: string | undefined;

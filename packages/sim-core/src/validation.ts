@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { joinPath, SimInputError } from './duration';
 
 /** Renders a zod issue path as `a.b[2].c`. */
-export const formatIssuePath = joinPath;
+const formatIssuePath = joinPath;
 
 /** One line per issue: `path: message`. Unknown keys are named, so a typo says which word was wrong. */
 export function describeIssues(error: z.ZodError, prefix = ''): string {

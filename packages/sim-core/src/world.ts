@@ -92,7 +92,7 @@ export function createWorld<S>(
  * Drops a world's timers and journal entries (giving back its share of the journal budget) and lets
  * the simulator release what its state holds.
  */
-export function disposeWorld<S>(def: SimulatorDefinition<S>, world: World<S>): void {
+function disposeWorld<S>(def: SimulatorDefinition<S>, world: World<S>): void {
   world.clock.dispose();
   world.journal.clear();
   def.disposeState?.(world.state, world);

@@ -100,17 +100,17 @@ export interface RedeliverResult {
 export const DEFAULT_DELIVERY_LIMIT = 50;
 
 /** One delivery row as the API renders it. */
-export function deliveryView(d: DeliveryRec): DeliveryView {
+function deliveryView(d: DeliveryRec): DeliveryView {
   return deliveryRead(d) as unknown as DeliveryView;
 }
 
 /** Newest first, as `GET /api/webhooks/{id}/deliveries` lists them: by `updated_date`, then by id. */
-export function newestFirst(a: DeliveryRec, b: DeliveryRec): number {
+function newestFirst(a: DeliveryRec, b: DeliveryRec): number {
   return a.updated_date === b.updated_date ? b.id - a.id : a.updated_date < b.updated_date ? 1 : -1;
 }
 
 /** A webhook's view with `rows` (its delivery rows, in any order) cut to the newest `limit`. */
-export function webhookView(
+function webhookView(
   data: AnnotationData,
   w: WebhookRec,
   rows: DeliveryRec[],

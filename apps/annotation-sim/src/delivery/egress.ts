@@ -36,7 +36,7 @@ export const DEFAULT_EGRESS: EgressSettings = { policy: 'metadata-only', allow: 
 export type EgressResolver = (hostname: string) => Promise<string[]>;
 
 /** The system's resolver (getaddrinfo, as Python's socket.create_connection asks it), in its order. */
-export const systemResolver: EgressResolver = async (hostname) => {
+const systemResolver: EgressResolver = async (hostname) => {
   const found = await dns.promises.lookup(hostname, { all: true, verbatim: true });
   return found.map((a) => a.address);
 };
@@ -44,7 +44,7 @@ export const systemResolver: EgressResolver = async (hostname) => {
 /** Smokescreen's names for the rules that refuse an address (`ipType.String()`). */
 export type DenyRule = 'Deny: Not Global Unicast' | 'Deny: Private Range';
 
-export type EgressVerdict =
+type EgressVerdict =
   /** Open. `addresses`: what the name resolved to, the only addresses the connection may use. */
   | { allowed: true; addresses?: string[] }
   /** Refused before any connection: the address that was refused (as Go prints it) and the rule. */
@@ -199,7 +199,7 @@ const allowEntry = z.string().refine((s) => parseCidr(s) !== undefined || HOST_N
 });
 
 /** Settings as options, the control plane and snapshots take them. */
-export const egressSettingsInputSchema = z
+const egressSettingsInputSchema = z
   .object({
     policy: z.enum(EGRESS_POLICIES).optional(),
     allow: z.array(allowEntry).optional(),

@@ -1,7 +1,7 @@
 /** Stored records. Field names are CVAT's model attribute names (`assignee_id`, not `assignee`): update
  * payloads report changes in those names. */
 
-export type Privilege = 'admin' | 'user' | 'worker';
+type Privilege = 'admin' | 'user' | 'worker';
 export type OrgRole = 'worker' | 'supervisor' | 'maintainer' | 'owner';
 
 export interface UserRec {
@@ -47,7 +47,7 @@ export interface InvitationRec {
   membership_id: number;
 }
 
-export interface Label {
+interface Label {
   id: number;
   name: string;
   color: string;

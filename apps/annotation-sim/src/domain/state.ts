@@ -21,7 +21,7 @@ import type {
  * while no webhook has changed since (docs/decisions/0011), so a change has to be a `set` or a `delete`:
  * an edit in place would go unseen, and on a frozen record it throws instead.
  */
-export class WebhookTable extends Map<number, WebhookRec> {
+class WebhookTable extends Map<number, WebhookRec> {
   /** Undefined while Map's constructor runs (fields are set after `super()`). */
   #watchers: Set<() => void> | undefined = new Set();
 
@@ -116,7 +116,7 @@ const TABLES = [
   'deliveries',
 ] as const;
 
-export function createData(baseUrl: string): AnnotationData {
+function createData(baseUrl: string): AnnotationData {
   return {
     users: new Map(),
     tokens: new Map(),

@@ -34,7 +34,7 @@ function b62Decode(s: string): number {
 const b64 = (buf: Buffer) => buf.toString('base64url');
 
 /** The salt CVAT used: sha256 hex of the absolute URL with the `sign` parameter removed. */
-export function signingSalt(url: string): string {
+function signingSalt(url: string): string {
   const u = new URL(url);
   u.searchParams.delete('sign');
   let normalized = u.toString();

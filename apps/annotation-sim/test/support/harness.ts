@@ -20,7 +20,7 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-export const START = '2026-01-01T00:00:00Z';
+const START = '2026-01-01T00:00:00Z';
 
 /**
  * One harness for every test: an in-process simulator with a manual clock and seeded ids, a typed

@@ -62,8 +62,8 @@ export interface OperationView {
   percent: number | null;
 }
 
-export type NodePoolStatusName = NonNullable<NodePoolShape['status']>;
-export type ClusterStatusName = NonNullable<ClusterShape['status']>;
+type NodePoolStatusName = NonNullable<NodePoolShape['status']>;
+type ClusterStatusName = NonNullable<ClusterShape['status']>;
 
 /** The pool's autoscaling, when it is enabled. */
 export interface PoolAutoscalingView {
@@ -150,7 +150,7 @@ function newestFirst(a: OperationRecord, b: OperationRecord): number {
 }
 
 /** The operation's work done at `now`, 0-100 with one decimal. */
-export function operationPercent(op: OperationRecord, now: number): number | null {
+function operationPercent(op: OperationRecord, now: number): number | null {
   let fraction = progressOf(op, now);
   const rollout = op.rollout;
   // A rollout cannot pass the step a fault stalls it on, whatever the clock says.
@@ -160,7 +160,7 @@ export function operationPercent(op: OperationRecord, now: number): number | nul
   return Math.round(Math.max(0, Math.min(1, fraction)) * 1000) / 10;
 }
 
-export function operationView(state: ClusterState, op: OperationRecord, now: number): OperationView {
+function operationView(state: ClusterState, op: OperationRecord, now: number): OperationView {
   return {
     ...renderOperation(state, op, now, 'v1beta1'),
     id: op.id,

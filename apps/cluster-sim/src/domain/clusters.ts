@@ -35,8 +35,8 @@ import { clusterKey } from './state';
 import { resolveMasterVersion, resolveNodeVersion } from './versions';
 
 /** Where a request points: the project as given (id or number), the location, the cluster. */
-export type { DomainContext, OperationEffects, RolloutPoint } from './context';
-export { admit, findPool, withEffects } from './context';
+export type { DomainContext } from './context';
+export { findPool } from './context';
 
 export interface ClusterRef {
   project: string;
@@ -175,7 +175,7 @@ export function updateNodePool(
 }
 
 /** Builds a stored pool from a NodePool input with GKE's defaults. */
-export function buildPool(
+function buildPool(
   record: ClusterRecord,
   input: NodePoolShape & { name: string },
   version: string,

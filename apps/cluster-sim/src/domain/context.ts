@@ -27,7 +27,7 @@ export interface OperationEffects {
 }
 
 /** A surge batch (1-based) or a blue-green phase. */
-export interface RolloutPoint {
+interface RolloutPoint {
   batch?: number;
   phase?: BlueGreenPhaseName;
 }

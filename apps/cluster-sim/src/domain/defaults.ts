@@ -6,7 +6,7 @@ import type { ClusterShape, NodePoolShape } from './state';
 type NodeConfigShape = z.infer<typeof NodeConfig>;
 
 /** The six scopes GKE gives nodes by default. */
-export const DEFAULT_OAUTH_SCOPES = [
+const DEFAULT_OAUTH_SCOPES = [
   'https://www.googleapis.com/auth/devstorage.read_only',
   'https://www.googleapis.com/auth/logging.write',
   'https://www.googleapis.com/auth/monitoring',
@@ -16,7 +16,7 @@ export const DEFAULT_OAUTH_SCOPES = [
 ];
 
 /** Zones of a location: a zone is itself; a region gets its `-a`, `-b`, `-c` zones. */
-export function zonesOf(location: string): string[] {
+function zonesOf(location: string): string[] {
   return isZone(location) ? [location] : ['a', 'b', 'c'].map((z) => `${location}-${z}`);
 }
 
@@ -28,7 +28,7 @@ export function regionOf(location: string): string {
  * The config a node pool gets when the caller leaves fields out: the real defaults recorded from GKE
  * (e2-medium, 100 GB pd-balanced, COS_CONTAINERD, the six scopes, …; hyperdisk-balanced for n4).
  */
-export function defaultNodeConfig(given: NodeConfigShape = {}): NodeConfigShape {
+function defaultNodeConfig(given: NodeConfigShape = {}): NodeConfigShape {
   const machineType = given.machineType ?? 'e2-medium';
   const diskType = given.diskType ?? (machineType.startsWith('n4-') ? 'hyperdisk-balanced' : 'pd-balanced');
   const diskSizeGb = given.diskSizeGb ?? 100;

@@ -33,8 +33,6 @@ export type DomainError =
   /** A request the resource's state does not allow (completeUpgrade outside a soak). */
   | { code: 'FAILED_PRECONDITION'; message: string };
 
-export type DomainErrorCode = DomainError['code'];
-
 export type Result<T, E = DomainError> = { ok: true; value: T } | { ok: false; error: E };
 
 export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });

@@ -6,7 +6,7 @@ import type { ClusterRecord, ClusterState, NodePoolShape, PoolDerived, PoolRecor
 import { compareVersions } from './versions';
 
 /** The request fields that count as "something to update", with their proto names (for the real message). */
-export const UPDATABLE_FIELDS: readonly (keyof UpdateNodePoolRequestShape)[] = [
+const UPDATABLE_FIELDS: readonly (keyof UpdateNodePoolRequestShape)[] = [
   'nodeVersion',
   'imageType',
   'locations',

@@ -1,5 +1,4 @@
 import { enumNumbers, RpcCode } from '@sims/cluster-schema';
-import type { z } from 'zod';
 import { fail, ok, type Result } from './errors';
 import { type ApiVersion, operationSelfLink, targetLink } from './names';
 import { refreshCluster, writePool } from './node-pools';
@@ -40,10 +39,6 @@ export type OperationEvent = 'run' | 'step' | 'finish' | 'fail' | 'aborted';
 
 /** `google.rpc.Code` numbers, from the schema package (the one source of the enum). */
 const RPC_NUMBERS = enumNumbers(RpcCode) as Readonly<Record<RpcCodeName, number>>;
-
-export function rpcNumber(status: z.infer<typeof RpcCode>): number {
-  return RPC_NUMBERS[status];
-}
 
 export function liveOperations(state: ClusterState, record: ClusterRecord): OperationRecord[] {
   return [...state.operations.values()].filter(

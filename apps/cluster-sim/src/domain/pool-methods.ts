@@ -135,7 +135,7 @@ const nonZero = (n: number | undefined) => n !== undefined && n !== 0;
  * recordings), else the counts given with `locationPolicy` BALANCED unless set. Zero counts are unset
  * (proto3: a recorded request sent `totalMinNodeCount: 0` beside min/max and was accepted).
  */
-export function checkAutoscaling(a: Autoscaling | undefined): Result<Autoscaling> {
+function checkAutoscaling(a: Autoscaling | undefined): Result<Autoscaling> {
   if (!a?.enabled) return ok({});
   const bad = (message: string) => fail({ code: 'INVALID_REQUEST' as const, message });
   for (const field of ['minNodeCount', 'maxNodeCount', 'totalMinNodeCount', 'totalMaxNodeCount'] as const) {

@@ -54,7 +54,7 @@ export function recreatesNodes(req: UpdateNodePoolRequestShape): boolean {
 }
 
 /** A protobuf Duration (`"3600s"`, `"1.5s"`) in ms. */
-export function durationMs(value: string | undefined): number | undefined {
+function durationMs(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const seconds = Number.parseFloat(value);
   return Number.isFinite(seconds) ? Math.max(0, Math.round(seconds * 1000)) : undefined;
@@ -65,7 +65,7 @@ function zonesOf(pool: NodePoolShape): string[] {
   return pool.locations && pool.locations.length > 0 ? pool.locations : [''];
 }
 
-export function strategyOf(pool: NodePoolShape): 'SURGE' | 'BLUE_GREEN' {
+function strategyOf(pool: NodePoolShape): 'SURGE' | 'BLUE_GREEN' {
   return pool.upgradeSettings?.strategy === 'BLUE_GREEN' ? 'BLUE_GREEN' : 'SURGE';
 }
 

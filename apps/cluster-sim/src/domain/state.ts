@@ -11,12 +11,12 @@ import type { z } from 'zod';
 
 export type NodePoolShape = z.infer<typeof NodePool>;
 export type ClusterShape = z.infer<typeof Cluster>;
-export type ServerConfigShape = z.infer<typeof ServerConfig>;
+type ServerConfigShape = z.infer<typeof ServerConfig>;
 export type OperationTypeName = z.infer<typeof OperationType>;
 export type RpcCodeName = z.infer<typeof RpcCode>;
 export type OperationStatusName = 'PENDING' | 'RUNNING' | 'ABORTING' | 'DONE';
 export type BlueGreenPhaseName = z.infer<typeof BlueGreenPhase>;
-export type UpgradeDetailsShape = z.infer<typeof UpgradeDetails>;
+type UpgradeDetailsShape = z.infer<typeof UpgradeDetails>;
 
 /**
  * What an upgrade that stopped midway (cancelled, failed) left on a pool: some nodes on the new version
@@ -71,7 +71,7 @@ export interface ClusterRecord {
 }
 
 /** How an operation advances: on the world clock, or after N polls of `operations.get`. */
-export type OperationPlan =
+type OperationPlan =
   | { mode: 'time'; runningAt: number; doneAt: number }
   | { mode: 'polls'; polls: number; seen: number };
 
@@ -216,7 +216,7 @@ export interface Settings {
  * share `operationDurationMs` (so an upgrade takes as long as any operation), and the soaks take what
  * the pool's blueGreenSettings say, with GKE's documented defaults.
  */
-export interface RolloutSettings {
+interface RolloutSettings {
   /** Time to upgrade one surge batch, or to drain one blue-green batch. */
   batchMs?: number;
   /** Time of each blue-green phase that is not a batch or a soak (create green pool, cordon, delete blue). */

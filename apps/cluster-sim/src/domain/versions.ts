@@ -1,7 +1,7 @@
 import { fail, ok, type Result } from './errors';
 
 /** A GKE version such as `1.33.4-gke.1036000`, as comparable numbers. */
-export interface ParsedVersion {
+interface ParsedVersion {
   major: number;
   minor: number;
   patch: number;
@@ -11,7 +11,7 @@ export interface ParsedVersion {
 
 const EXPLICIT = /^(\d+)\.(\d+)\.(\d+)-[a-z]+\.(\d+)$/;
 
-export function parseVersion(text: string): ParsedVersion | undefined {
+function parseVersion(text: string): ParsedVersion | undefined {
   const m = EXPLICIT.exec(text);
   if (!m) return undefined;
   return { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3]), build: Number(m[4]), text };

@@ -3,7 +3,7 @@ import { fail, ok, type Result } from '../domain/errors';
 import type { AuthSettings } from '../domain/state';
 import type { HttpError } from './errors';
 
-export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
+const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 const CONTAINER_SCOPE = 'https://www.googleapis.com/auth/container';
 const READ_ONLY_SCOPE = 'https://www.googleapis.com/auth/container.read-only';
 

@@ -67,7 +67,7 @@ interface Rendered {
 }
 
 /** The front end's request id form: `0x` and 16 hex digits (taken from the journal's request id). */
-export function googleRequestId(requestId: string): string {
+function googleRequestId(requestId: string): string {
   return `0x${requestId.replace(/-/g, '').slice(0, 16)}`;
 }
 
@@ -283,7 +283,7 @@ function describe(error: HttpError, ctx: ErrorContext): Rendered {
 }
 
 /** The ABORTED text for a stale etag is configurable (the real one is unknown). */
-export function etagMessage(template: string, nodePool: string, given: string): string {
+function etagMessage(template: string, nodePool: string, given: string): string {
   return template.replaceAll('{nodePool}', nodePool).replaceAll('{etag}', given);
 }
 
@@ -304,7 +304,7 @@ export function googleHeaders(requestId: string): Record<string, string> {
 /** Longest error message answered: texts that quote an input (a version, a name) are cut, never echo it whole. */
 const MAX_MESSAGE = 4096;
 
-export function errorBody(error: HttpError, ctx: ErrorContext) {
+function errorBody(error: HttpError, ctx: ErrorContext) {
   const r = describe(error, ctx);
   const message = r.message.length > MAX_MESSAGE ? `${r.message.slice(0, MAX_MESSAGE)}…` : r.message;
   const { http, reason } = RPC_STATUS[r.status];

@@ -32,9 +32,8 @@ interface Def {
 
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
-export const snakeToCamel = (name: string) =>
-  name.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase());
-export const camelToSnake = (name: string) => name.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
+const snakeToCamel = (name: string) => name.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase());
+const camelToSnake = (name: string) => name.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
 
 function unwrap(schema: z.ZodType): z.ZodType {
   let current = schema;
@@ -52,7 +51,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 /** Longest value an error message quotes: no answer echoes an unbounded input. */
 const MAX_ECHO = 200;
 /** Most violations one answer lists (a 10 MiB array of wrong values would otherwise list millions). */
-export const MAX_VIOLATIONS = 100;
+const MAX_VIOLATIONS = 100;
 
 /** A value as an error message quotes it: its JSON, cut at {@link MAX_ECHO} characters. */
 function echo(value: unknown): string {

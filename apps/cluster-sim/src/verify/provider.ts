@@ -23,7 +23,7 @@ import { type SeedResult, startClusterSim } from '../index';
 const SETUP_TOKEN = 'pact-provider-state-setup';
 
 /** Starts a fresh cluster simulator and its state handlers. */
-export async function startClusterProvider(): Promise<ProviderSession> {
+async function startClusterProvider(): Promise<ProviderSession> {
   const sim = await startClusterSim({ port: 0, clock: { mode: 'manual' } });
 
   /** A control-plane or API call in-process; throws with the answer on any non-2xx status. */

@@ -19,7 +19,7 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-export const T0 = '2026-01-01T00:00:00.000Z';
+const T0 = '2026-01-01T00:00:00.000Z';
 
 /**
  * One harness for the cluster simulator's tests: a manual clock at T0, seed 42, an in-memory world,

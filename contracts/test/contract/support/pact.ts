@@ -8,7 +8,7 @@ import type { V4ResponseBuilder } from '@pact-foundation/pact/src/v4/http/types'
 import type { StateParam } from '../../../src/states';
 
 /** `contracts/pacts/`: the committed pact files. */
-export const PACT_DIR = fileURLToPath(new URL('../../../pacts', import.meta.url));
+const PACT_DIR = fileURLToPath(new URL('../../../pacts', import.meta.url));
 
 /**
  * One consumer–provider pact. Its file is deleted first: pact merges new interactions into an existing

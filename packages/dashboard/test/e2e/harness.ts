@@ -10,9 +10,9 @@ import { type StartedClusterSim, startClusterSim } from '@sims/cluster-sim';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** The Chromium the tests drive: $SIMS_CHROMIUM, else Debian's package. */
-export const CHROMIUM_PATH = process.env.SIMS_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.SIMS_CHROMIUM ?? '/usr/bin/chromium';
 
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

@@ -14,14 +14,14 @@ import * as z from 'zod';
  * A tiny simulator on the real kernel (widgets with a slow "paint"), served over HTTP on 127.0.0.1,
  * so the client is tested against the real control plane and not against a mock of it.
  */
-export interface ToyState {
+interface ToyState {
   widgets: Map<string, { name: string; color: string }>;
 }
 
 const widgetSchema = z.object({ name: z.string().min(1), color: z.string() }).strict();
 const seedSchema = z.object({ widgets: z.array(widgetSchema) }).strict();
 
-export const toyDefinition: SimulatorDefinition<ToyState> = {
+const toyDefinition: SimulatorDefinition<ToyState> = {
   name: 'toy-sim',
   version: '0.0.0',
   createState: () => ({ widgets: new Map() }),
@@ -51,7 +51,7 @@ export const toyDefinition: SimulatorDefinition<ToyState> = {
   renderNotFound: (c) => c.json({ toyError: 'no such route' }, 404),
 };
 
-export function createToySim(options: KernelOptions = {}) {
+function createToySim(options: KernelOptions = {}) {
   const kernel = createSimKernel(toyDefinition, options);
   const { app, operation } = kernel;
   const widget = (c: Context<SimEnv<ToyState>>) => `widgets/${c.req.param('name')}`;

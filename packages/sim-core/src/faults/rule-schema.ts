@@ -22,7 +22,7 @@ const clockTime = lazy(() =>
   ]),
 );
 
-export const faultMatchSchema = lazy(() =>
+const faultMatchSchema = lazy(() =>
   z
     .object({
       /** The emulated API's own method name, e.g. `nodePools.update`; a list matches any of them. */
@@ -46,7 +46,7 @@ export const faultMatchSchema = lazy(() =>
     .strict(),
 );
 
-export const faultTriggerSchema = lazy(() =>
+const faultTriggerSchema = lazy(() =>
   z
     .object({
       /** Fire on the first N matching requests, then stop. */
@@ -66,7 +66,7 @@ export const faultTriggerSchema = lazy(() =>
     }),
 );
 
-export const httpEffectSchema = lazy(() =>
+const httpEffectSchema = lazy(() =>
   z
     .object({
       status: z.int().min(100).max(599),
@@ -76,7 +76,7 @@ export const httpEffectSchema = lazy(() =>
     .strict(),
 );
 
-export const delayEffectSchema = lazy(() =>
+const delayEffectSchema = lazy(() =>
   z.union([
     duration(),
     z
@@ -93,14 +93,12 @@ function toMs(d: number | string): number {
   return m ? Number(m[1]) * (unit[m[2] as string] as number) : 0;
 }
 
-export const connectionEffectSchema = lazy(() => z.enum(['reset', 'hang', 'truncate']));
+const connectionEffectSchema = lazy(() => z.enum(['reset', 'hang', 'truncate']));
 
 /** The default shape of an `error` effect; simulators pass a stricter one of their own. */
 export const defaultErrorEffectSchema = z
   .object({ status: z.union([z.string().min(1), z.int()]), message: z.string().optional() })
   .passthrough();
-
-export const GENERIC_EFFECTS = ['error', 'http', 'delay', 'connection'] as const;
 
 /**
  * Builds the schema of a fault rule for one simulator: the generic effects plus its own domain

@@ -89,9 +89,9 @@ export function jsonTooDeep(value: unknown, maxDepth: number): { key: string } |
 }
 
 /** Largest control-plane request body read (a seed, a snapshot, a scenario). */
-export const CONTROL_MAX_BODY_BYTES = 32 * 1024 * 1024;
+const CONTROL_MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** Deepest JSON nesting the control plane accepts (its documents are a few levels deep). */
-export const CONTROL_MAX_JSON_DEPTH = 200;
+const CONTROL_MAX_JSON_DEPTH = 200;
 
 /** A control-plane request body as text, bounded; past the limit a SimInputError (400). */
 export async function readControlText(c: { req: { raw: Request } }): Promise<string> {

@@ -4,7 +4,7 @@
  * entry is built from when it is read, never to what the simulator keeps or the handlers see.
  */
 
-export const REDACTED = '[REDACTED]';
+const REDACTED = '[REDACTED]';
 
 /** Names compared without case, `_` or `-`: `access_token`, `accessToken` and `Access-Token` alike. */
 const SECRET_NAMES = new Set([

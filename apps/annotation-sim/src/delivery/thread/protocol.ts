@@ -42,7 +42,7 @@ export type WireOutcome =
  * the addresses joined by commas ('' for none). Header names and values never hold a line feed
  * (node:http refuses them) and IP addresses never hold a comma.
  */
-export type PlainMessage = [
+type PlainMessage = [
   id: number,
   url: string,
   headers: string,

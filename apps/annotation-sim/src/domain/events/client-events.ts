@@ -9,7 +9,7 @@ import { formatDrfDateTime, parseIsoDateTime } from './time';
  */
 
 /** Scopes a client may send (`ALLOWED_SCOPES["client"]`, v2.73.0). */
-export const CLIENT_SCOPES: ReadonlySet<string> = new Set([
+const CLIENT_SCOPES: ReadonlySet<string> = new Set([
   'load:cvat',
   'load:job',
   'save:job',
@@ -40,8 +40,8 @@ export const CLIENT_SCOPES: ReadonlySet<string> = new Set([
 ]);
 
 /** Accepted, counted for working time, never stored. */
-export const USER_ACTIVITY_SCOPE = 'user:activity';
-export const WORKING_TIME_SCOPE = 'send:working_time';
+const USER_ACTIVITY_SCOPE = 'user:activity';
+const WORKING_TIME_SCOPE = 'send:working_time';
 /** Gaps longer than this between consecutive events are idle time (`MAX_EVENT_DURATION`). */
 const MAX_EVENT_DURATION_US = 100_000_000;
 /** `change:frame` events carry their own duration (`COLLAPSED_EVENT_SCOPES`). */
@@ -90,7 +90,7 @@ const MSG = {
 };
 
 /** Python's `type(x).__name__` for a JSON value. */
-export function pyTypeName(value: unknown): string {
+function pyTypeName(value: unknown): string {
   if (value === null) return 'NoneType';
   if (Array.isArray(value)) return 'list';
   if (typeof value === 'string') return 'str';
@@ -100,7 +100,7 @@ export function pyTypeName(value: unknown): string {
 }
 
 /** A validated event: values in DRF's internal types (timestamps as epoch µs), keys in field order. */
-export type ValidatedEvent = Map<string, string | number | null>;
+type ValidatedEvent = Map<string, string | number | null>;
 
 type FieldResult = { ok: true; value: string | number | null } | { ok: false; message: string };
 

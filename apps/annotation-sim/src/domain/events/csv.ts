@@ -317,7 +317,7 @@ export function splitCsvLine(line: string): string[] {
 }
 
 /** Bytes per enqueued chunk: large enough to be cheap, small enough to keep memory flat. */
-export const CSV_CHUNK_BYTES = 256 * 1024;
+const CSV_CHUNK_BYTES = 256 * 1024;
 
 /**
  * The CSV of an export as a byte stream produced on demand: each pull copies the stored lines of the

@@ -48,7 +48,7 @@ export interface ExportJob {
  * What `format_exception_only` gives when clickhouse-connect cannot reach the server: the message a
  * failed export carries when the analytics store is disconnected.
  */
-export const STORE_UNREACHABLE_MESSAGE =
+const STORE_UNREACHABLE_MESSAGE =
   "clickhouse_connect.driver.exceptions.OperationalError: Error HTTPConnectionPool(host='clickhouse', port=8123): Max retries exceeded with url: /?wait_end_of_query=1&send_progress_in_http_headers=1 (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f3c2a1b5e50>: Failed to establish a new connection: [Errno 111] Connection refused')) executing HTTP request attempt 1 (http://clickhouse:8123)\n";
 
 /** Builds CVAT's export request id. */
@@ -83,7 +83,7 @@ export function normalizeUuid(text: string): string | undefined {
 }
 
 /** `startAt` of a job that waits until the control plane moves it (JSON-safe, unlike Infinity). */
-export const NEVER = Number.MAX_SAFE_INTEGER;
+const NEVER = Number.MAX_SAFE_INTEGER;
 
 /** A job's status at time `now` (a pure read). Expired jobs are gone from RQ. */
 export function jobStatus(job: ExportJob, now: number): ExportStatus {
@@ -91,7 +91,7 @@ export function jobStatus(job: ExportJob, now: number): ExportStatus {
   return now >= job.startAt ? 'started' : 'queued';
 }
 
-export function isExpired(state: EventsState, job: ExportJob, now: number): boolean {
+function isExpired(state: EventsState, job: ExportJob, now: number): boolean {
   return job.outcome !== null && now >= job.outcome.at + state.settings.resultTtlMs;
 }
 

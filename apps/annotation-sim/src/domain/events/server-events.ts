@@ -8,7 +8,7 @@ import { type EventsState, recordEvents } from './state';
  */
 
 /** Resources whose changes CVAT logs, with the actions it logs for each (`EventScopes.RESOURCES`). */
-export const SERVER_EVENT_RESOURCES: Readonly<Record<string, readonly string[]>> = {
+const SERVER_EVENT_RESOURCES: Readonly<Record<string, readonly string[]>> = {
   accesstoken: ['create', 'update', 'delete'],
   project: ['create', 'update', 'delete'],
   task: ['create', 'update', 'delete'],

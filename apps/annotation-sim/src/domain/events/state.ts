@@ -26,7 +26,7 @@ export interface EventsSettings {
   maxEvents: number;
 }
 
-export const DEFAULT_EVENTS_SETTINGS: EventsSettings = {
+const DEFAULT_EVENTS_SETTINGS: EventsSettings = {
   exportDurationMs: 2_000,
   exportQueuedMs: 500,
   storeConnected: true,
@@ -78,7 +78,7 @@ const durationInput = z
   .transform((v) => parseDuration(v));
 
 /** Settings as the control plane and seeds take them (durations as `2s` or ms). */
-export const eventsSettingsInputSchema = z
+const eventsSettingsInputSchema = z
   .object({
     exportDuration: durationInput.optional(),
     exportQueued: durationInput.optional(),

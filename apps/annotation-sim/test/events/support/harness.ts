@@ -18,13 +18,13 @@ import { CVAT_JSON } from '../../../src/http/respond';
  * tested on its own: `Authorization: Token <username>-token` authenticates, `X-Organization`, `org`
  * and `org_id` select an organization, and `emit(change)` feeds the server event log.
  */
-export interface TestUser {
+interface TestUser {
   id: number;
   username: string;
   email: string;
   privilege: 'admin' | 'user' | 'worker';
 }
-export interface TestOrg {
+interface TestOrg {
   id: number;
   slug: string;
   members: Map<number, OrgRole>;
@@ -35,7 +35,7 @@ export interface TestState {
   events: EventsState;
 }
 
-export const START = '2026-08-12T10:00:00Z';
+const START = '2026-08-12T10:00:00Z';
 export const START_MS = Date.parse(START);
 
 const definition: SimulatorDefinition<TestState> = {

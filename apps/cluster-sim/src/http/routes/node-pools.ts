@@ -116,7 +116,7 @@ const handleCompleteUpgrade: PoolHandler<unknown> = (a, record, pool) => {
 };
 
 /** The pool methods by custom verb, with the path suffix of their legacy zonal form where they have one. */
-export const poolMethods = [
+const poolMethods = [
   {
     verb: 'setSize',
     zone: '/setSize',
