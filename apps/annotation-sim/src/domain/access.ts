@@ -21,7 +21,7 @@ const ROLE_RANK: Record<OrgRole, number> = { worker: 1, supervisor: 2, maintaine
 export const isAdmin = (u: UserRec): boolean => u.is_superuser || u.privilege === 'admin';
 
 /** `has_perm(USER)`: privilege admin or user (worker is the lowest group). */
-export const hasUserPrivilege = (u: UserRec): boolean => isAdmin(u) || u.privilege === 'user';
+const hasUserPrivilege = (u: UserRec): boolean => isAdmin(u) || u.privilege === 'user';
 
 export function roleIn(data: AnnotationData, userId: number, orgId: number | null): OrgRole | null {
   if (orgId === null) return null;
@@ -111,7 +111,7 @@ export type Resource =
   | { kind: 'comment'; rec: CommentRec };
 
 /** The organization a resource lives in. */
-export function orgOf(data: AnnotationData, r: Resource): number | null {
+function orgOf(data: AnnotationData, r: Resource): number | null {
   switch (r.kind) {
     case 'project':
       return r.rec.organization_id;
@@ -131,7 +131,7 @@ export function orgOf(data: AnnotationData, r: Resource): number | null {
 }
 
 /** True when the user owns or is assigned to the resource or one of its parents. */
-export function involved(data: AnnotationData, userId: number, r: Resource): boolean {
+function involved(data: AnnotationData, userId: number, r: Resource): boolean {
   switch (r.kind) {
     case 'project':
       return r.rec.owner_id === userId || r.rec.assignee_id === userId;

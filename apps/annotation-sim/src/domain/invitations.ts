@@ -20,7 +20,7 @@ export interface InvitationInput {
 }
 
 /** The membership an invitation holds (undefined once it is gone). */
-export const invitationMembership = (state: AnnotationState, inv: InvitationRec): MembershipRec | undefined =>
+const invitationMembership = (state: AnnotationState, inv: InvitationRec): MembershipRec | undefined =>
   state.memberships.get(inv.membership_id);
 
 /** Inviting: only into an organization context, by its maintainers and above. */

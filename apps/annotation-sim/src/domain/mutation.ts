@@ -52,7 +52,7 @@ const NOT_ATTRS = new Set([
 ]);
 
 /** CVAT 2.73 `before_update`/`changes`: changed model attribute names, old values and new values. */
-export function diffRecords(
+function diffRecords(
   before: Rec,
   after: Rec,
 ): { beforeUpdate: Rec; changes: Record<string, { from: unknown; to: unknown }> } {

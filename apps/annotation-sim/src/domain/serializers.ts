@@ -69,7 +69,7 @@ export function membershipRead(data: AnnotationData, m: MembershipRec): Record<s
 }
 
 /** Invitations expire `ORG_INVITATION_EXPIRY_DAYS` (7) days after they were sent. */
-export const INVITATION_EXPIRY_MS = 7 * 24 * 3600 * 1000;
+const INVITATION_EXPIRY_MS = 7 * 24 * 3600 * 1000;
 
 export function invitationRead(data: AnnotationData, i: InvitationRec, now: number): Record<string, unknown> {
   const m = data.memberships.get(i.membership_id);
@@ -113,7 +113,7 @@ export function projectRead(data: AnnotationData, p: ProjectRec): Record<string,
   };
 }
 
-export function taskJobs(data: AnnotationData, taskId: number): JobRec[] {
+function taskJobs(data: AnnotationData, taskId: number): JobRec[] {
   return [...data.jobs.values()].filter((j) => j.task_id === taskId);
 }
 
@@ -122,7 +122,7 @@ export function taskJobs(data: AnnotationData, taskId: number): JobRec[] {
  * distinct frame range of the task's jobs, in job order, each with its jobs as `SimpleJobSerializer`
  * rendered them. A task without data has no jobs, hence `[]` (the seed's create/delete examples).
  */
-export function taskSegments(data: AnnotationData, jobs: JobRec[]): Record<string, unknown>[] {
+function taskSegments(data: AnnotationData, jobs: JobRec[]): Record<string, unknown>[] {
   const segments = new Map<
     string,
     { start_frame: number; stop_frame: number; jobs: Record<string, unknown>[] }
@@ -264,7 +264,7 @@ export function commentRead(data: AnnotationData, c: CommentRec): Record<string,
 }
 
 /** The delivery with the highest id, which `last_status`/`last_delivery_date` come from. */
-export function lastDelivery(data: AnnotationData, webhookId: number): DeliveryRec | undefined {
+function lastDelivery(data: AnnotationData, webhookId: number): DeliveryRec | undefined {
   let last: DeliveryRec | undefined;
   for (const d of data.deliveries.values())
     if (d.webhook_id === webhookId && (!last || d.id > last.id)) last = d;

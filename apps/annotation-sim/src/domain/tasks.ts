@@ -197,7 +197,7 @@ export function updateTask(ctx: MutationContext, t: TaskRec, patch: Partial<Task
  * Segments of a task, as CVAT computes them: `segment_size` 0 means the whole data; the step is
  * `segment_size - overlap`; the last segment stops at `size - 1`.
  */
-export function computeSegments(
+function computeSegments(
   size: number,
   segmentSize: number,
   overlap: number | null,

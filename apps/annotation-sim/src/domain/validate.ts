@@ -66,7 +66,7 @@ const FALSE = new Set<unknown>([
 ]);
 
 /** Python's `type(x).__name__` for DRF messages that name the input type. */
-export function pyTypeName(v: unknown): string {
+function pyTypeName(v: unknown): string {
   if (v === null) return 'NoneType';
   if (Array.isArray(v)) return 'list';
   if (typeof v === 'string') return 'str';
@@ -99,7 +99,7 @@ const URL_RE = new RegExp(
 );
 
 /** Django's URLValidator (max length 2048). */
-export function isValidUrl(value: string): boolean {
+function isValidUrl(value: string): boolean {
   if (value.length > 2048) return false;
   return URL_RE.test(value);
 }

@@ -25,7 +25,7 @@ export function webhookEventsFor(
   });
 }
 
-export function eventsAllowedFor(type: 'project' | 'organization', events: readonly string[]): boolean {
+function eventsAllowedFor(type: 'project' | 'organization', events: readonly string[]): boolean {
   return type === 'organization' || events.every((e) => PROJECT_KEYS.has(e));
 }
 
@@ -80,12 +80,12 @@ export function validateWebhookWrite(
 }
 
 /** CVAT's exact-token event match (2.73): `events` holds `key` as one comma-separated token. */
-export function subscribes(w: WebhookRec, key: string): boolean {
+function subscribes(w: WebhookRec, key: string): boolean {
   return w.events.includes(key);
 }
 
 /** `select_webhooks`: active webhooks of the resource's organization or project subscribed to `key`. */
-export function selectWebhooks(
+function selectWebhooks(
   data: AnnotationData,
   key: string,
   where: { orgId: number | null; projectId: number | null; org?: boolean; project?: boolean },

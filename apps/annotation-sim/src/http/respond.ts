@@ -56,7 +56,7 @@ function requestIdOf(c: Context): string {
  * A text as a header value can carry it: printable ASCII, everything else escaped (`\u0100`), at most 200
  * characters. Reasons quote inputs (an `org_id`, a date), which may hold any character.
  */
-export function headerText(text: string): string {
+function headerText(text: string): string {
   const ascii = text.replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return ascii.length > 200 ? `${ascii.slice(0, 200)}...` : ascii;
 }

@@ -52,7 +52,7 @@ function planFor<S>(c: EventsContext<S>, events: EventsState): JobPlan {
  * django-sendfile2's `Content-Disposition`: an ASCII fallback (NFKD, non-ASCII dropped) and, when that
  * differs, the RFC 5987 `filename*=UTF-8''…` form.
  */
-export function contentDisposition(filename: string): string {
+function contentDisposition(filename: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
   const ascii = filename.normalize('NFKD').replace(/[^\x00-\x7f]/g, '');
   const parts = ['attachment', `filename="${ascii}"`];
