@@ -172,9 +172,10 @@ describe('GET /_sim/stream', () => {
     expect(all.map((e) => e.event)).toEqual(Array(100).fill('request'));
     expect(all[0]?.data.seq).toBe(51);
 
-    // A since that is not a number is ignored: the stream starts at the last seq.
-    const { hello: ignored } = await watch(app, '/_sim/stream?since=abc');
-    expect(ignored.seq).toBe(150);
+    // A since that is not a number is refused, as the journal's own `since` is.
+    const refused = await call(app, 'GET', '/_sim/stream?since=abc');
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: { reason: 'INVALID_INPUT', path: 'since' } });
   });
 
   it('sends changed for a change made through the control plane in its namespace', async () => {

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import { SimInputError } from '../duration';
 import type { JournalEntry } from '../journal';
 import type { Namespaces, World } from '../world';
 import { resolveNamespace } from './namespace';
@@ -91,6 +92,9 @@ export function streamRoute<S>(namespaces: Namespaces<S>, hub: ChangeHub) {
   return (c: Context) => {
     const name = resolveNamespace(c.req.raw);
     const sinceQuery = c.req.query('since');
+    // Refused like the journal's own `since`: a stream that silently started elsewhere would mislead.
+    if (sinceQuery !== undefined && !/^\d+$/.test(sinceQuery))
+      throw new SimInputError('since must be a non-negative integer', 'since');
     return streamSSE(c, async (stream) => {
       const closed = new AbortController();
       stream.onAbort(() => closed.abort());
@@ -106,7 +110,7 @@ export function streamRoute<S>(namespaces: Namespaces<S>, hub: ChangeHub) {
       const current = (): World<S> | undefined => (namespaces.has(name) ? namespaces.get(name) : undefined);
       let world = current();
       const lastSeq = (w: World<S> | undefined) => w?.journal.list(undefined, 1)[0]?.seq ?? 0;
-      let since = sinceQuery !== undefined && /^\d+$/.test(sinceQuery) ? Number(sinceQuery) : lastSeq(world);
+      let since = sinceQuery !== undefined ? Number(sinceQuery) : lastSeq(world);
       const clockOf = (w: World<S> | undefined) =>
         w ? { now: w.clock.iso(), mode: w.clock.mode } : { now: new Date().toISOString(), mode: 'none' };
       try {
