@@ -2,5 +2,9 @@ import { defineConfig } from 'tsup';
 import { libraryBuild } from '../../tsup.shared';
 
 export default defineConfig(
-  libraryBuild({ index: 'src/index.ts', 'webhook-events': 'src/webhook-events.ts' }),
+  libraryBuild({
+    index: 'src/index.ts',
+    'webhook-events': 'src/webhook-events.ts',
+    'event-log': 'src/event-log.ts',
+  }),
 );

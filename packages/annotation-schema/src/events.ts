@@ -139,24 +139,4 @@ export const paginatedRequestListSchema = z
   })
   .strict();
 
-/** The columns of CVAT's CSV event log, in order (ClickHouse `events` minus `remote_addr`). */
-export const EVENT_LOG_CSV_COLUMNS = [
-  'scope',
-  'obj_name',
-  'obj_id',
-  'obj_val',
-  'source',
-  'timestamp',
-  'count',
-  'duration',
-  'project_id',
-  'task_id',
-  'job_id',
-  'user_id',
-  'user_name',
-  'user_email',
-  'org_id',
-  'org_slug',
-  'payload',
-  'access_token_id',
-] as const;
+export { EVENT_LOG_CSV_COLUMNS } from './event-log';

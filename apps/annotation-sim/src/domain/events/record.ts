@@ -1,3 +1,5 @@
+import { EVENT_LOG_CSV_COLUMNS } from '@sims/annotation-schema/event-log';
+
 /** A row of the event log: CVAT's ClickHouse `events` table, and the queries an export runs on it. */
 
 /** One row of the event log as CVAT stores it (timestamp in epoch milliseconds, `DateTime64(3)`). */
@@ -34,26 +36,7 @@ export interface EventQuery {
 }
 
 /**
- * The columns of CVAT's ClickHouse `events` table that an export writes (all but `remote_addr`), in
- * the order of its CSV: the header, `renderCsvRow` and the stored lines follow it.
+ * The columns an export writes, in the order of CVAT's CSV: the header, `renderCsvRow` and the stored
+ * lines follow it.
  */
-export const EVENT_COLUMNS = [
-  'scope',
-  'obj_name',
-  'obj_id',
-  'obj_val',
-  'source',
-  'timestamp',
-  'count',
-  'duration',
-  'project_id',
-  'task_id',
-  'job_id',
-  'user_id',
-  'user_name',
-  'user_email',
-  'org_id',
-  'org_slug',
-  'payload',
-  'access_token_id',
-] as const satisfies readonly (keyof EventRecord)[];
+export const EVENT_COLUMNS = EVENT_LOG_CSV_COLUMNS satisfies readonly (keyof EventRecord)[];
