@@ -33,6 +33,18 @@ describe('GET /api/events (deprecated export flow)', () => {
     expect(r.res.headers.get('content-type')).toBe('application/vnd.cvat+json');
   });
 
+  it("reads an empty query_id (the SDK's first call) as absent: a new query, 202 with a fresh id", async () => {
+    h = createHarness();
+    const first = await legacy('query_id=');
+    expect(first.status).toBe(202);
+    expect(queryIdSchema.parse(first.body)).toEqual(first.body);
+    const second = await legacy('query_id=&project_id=1');
+    expect(second.status).toBe(202);
+    expect(second.body.query_id).not.toBe(first.body.query_id);
+    // The id it answered is a running job: polling it goes on as for any other query.
+    expect((await legacy(`query_id=${first.body.query_id}`)).status).toBe(202);
+  });
+
   it('answers 202 while running, 201 (empty) when ready, then 200 with the file, after which the job is gone', async () => {
     h = createHarness();
     await h.request('/api/events', {

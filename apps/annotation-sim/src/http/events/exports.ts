@@ -150,7 +150,8 @@ export function legacyExport<S>(c: EventsContext<S>, caller: EventsCaller, edge:
   if (action !== undefined && action !== 'download') {
     return cvatJson(c, ['Unexpected action specified for the request'], 400);
   }
-  const queryId = q.query_id !== undefined ? normalizeUuid(q.query_id) : sim.world.ids.uuid();
+  // `query_id=` with no value (what the SDK sends on its first call) is read as absent: a new query.
+  const queryId = q.query_id ? normalizeUuid(q.query_id) : sim.world.ids.uuid();
   if (queryId === undefined) return eventsServerError(c, 'ValueError: badly formed hexadecimal UUID string');
   const world = sim.world;
   const now = world.clock.now();
