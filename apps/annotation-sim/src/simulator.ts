@@ -45,7 +45,7 @@ import {
   DJANGO_400_PAGE,
   DJANGO_404_PAGE,
   DJANGO_500_PAGE,
-  djangoHtml,
+  djangoErrorResponse,
   PERMISSION_DENIED,
 } from './http/respond';
 
@@ -235,7 +235,7 @@ export function createAnnotationDefinition(
       .strict(),
     renderFaultError(c: Context, error: FaultErrorEffect) {
       const status = typeof error.status === 'number' ? error.status : (STATUS_BY_NAME[error.status] ?? 500);
-      if (status === 500 && error.message === undefined) return djangoHtml(c, 500, DJANGO_500_PAGE);
+      if (status === 500 && error.message === undefined) return djangoErrorResponse(c, 500, DJANGO_500_PAGE);
       const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Token' } : {};
       return cvatJson(
         c,
@@ -262,11 +262,11 @@ export function createAnnotationDefinition(
       if (knownRoutes.some((r) => r.re.test(path))) {
         return cvatJson(c, { detail: `Method "${c.req.method}" not allowed.` }, 405);
       }
-      return djangoHtml(c, 404, DJANGO_404_PAGE);
+      return djangoErrorResponse(c, 404, DJANGO_404_PAGE);
     },
     renderInternalError(c: Context, error: unknown) {
       console.error('annotation-sim: unhandled error', error);
-      return djangoHtml(c, 500, DJANGO_500_PAGE);
+      return djangoErrorResponse(c, 500, DJANGO_500_PAGE);
     },
     sensitiveHeaders: ['x-csrftoken'],
     // CVAT's login answers its token as `{"key": "…"}`: the journal shows it redacted.
@@ -276,7 +276,7 @@ export function createAnnotationDefinition(
     limits: { maxBodyBytes: 100 * 1024 * 1024, maxJsonDepth: 1000 },
     renderPayloadTooLarge(c: Context) {
       // Django's RequestDataTooBig is a SuspiciousOperation: its default 400 page.
-      return djangoHtml(c, 400, DJANGO_400_PAGE, { 'X-Sim-Reason': 'request-body-too-large' });
+      return djangoErrorResponse(c, 400, DJANGO_400_PAGE, { 'X-Sim-Reason': 'request-body-too-large' });
     },
   } satisfies SimulatorDefinition<AnnotationState> & { knownRoutes: unknown };
   return def;

@@ -37,7 +37,7 @@ describe('request body limits', () => {
     const res = await post('/api/projects', '{}', { 'content-length': String(LIMIT + 1) });
     expect(res.status).toBe(400);
     expect(res.text).toContain('<title>Bad Request (400)</title>');
-    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-type')).toBe('text/html');
     expect(res.headers.get('connection')).toBe('close');
   });
 

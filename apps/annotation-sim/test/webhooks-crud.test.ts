@@ -169,7 +169,9 @@ describe('POST /api/webhooks', () => {
       as: 'admin',
     });
     expect(noProject.status).toBe(500);
-    expect(noProject.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    // Django's own 500 page: `content_type="text/html"`, no charset.
+    expect(noProject.headers.get('content-type')).toBe('text/html');
+    expect(noProject.text).toContain('<title>Server Error (500)</title>');
     const orgWithProject = await h.post(
       '/api/webhooks?org=acme',
       aWebhook().forProject(2).with({ type: 'organization' }).build(),

@@ -78,12 +78,6 @@ export const DJANGO_404_PAGE = djangoErrorPage(
   'Not Found',
   'The requested resource was not found on this server.',
 );
-/**
- * The bare 500 body (`<h1>Server Error (500)</h1>`) of Django's `server_error` before the page
- * template: the events endpoints answer it (their tests pin it); the rest of the API answers
- * {@link DJANGO_500_PAGE}.
- */
-export const BARE_500_PAGE = '<h1>Server Error (500)</h1>';
 
 /**
  * A Django HTML response (`HttpResponse…(text)` or an error page), `text/html; charset=utf-8`.
@@ -104,9 +98,24 @@ export function djangoHtml(
   );
 }
 
+/**
+ * One of Django's own error pages (`django.views.defaults`: 400, 404, 500). Django gives them
+ * `content_type="text/html"` with no charset, unlike an `HttpResponse` a view returns.
+ *
+ * @example djangoErrorResponse(c, 404, DJANGO_404_PAGE)
+ */
+export function djangoErrorResponse(
+  c: Context,
+  status: 400 | 404 | 500,
+  page: string,
+  headers: Record<string, string> = {},
+): Response {
+  return djangoHtml(c, status, page, { ...headers, 'Content-Type': 'text/html' });
+}
+
 /** Django's answer to an unhandled exception, with what the simulator meant in `X-Sim-Reason`. */
-export function djangoServerError(c: Context, reason: string, page = DJANGO_500_PAGE): Response {
-  return djangoHtml(c, 500, page, { 'X-Sim-Reason': headerText(reason) });
+export function djangoServerError(c: Context, reason: string): Response {
+  return djangoErrorResponse(c, 500, DJANGO_500_PAGE, { 'X-Sim-Reason': headerText(reason) });
 }
 
 /** Longest message text a 400 answers: DRF quotes the value it refused, which may be 100 MiB long. */

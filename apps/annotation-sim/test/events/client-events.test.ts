@@ -261,7 +261,9 @@ describe('POST /api/events', () => {
       ]),
     );
     expect(r.status).toBe(500);
-    expect(r.text).toBe('<h1>Server Error (500)</h1>');
+    // Django's 500 page, as for every unhandled exception.
+    expect(r.text).toContain('<title>Server Error (500)</title>');
+    expect(r.text).toContain('<h1>Server Error (500)</h1>');
   });
 
   it('answers 404 for an unknown organization context', async () => {

@@ -3,7 +3,7 @@ import type { Context, Handler } from 'hono';
 import type { EventsCaller, ExportError } from '../../domain/events/export';
 import type { IdFilter } from '../../domain/events/record';
 import type { EventsState } from '../../domain/events/state';
-import { BARE_500_PAGE, cvatJson, djangoServerError, PERMISSION_DENIED } from '../respond';
+import { cvatJson, djangoServerError, PERMISSION_DENIED } from '../respond';
 
 /**
  * The events API (`POST /api/events`, the export flows, `/api/requests`) over any world state: what it
@@ -38,14 +38,6 @@ export function params(c: Context): Record<string, string> {
   return out;
 }
 
-/**
- * Django's answer to an unhandled exception in an events view. The events endpoints answer the bare
- * 500 body (see `BARE_500_PAGE`).
- */
-export function eventsServerError(c: Context, reason = 'cvat-server-error'): Response {
-  return djangoServerError(c, reason, BARE_500_PAGE);
-}
-
 /** The one place export errors become responses. */
 export function renderExportError(c: Context, error: ExportError): Response {
   switch (error.code) {
@@ -56,6 +48,6 @@ export function renderExportError(c: Context, error: ExportError): Response {
     case 'CONFLICT':
       return cvatJson(c, { rq_id: error.rqId }, 409);
     case 'SERVER_ERROR':
-      return eventsServerError(c, error.reason);
+      return djangoServerError(c, error.reason);
   }
 }

@@ -17,8 +17,8 @@ import {
 } from '../../domain/events/export';
 import type { EventsState } from '../../domain/events/state';
 import { annotationEffects } from '../../domain/fault-effects';
-import { cvatJson, djangoHtml, emptyBody, PERMISSION_DENIED } from '../respond';
-import { type EventsContext, type EventsEdge, eventsServerError, params, renderExportError } from './edge';
+import { cvatJson, djangoHtml, djangoServerError, emptyBody, PERMISSION_DENIED } from '../respond';
+import { type EventsContext, type EventsEdge, params, renderExportError } from './edge';
 
 /** RFC 9745 `Deprecation` of the legacy `GET /api/events` (deprecated 2025-03-17 UTC). */
 const DEPRECATION = { Deprecation: '@1742169600' };
@@ -89,7 +89,7 @@ export function createExport<S>(c: EventsContext<S>, caller: EventsCaller, edge:
   const q = params(c);
   const queryId = q.query_id !== undefined ? normalizeUuid(q.query_id) : sim.world.ids.uuid();
   // uuid.UUID(query_id) raises ValueError: unhandled.
-  if (queryId === undefined) return eventsServerError(c, 'ValueError: badly formed hexadecimal UUID string');
+  if (queryId === undefined) return djangoServerError(c, 'ValueError: badly formed hexadecimal UUID string');
   const location = q.location ?? 'local';
   if (location !== 'local' && location !== 'cloud_storage') {
     return cvatJson(c, [`Unexpected location ${location} specified for the request`], 400);
@@ -152,7 +152,7 @@ export function legacyExport<S>(c: EventsContext<S>, caller: EventsCaller, edge:
   }
   // `query_id=` with no value (what the SDK sends on its first call) is read as absent: a new query.
   const queryId = q.query_id ? normalizeUuid(q.query_id) : sim.world.ids.uuid();
-  if (queryId === undefined) return eventsServerError(c, 'ValueError: badly formed hexadecimal UUID string');
+  if (queryId === undefined) return djangoServerError(c, 'ValueError: badly formed hexadecimal UUID string');
   const world = sim.world;
   const now = world.clock.now();
   const events = edge.events(world.state);

@@ -5,8 +5,8 @@ import type { EventsCaller } from '../../domain/events/export';
 import { recordEvents } from '../../domain/events/state';
 import { annotationEffects } from '../../domain/fault-effects';
 import { PythonJsonError, parsePythonJson } from '../../domain/python-json-parse';
-import { cvatJson } from '../respond';
-import { type EventsContext, type EventsEdge, type EventsHandler, eventsServerError } from './edge';
+import { cvatJson, djangoServerError } from '../respond';
+import type { EventsContext, EventsEdge, EventsHandler } from './edge';
 import { createExport, downloadExport, legacyExport } from './exports';
 import { cancelRequest, listRequests, retrieveRequest } from './requests';
 
@@ -25,7 +25,7 @@ async function createClientEvents<S>(
   }
   if (sim.jsonTooDeep !== undefined) {
     // As in the API's other routes: Python's RecursionError escapes DRF's JSONParser.
-    return eventsServerError(
+    return djangoServerError(
       c,
       'RecursionError: maximum recursion depth exceeded while decoding a JSON object',
     );
@@ -57,7 +57,7 @@ async function createClientEvents<S>(
       case 'JSON_PARSE':
         return cvatJson(c, { detail: `JSON parse error - ${result.error.detail}` }, 400);
       case 'PAYLOAD_NULL':
-        return eventsServerError(c, 'CVAT fails on an event whose payload is null (unhandled exception)');
+        return djangoServerError(c, 'CVAT fails on an event whose payload is null (unhandled exception)');
     }
   }
   const storeDown = annotationEffects.takeEffect(sim, 'analyticsStoreDown') !== undefined;
