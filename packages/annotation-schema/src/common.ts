@@ -1,5 +1,7 @@
 import * as z from 'zod';
 
+export { LoginRequest } from './requests';
+
 /** DRF datetime: ISO-8601 with `Z` (microseconds when non-zero). */
 export const DateTime = z
   .string()
@@ -34,14 +36,6 @@ export type User = z.infer<typeof User>;
 /** The sender of a change made by a background worker (RQ meta user). */
 export const WorkerSender = z.object({ id: z.number().int(), username: z.string(), email: z.string() });
 export type WorkerSender = z.infer<typeof WorkerSender>;
-
-/** `LoginSerializerExRequest`. */
-export const LoginRequest = z.object({
-  username: z.string().optional(),
-  email: z.string().optional(),
-  password: z.string().min(1),
-});
-export type LoginRequest = z.infer<typeof LoginRequest>;
 
 /** `Token`: the answer of `POST /api/auth/login`. */
 export const Token = z.object({ key: z.string().max(40) });

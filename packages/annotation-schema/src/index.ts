@@ -29,6 +29,22 @@ export {
   PaginatedOrganizationReadList,
 } from './organizations';
 export {
+  AccessTokenWriteRequest,
+  CommentWriteRequest,
+  DataRequest,
+  IssueWriteRequest,
+  PatchedAccessTokenWriteRequest,
+  PatchedCommentWriteRequest,
+  PatchedIssueWriteRequest,
+  PatchedJobWriteRequest,
+  PatchedMembershipWriteRequest,
+  PatchedOrganizationWriteRequest,
+  PatchedProjectWriteRequest,
+  PatchedTaskWriteRequest,
+  ProjectWriteRequest,
+  TaskWriteRequest,
+} from './requests';
+export {
   ChunkType,
   CommentRead,
   IssueRead,

@@ -1,8 +1,9 @@
 import * as z from 'zod';
+import { OrganizationRole } from './choices';
 import { BasicUser, DateTime, paginated } from './common';
 
-export const OrganizationRole = z.enum(['worker', 'supervisor', 'maintainer', 'owner']);
-export type OrganizationRole = z.infer<typeof OrganizationRole>;
+export { OrganizationRole } from './choices';
+export { InvitationWriteRequest, OrganizationWriteRequest } from './requests';
 
 /** `OrganizationRead`. */
 export const OrganizationRead = z.object({
@@ -16,19 +17,6 @@ export const OrganizationRead = z.object({
   owner: BasicUser.nullable(),
 });
 export type OrganizationRead = z.infer<typeof OrganizationRead>;
-
-/** `OrganizationWriteRequest` (`slug` required; the patched variant has nothing required). */
-export const OrganizationWriteRequest = z.object({
-  slug: z
-    .string()
-    .min(1)
-    .max(16)
-    .regex(/^[-a-zA-Z0-9_]+$/),
-  name: z.string().max(64).optional(),
-  description: z.string().optional(),
-  contact: z.record(z.string(), z.unknown()).optional(),
-});
-export type OrganizationWriteRequest = z.infer<typeof OrganizationWriteRequest>;
 
 /** `MembershipRead`. */
 export const MembershipRead = z.object({
@@ -58,10 +46,6 @@ export const InvitationRead = z.object({
   organization_info: BasicOrganization,
 });
 export type InvitationRead = z.infer<typeof InvitationRead>;
-
-/** `InvitationWriteRequest`. */
-export const InvitationWriteRequest = z.object({ role: OrganizationRole, email: z.string().min(1) });
-export type InvitationWriteRequest = z.infer<typeof InvitationWriteRequest>;
 
 export const PaginatedOrganizationReadList = paginated(OrganizationRead);
 export const PaginatedMembershipReadList = paginated(MembershipRead);

@@ -1,9 +1,9 @@
 import * as z from 'zod';
+import { JobStage, JobState } from './choices';
 import { BasicUser, DateTime, paginated, Storage } from './common';
 
+export { JobStage, JobState } from './choices';
 export const JobStatus = z.enum(['annotation', 'validation', 'completed']);
-export const JobStage = z.enum(['annotation', 'validation', 'acceptance']);
-export const JobState = z.enum(['new', 'in progress', 'completed', 'rejected']);
 export const JobType = z.enum(['annotation', 'ground_truth', 'consensus_replica']);
 export const ChunkType = z.enum(['video', 'imageset', 'audio_mp3']);
 

@@ -1,15 +1,9 @@
 import * as z from 'zod';
+import { EventsEnum, WebhookContentType, WebhookType } from './choices';
 import { BasicUser, DateTime, paginated, WorkerSender } from './common';
-import { WEBHOOK_EVENT_CATALOGUE } from './webhook-events';
 
-export const WebhookType = z.enum(['organization', 'project']);
-export type WebhookType = z.infer<typeof WebhookType>;
-export const WebhookContentType = z.enum(['application/json']);
-
-/** `EventsEnum` (28 values in v2.73.0). */
-export const EventsEnum = z.enum(
-  [...WEBHOOK_EVENT_CATALOGUE.map((e) => e.key)].sort() as [string, ...string[]],
-);
+export { EventsEnum, WebhookContentType, WebhookType } from './choices';
+export { PatchedWebhookWriteRequest, WebhookWriteRequest } from './requests';
 
 /** `WebhookRead`. `last_status`/`last_delivery_date` are absent (not null) until the first delivery. */
 export const WebhookRead = z.object({
@@ -31,27 +25,6 @@ export const WebhookRead = z.object({
   last_delivery_date: DateTime.optional(),
 });
 export type WebhookRead = z.infer<typeof WebhookRead>;
-
-/** `WebhookWriteRequest` (the shape; the simulator validates with DRF's messages itself). */
-export const WebhookWriteRequest = z.object({
-  target_url: z.string().min(1).max(8192),
-  description: z.string().max(128).optional(),
-  type: WebhookType,
-  content_type: WebhookContentType.optional(),
-  secret: z.string().max(64).optional(),
-  is_active: z.boolean().optional(),
-  enable_ssl: z.boolean().optional(),
-  project_id: z.number().int().nullable().optional(),
-  events: z.array(EventsEnum),
-});
-export type WebhookWriteRequest = z.infer<typeof WebhookWriteRequest>;
-
-/** `PatchedWebhookWriteRequest`: no `type`/`project_id` (write-once), nothing required. */
-export const PatchedWebhookWriteRequest = WebhookWriteRequest.omit({
-  type: true,
-  project_id: true,
-}).partial();
-export type PatchedWebhookWriteRequest = z.infer<typeof PatchedWebhookWriteRequest>;
 
 /** `WebhookDeliveryRead`. */
 export const WebhookDeliveryRead = z.object({

@@ -2,19 +2,13 @@
  * Personal access tokens (CVAT ≥ 2.48): a user sees and changes only their own. What a create or
  * partial update may carry, the writes that store them, and their serialized form.
  */
+import { AccessTokenWriteRequest, PatchedAccessTokenWriteRequest } from '@sims/annotation-schema';
 import { formatDrfDate } from './dates';
 import { fail, invalid, notFound, ok, type Result } from './errors';
 import type { AccessTokenRec } from './model';
 import { validated } from './resource-rules';
 import { basicUser } from './serializers';
 import { type AnnotationState, nextId } from './state';
-import type { FieldSpec } from './validate';
-
-const FIELDS: Record<string, FieldSpec> = {
-  name: { kind: 'string', required: true, maxLength: 50 },
-  expiry_date: { kind: 'string', nullable: true },
-  read_only: { kind: 'boolean' },
-};
 
 const WRONG_DATETIME =
   'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].';
@@ -69,7 +63,7 @@ function expiryOf(v: unknown): Result<string | null | undefined> {
 
 /** The fields of a create (all of them) or partial update, checked by the serializer. */
 export function tokenFields(body: unknown, partial: boolean): Result<Record<string, unknown>> {
-  return validated(body, FIELDS, partial);
+  return validated(body, partial ? PatchedAccessTokenWriteRequest : AccessTokenWriteRequest, partial);
 }
 
 /**

@@ -2,32 +2,17 @@
  * Issues and their comments: what a create or partial update may carry (checked as CVAT's serializers
  * and IAM do), and the mutations that store them and emit their changes.
  */
+import {
+  CommentWriteRequest,
+  IssueWriteRequest,
+  PatchedCommentWriteRequest,
+  PatchedIssueWriteRequest,
+} from '@sims/annotation-schema';
 import { ok, type Result } from './errors';
 import type { CommentRec, IssueRec, JobRec, UserRec } from './model';
 import { emit, type MutationContext, type Rec, represent, scopeOf, stamp, update } from './mutation';
-import { mayUse, RELATED_ID, relatedPk, usersExist, validated } from './resource-rules';
+import { mayUse, relatedPk, usersExist, validated } from './resource-rules';
 import { type AnnotationState, nextId } from './state';
-import type { FieldSpec } from './validate';
-
-const ISSUE_FIELDS: Record<string, FieldSpec> = {
-  frame: { kind: 'integer', required: true, min: 0 },
-  position: { kind: 'numberList', required: true },
-  job: { kind: 'integer', required: true },
-  assignee: RELATED_ID,
-  message: { kind: 'string', required: true },
-  resolved: { kind: 'boolean' },
-};
-
-const ISSUE_PATCH_FIELDS: Record<string, FieldSpec> = {
-  position: { kind: 'numberList' },
-  assignee: RELATED_ID,
-  resolved: { kind: 'boolean' },
-};
-
-const COMMENT_FIELDS: Record<string, FieldSpec> = {
-  issue: { kind: 'integer', required: true },
-  message: { kind: 'string' },
-};
 
 export interface IssueInput {
   frame: number;
@@ -47,7 +32,7 @@ export interface CommentInput {
 
 /** A new issue from a request body, owned by the caller, on a job the caller can see. */
 export function issueCreation(state: AnnotationState, user: UserRec, body: unknown): Result<IssueInput> {
-  const v = validated(body, ISSUE_FIELDS);
+  const v = validated(body, IssueWriteRequest);
   if (!v.ok) return v;
   const f = v.value;
   const found = relatedPk(state.jobs, 'job', f.job);
@@ -70,7 +55,7 @@ export function issueCreation(state: AnnotationState, user: UserRec, body: unkno
 
 /** An issue's partial update from a request body (`assignee` is the user's id). */
 export function issuePatch(state: AnnotationState, body: unknown): Result<Partial<IssueRec>> {
-  const v = validated(body, ISSUE_PATCH_FIELDS, true);
+  const v = validated(body, PatchedIssueWriteRequest, true);
   if (!v.ok) return v;
   const f = v.value;
   const users = usersExist(state, f, ['assignee']);
@@ -84,7 +69,7 @@ export function issuePatch(state: AnnotationState, body: unknown): Result<Partia
 
 /** A new comment from a request body, owned by the caller, on an issue the caller can see. */
 export function commentCreation(state: AnnotationState, user: UserRec, body: unknown): Result<CommentInput> {
-  const v = validated(body, COMMENT_FIELDS);
+  const v = validated(body, CommentWriteRequest);
   if (!v.ok) return v;
   const f = v.value;
   const found = relatedPk(state.issues, 'issue', f.issue);
@@ -97,7 +82,7 @@ export function commentCreation(state: AnnotationState, user: UserRec, body: unk
 
 /** A comment's partial update from a request body: only its message changes. */
 export function commentPatch(body: unknown): Result<Partial<CommentRec>> {
-  const v = validated(body, { message: { kind: 'string' } }, true);
+  const v = validated(body, PatchedCommentWriteRequest, true);
   if (!v.ok) return v;
   return ok(v.value.message === undefined ? {} : { message: v.value.message as string });
 }

@@ -2,22 +2,16 @@
  * Jobs: what a partial update may carry, whether a job may be deleted, and the save that derives a
  * job's `status` from its `stage`. Jobs are created with their task's data (`attachTaskData`).
  */
+import { PatchedJobWriteRequest } from '@sims/annotation-schema';
 import { fail, ok, type Result } from './errors';
 import type { JobRec } from './model';
 import { type MutationContext, update } from './mutation';
-import { RELATED_ID, usersExist, validated } from './resource-rules';
+import { usersExist, validated } from './resource-rules';
 import type { AnnotationState } from './state';
-import type { FieldSpec } from './validate';
-
-const JOB_PATCH_FIELDS: Record<string, FieldSpec> = {
-  assignee: RELATED_ID,
-  stage: { kind: 'choice', choices: ['annotation', 'validation', 'acceptance'] },
-  state: { kind: 'choice', choices: ['new', 'in progress', 'completed', 'rejected'] },
-};
 
 /** A job's partial update from a request body (`assignee` is the user's id). */
 export function jobPatch(state: AnnotationState, body: unknown): Result<Partial<JobRec>> {
-  const v = validated(body, JOB_PATCH_FIELDS, true);
+  const v = validated(body, PatchedJobWriteRequest, true);
   if (!v.ok) return v;
   const f = v.value;
   const users = usersExist(state, f, ['assignee']);

@@ -3,6 +3,11 @@
  * carry (checked as CVAT's serializers do), and the mutations that store them and emit their changes.
  * Invitations, which create inactive memberships, are in `invitations.ts`.
  */
+import {
+  OrganizationWriteRequest,
+  PatchedMembershipWriteRequest,
+  PatchedOrganizationWriteRequest,
+} from '@sims/annotation-schema';
 import { canManageOrg, isAdmin, roleIn } from './access';
 import { denied, fail, invalid, ok, type Result } from './errors';
 import type { MembershipRec, OrganizationRec, OrgRole, UserRec } from './model';
@@ -20,30 +25,22 @@ import { deleteProject } from './projects';
 import { validated } from './resource-rules';
 import { type AnnotationState, nextId } from './state';
 import { deleteTask } from './tasks';
-import type { FieldSpec } from './validate';
 
 /** The organization roles, lowest first: the choices of a membership's or an invitation's `role`. */
 export const ROLES = ['worker', 'supervisor', 'maintainer', 'owner'] as const;
 
 const SLUG = /^[-a-zA-Z0-9_]+$/;
 
-const ORGANIZATION_FIELDS: Record<string, FieldSpec> = {
-  slug: { kind: 'string', required: true, maxLength: 16 },
-  name: { kind: 'string', allowBlank: true, maxLength: 64 },
-  description: { kind: 'string', allowBlank: true },
-  contact: { kind: 'any' },
-};
-
-const ORGANIZATION_PATCH_FIELDS: Record<string, FieldSpec> = {
-  ...ORGANIZATION_FIELDS,
-  slug: { kind: 'string', maxLength: 16 },
-};
-
 export interface OrganizationInput {
   slug: string;
   name?: string;
   description?: string;
   contact?: Record<string, unknown>;
+}
+
+/** The slug field's validator error (Django's `validate_slug`). */
+function invalidSlug() {
+  return invalid({ slug: ['Enter a valid “slug” consisting of letters, numbers, underscores or hyphens.'] });
 }
 
 /** A member of the organization (any role), or an admin. */
@@ -53,13 +50,10 @@ export function isMember(state: AnnotationState, user: UserRec, orgId: number): 
 
 /** A new organization from a request body: a valid slug no other organization has. */
 export function organizationCreation(state: AnnotationState, body: unknown): Result<OrganizationInput> {
-  const v = validated(body, ORGANIZATION_FIELDS);
+  const v = validated(body, OrganizationWriteRequest);
   if (!v.ok) return v;
   const slug = v.value.slug as string;
-  if (!SLUG.test(slug))
-    return fail(
-      invalid({ slug: ['Enter a valid “slug” consisting of letters, numbers, underscores or hyphens.'] }),
-    );
+  if (!SLUG.test(slug)) return fail(invalidSlug());
   if ([...state.organizations.values()].some((o) => o.slug === slug))
     return fail(invalid({ slug: ['organization with this slug already exists.'] }));
   return ok({
@@ -72,8 +66,10 @@ export function organizationCreation(state: AnnotationState, body: unknown): Res
 
 /** An organization's partial update from a request body. */
 export function organizationPatch(body: unknown): Result<Partial<OrganizationRec>> {
-  const v = validated(body, ORGANIZATION_PATCH_FIELDS, true);
-  return v.ok ? ok(v.value as Partial<OrganizationRec>) : v;
+  const v = validated(body, PatchedOrganizationWriteRequest, true);
+  if (!v.ok) return v;
+  if (v.value.slug !== undefined && !SLUG.test(v.value.slug as string)) return fail(invalidSlug());
+  return ok(v.value as Partial<OrganizationRec>);
 }
 
 /** The organization if `user` is a member (`min` `'member'`) or holds role `min` or above, else 403. */
@@ -120,7 +116,7 @@ export function mayChangeMembership(state: AnnotationState, user: UserRec, m: Me
 
 /** A membership's partial update from a request body: a new role, never `owner` (403). */
 export function membershipPatch(body: unknown): Result<{ role?: OrgRole }> {
-  const v = validated(body, { role: { kind: 'choice', choices: ROLES } }, true);
+  const v = validated(body, PatchedMembershipWriteRequest, true);
   if (!v.ok) return v;
   const role = v.value.role as OrgRole | undefined;
   if (role === 'owner') return fail(denied());

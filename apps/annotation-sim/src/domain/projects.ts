@@ -2,6 +2,7 @@
  * Projects: what a create or partial update may carry (checked as CVAT's serializer and IAM do) and the
  * mutations that store them and emit their changes.
  */
+import { PatchedProjectWriteRequest, ProjectWriteRequest } from '@sims/annotation-schema';
 import { canCreateInContext, isAdmin } from './access';
 import { denied, fail, ok, type Result } from './errors';
 import type { ProjectRec, UserRec } from './model';
@@ -16,34 +17,9 @@ import {
   update,
 } from './mutation';
 import type { OrgContext } from './org-context';
-import {
-  BUG_TRACKER,
-  LABELS,
-  type LabelInput,
-  labelsOf,
-  NAME,
-  present,
-  RELATED_ID,
-  relatedPk,
-  usersExist,
-  validated,
-} from './resource-rules';
+import { type LabelInput, labelsOf, present, relatedPk, usersExist, validated } from './resource-rules';
 import { type AnnotationState, nextId } from './state';
 import { deleteTask } from './tasks';
-import type { FieldSpec } from './validate';
-
-const PROJECT_FIELDS: Record<string, FieldSpec> = {
-  name: NAME,
-  labels: LABELS,
-  owner_id: RELATED_ID,
-  assignee_id: RELATED_ID,
-  bug_tracker: BUG_TRACKER,
-};
-
-const PROJECT_PATCH_FIELDS: Record<string, FieldSpec> = {
-  ...PROJECT_FIELDS,
-  organization_id: RELATED_ID,
-};
 
 const USER_FIELDS = ['owner_id', 'assignee_id'] as const;
 
@@ -66,7 +42,7 @@ export function projectCreation(
   ctx: OrgContext,
   body: unknown,
 ): Result<ProjectInput> {
-  const v = validated(body, PROJECT_FIELDS);
+  const v = validated(body, ProjectWriteRequest);
   if (!v.ok) return v;
   const users = usersExist(state, v.value, USER_FIELDS);
   if (!users.ok) return users;
@@ -90,7 +66,7 @@ export function projectPatch(
   user: UserRec,
   body: unknown,
 ): Result<Partial<ProjectRec>> {
-  const v = validated(body, PROJECT_PATCH_FIELDS, true);
+  const v = validated(body, PatchedProjectWriteRequest, true);
   if (!v.ok) return v;
   const f = v.value;
   const users = usersExist(state, f, USER_FIELDS);

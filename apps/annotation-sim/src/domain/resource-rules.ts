@@ -3,20 +3,48 @@
  * create, see or change them, and how a request body becomes checked input. Each returns a `Result`
  * whose error is the answer CVAT gives (403, or a DRF serializer's 400).
  */
+
+import * as z from 'zod';
 import { canChange, canCreateInContext, canListInContext, canView, type Resource } from './access';
 import { denied, fail, ok, type Result } from './errors';
 import type { UserRec } from './model';
 import type { OrgContext } from './org-context';
 import type { AnnotationState } from './state';
-import { type FieldSpec, validateFields } from './validate';
+import { type RequestSchema, validateFields } from './validate';
 
 /** A validated body: DRF's field values by name. */
 export type Fields = Record<string, unknown>;
 
-/** The body checked against `spec` like a DRF serializer (`partial` for PATCH), or its errors dict. */
-export function validated(body: unknown, spec: Record<string, FieldSpec>, partial = false): Result<Fields> {
-  const v = validateFields(body, spec, partial);
+/**
+ * The body checked against a request schema like a DRF serializer (`partial` for PATCH), or its errors
+ * dict. An inline field list (see {@link InlineFields}) is read as the schema it describes.
+ */
+export function validated(
+  body: unknown,
+  schema: RequestSchema | InlineFields,
+  partial = false,
+): Result<Fields> {
+  const v = validateFields(body, schema instanceof z.ZodObject ? schema : inlineSchema(schema), partial);
   return v.ok ? ok(v.value) : fail({ code: 'INVALID', errors: v.errors });
+}
+
+/**
+ * A field list written at the call (the login and invitation bodies): strings (blank refused unless
+ * `allowBlank`) and choices. Each reads as the zod field {@link inlineSchema} makes of it.
+ */
+export type InlineFields = Record<
+  string,
+  | { kind: 'string'; required?: boolean; allowBlank?: boolean }
+  | { kind: 'choice'; required?: boolean; choices: readonly [string, ...string[]] }
+>;
+
+function inlineSchema(fields: InlineFields): RequestSchema {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, f] of Object.entries(fields)) {
+    const type = f.kind === 'choice' ? z.enum(f.choices) : f.allowBlank ? z.string() : z.string().min(1);
+    shape[name] = f.required ? type : type.optional();
+  }
+  return z.object(shape);
 }
 
 /**
@@ -50,14 +78,7 @@ export function present<T>(v: Fields, keys: readonly (keyof T & string)[]): Part
   return patch as Partial<T>;
 }
 
-/** Field specs the resources share: a name, a related object's id, a bug tracker link. */
-export const NAME: FieldSpec = { kind: 'string', required: true, maxLength: 256 };
-export const RELATED_ID: FieldSpec = { kind: 'integer', nullable: true };
-export const BUG_TRACKER: FieldSpec = { kind: 'string', allowBlank: true, maxLength: 2000 };
-
-/** The `labels` field: accepted as anything; the well-formed entries (with a string `name`) are kept. */
-export const LABELS: FieldSpec = { kind: 'any' };
-
+/** A label of a `labels` field (read as any JSON): the well-formed entries, with a string `name`, are kept. */
 export type LabelInput = { name: string; color?: string; type?: string };
 
 export function labelsOf(v: unknown): LabelInput[] | undefined {

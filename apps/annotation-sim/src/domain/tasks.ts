@@ -2,6 +2,7 @@
  * Tasks: what a create, a partial update or an upload of data may carry (checked as CVAT's serializers
  * and IAM do), and the mutations that store them, cut their data into jobs and emit their changes.
  */
+import { DataRequest, PatchedTaskWriteRequest, TaskWriteRequest } from '@sims/annotation-schema';
 import { fail, ok, type Result } from './errors';
 import { deleteIssue } from './issues';
 import type { JobRec, TaskRec, UserRec } from './model';
@@ -17,48 +18,15 @@ import {
 } from './mutation';
 import type { OrgContext } from './org-context';
 import {
-  BUG_TRACKER,
-  LABELS,
   type LabelInput,
   labelsOf,
   mayUse,
-  NAME,
   present,
-  RELATED_ID,
   relatedPk,
   usersExist,
   validated,
 } from './resource-rules';
 import { type AnnotationState, nextId } from './state';
-import type { FieldSpec } from './validate';
-
-const TASK_FIELDS: Record<string, FieldSpec> = {
-  name: NAME,
-  project_id: RELATED_ID,
-  owner_id: RELATED_ID,
-  assignee_id: RELATED_ID,
-  bug_tracker: BUG_TRACKER,
-  overlap: { kind: 'integer', nullable: true, min: 0 },
-  segment_size: { kind: 'integer', min: 0 },
-  labels: LABELS,
-  subset: { kind: 'string', allowBlank: true, maxLength: 64 },
-};
-
-/** A partial update may not change how the data is cut (`overlap`, `segment_size`), but may move the task. */
-const { overlap: _overlap, segment_size: _segmentSize, ...PATCHABLE } = TASK_FIELDS;
-const TASK_PATCH_FIELDS: Record<string, FieldSpec> = {
-  ...PATCHABLE,
-  organization_id: RELATED_ID,
-};
-
-/** `POST /api/tasks/{id}/data/`: the fields the simulator reads (the files are only counted). */
-const DATA_FIELDS: Record<string, FieldSpec> = {
-  image_quality: { kind: 'integer', required: true, min: 1, max: 100 },
-  chunk_size: { kind: 'integer', nullable: true, min: 0 },
-  client_files: { kind: 'any' },
-  server_files: { kind: 'any' },
-  remote_files: { kind: 'any' },
-};
 
 const USER_FIELDS = ['owner_id', 'assignee_id'] as const;
 
@@ -91,7 +59,7 @@ export function taskCreation(
   ctx: OrgContext,
   body: unknown,
 ): Result<TaskInput> {
-  const v = validated(body, TASK_FIELDS);
+  const v = validated(body, TaskWriteRequest);
   if (!v.ok) return v;
   const f = v.value;
   const found = relatedPk(state.projects, 'project_id', f.project_id);
@@ -119,7 +87,7 @@ export function taskCreation(
 
 /** A task's partial update from a request body: moving it into a project moves it to the project's organization. */
 export function taskPatch(state: AnnotationState, body: unknown): Result<Partial<TaskRec>> {
-  const v = validated(body, TASK_PATCH_FIELDS, true);
+  const v = validated(body, PatchedTaskWriteRequest, true);
   if (!v.ok) return v;
   const f = v.value;
   const users = usersExist(state, f, USER_FIELDS);
@@ -144,7 +112,7 @@ export function taskPatch(state: AnnotationState, body: unknown): Result<Partial
 
 /** Data for a task from a request body: once only, and at least one file (client, server or remote). */
 export function taskDataInput(task: TaskRec, body: unknown): Result<TaskDataInput> {
-  const v = validated(body, DATA_FIELDS);
+  const v = validated(body, DataRequest);
   if (!v.ok) return v;
   const f = v.value;
   if (task.data_id !== null)

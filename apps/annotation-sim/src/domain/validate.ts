@@ -1,23 +1,13 @@
 /**
- * A small copy of DRF's field validation, with DRF's exact messages, so bad input gets CVAT's bodies.
+ * DRF's field validation driven by the zod request schemas of `@sims/annotation-schema`, with DRF's exact
+ * messages, so bad input gets CVAT's bodies. The schemas say which serializer field each key is (see
+ * that package's `requests.ts` for how DRF's options read in zod); this walk gives the field DRF's
+ * coercions and errors.
  */
+import * as z from 'zod';
 
-export type FieldSpec =
-  | {
-      kind: 'string';
-      required?: boolean;
-      nullable?: boolean;
-      allowBlank?: boolean;
-      maxLength?: number;
-      minLength?: number;
-    }
-  | { kind: 'url'; required?: boolean; maxLength?: number }
-  | { kind: 'integer'; required?: boolean; nullable?: boolean; min?: number; max?: number }
-  | { kind: 'boolean'; required?: boolean }
-  | { kind: 'choice'; required?: boolean; choices: readonly string[]; nullable?: boolean }
-  | { kind: 'multipleChoice'; required?: boolean; choices: readonly string[] }
-  | { kind: 'numberList'; required?: boolean }
-  | { kind: 'any'; required?: boolean };
+/** A write request: a zod object whose keys are the serializer's fields, in declaration order. */
+export type RequestSchema = z.ZodObject;
 
 export type FieldErrors = Record<string, unknown>;
 
@@ -105,12 +95,13 @@ function isValidUrl(value: string): boolean {
 }
 
 /**
- * Validates `body` against `spec` like a DRF serializer. `partial` skips `required`. Unknown keys are
- * ignored, as DRF does. Returns the coerced values or the errors dict.
+ * Validates `body` against `schema` like a DRF serializer. `partial` (PATCH) requires nothing; otherwise
+ * every field that is not `.optional()` is required. Unknown keys are ignored, as DRF does. Returns the
+ * coerced values or the errors dict, fields in the schema's order.
  */
 export function validateFields(
   body: unknown,
-  spec: Record<string, FieldSpec>,
+  schema: RequestSchema,
   partial = false,
 ): { ok: true; value: Record<string, unknown> } | { ok: false; errors: FieldErrors } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -122,9 +113,10 @@ export function validateFields(
   const input = body as Record<string, unknown>;
   const value: Record<string, unknown> = {};
   const errors: FieldErrors = {};
-  for (const [name, field] of Object.entries(spec)) {
-    if (!(name in input)) {
-      if (field.required && !partial) errors[name] = [MSG.required];
+  for (const [name, declared] of Object.entries(schema.shape)) {
+    const field = fieldOf(declared);
+    if (!Object.hasOwn(input, name)) {
+      if (!field.optional && !partial) errors[name] = [MSG.required];
       continue;
     }
     const result = validateField(input[name], field);
@@ -134,80 +126,130 @@ export function validateFields(
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, value };
 }
 
-function validateField(v: unknown, f: FieldSpec): { value: unknown } | { error: string[] } {
-  if (v === null) {
-    if ('nullable' in f && f.nullable) return { value: null };
-    return { error: [MSG.null] };
+type Outcome = { value: unknown } | { error: unknown };
+
+interface Field {
+  type: z.ZodType;
+  optional: boolean;
+  nullable: boolean;
+}
+
+/** A field's type under its `.optional()` and `.nullable()` wrappers (in either order). */
+function fieldOf(schema: z.ZodType): Field {
+  let type = schema;
+  let optional = false;
+  let nullable = false;
+  for (;;) {
+    if (type instanceof z.ZodOptional) {
+      optional = true;
+      type = type.unwrap() as z.ZodType;
+    } else if (type instanceof z.ZodNullable) {
+      nullable = true;
+      type = type.unwrap() as z.ZodType;
+    } else return { type, optional, nullable };
   }
-  switch (f.kind) {
-    case 'string': {
-      if (typeof v === 'boolean' || (typeof v !== 'string' && typeof v !== 'number'))
-        return { error: [MSG.string] };
-      const s = String(v).trim();
-      if (s === '' && !f.allowBlank) return { error: [MSG.blank] };
-      if (f.maxLength !== undefined && s.length > f.maxLength) {
-        return { error: [`Ensure this field has no more than ${f.maxLength} characters.`] };
-      }
-      if (f.minLength !== undefined && s.length < f.minLength) {
-        return { error: [`Ensure this field has at least ${f.minLength} characters.`] };
-      }
-      return { value: s };
-    }
-    case 'url': {
-      if (typeof v === 'boolean' || (typeof v !== 'string' && typeof v !== 'number'))
-        return { error: [MSG.string] };
-      const s = String(v).trim();
-      if (s === '') return { error: [MSG.blank] };
-      const errs: string[] = [];
-      if (f.maxLength !== undefined && s.length > f.maxLength) {
-        errs.push(`Ensure this field has no more than ${f.maxLength} characters.`);
-      }
-      if (!isValidUrl(s)) errs.push(MSG.url);
-      return errs.length > 0 ? { error: errs } : { value: s };
-    }
-    case 'integer': {
-      let n: number;
-      if (typeof v === 'number' && Number.isInteger(v)) n = v;
-      else if (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v)) n = Number(v);
-      else return { error: [MSG.integer] };
-      if (f.max !== undefined && n > f.max)
-        return { error: [`Ensure this value is less than or equal to ${f.max}.`] };
-      if (f.min !== undefined && n < f.min)
-        return { error: [`Ensure this value is greater than or equal to ${f.min}.`] };
-      return { value: n };
-    }
-    case 'boolean':
-      if (TRUE.has(v)) return { value: true };
-      if (FALSE.has(v)) return { value: false };
-      return { error: [MSG.boolean] };
-    case 'choice':
-      if ((typeof v === 'string' || typeof v === 'number') && f.choices.includes(String(v)))
-        return { value: String(v) };
-      return { error: [`"${pyStr(v)}" is not a valid choice.`] };
-    case 'multipleChoice': {
-      if (typeof v === 'string' || !Array.isArray(v)) {
-        return { error: [`Expected a list of items but got type "${pyTypeName(v)}".`] };
-      }
-      for (const item of v) {
-        if (!(typeof item === 'string' || typeof item === 'number') || !f.choices.includes(String(item))) {
-          return { error: [`"${pyStr(item)}" is not a valid choice.`] };
-        }
-      }
-      return { value: [...new Set(v.map(String))] };
-    }
-    case 'numberList': {
-      if (!Array.isArray(v)) return { error: [`Expected a list of items but got type "${pyTypeName(v)}".`] };
-      const out: number[] = [];
-      const errs: Record<number, string[]> = {};
-      v.forEach((x, i) => {
-        if (typeof x === 'number' && Number.isFinite(x)) out.push(x);
-        else if (typeof x === 'string' && x.trim() !== '' && Number.isFinite(Number(x))) out.push(Number(x));
-        else errs[i] = [MSG.number];
-      });
-      if (Object.keys(errs).length > 0) return { error: errs as unknown as string[] };
-      return { value: out };
-    }
-    case 'any':
-      return { value: v };
+}
+
+function validateField(v: unknown, field: Field): Outcome {
+  if (v === null) return field.nullable ? { value: null } : { error: [MSG.null] };
+  return validateValue(v, field.type);
+}
+
+/**
+ * A non-null value as the field of `type` takes it. List items come here directly, so a null item is
+ * the item type's own error.
+ */
+function validateValue(v: unknown, type: z.ZodType): Outcome {
+  if (type instanceof z.ZodString || type instanceof z.ZodStringFormat) return stringValue(v, type);
+  if (type instanceof z.ZodNumber) return type.isInt ? integerValue(v, type) : floatValue(v);
+  if (type instanceof z.ZodBoolean) {
+    if (TRUE.has(v)) return { value: true };
+    if (FALSE.has(v)) return { value: false };
+    return { error: [MSG.boolean] };
   }
+  if (type instanceof z.ZodEnum) {
+    const choices = type.options as readonly unknown[];
+    if ((typeof v === 'string' || typeof v === 'number') && choices.includes(String(v)))
+      return { value: String(v) };
+    return { error: [`"${pyStr(v)}" is not a valid choice.`] };
+  }
+  if (type instanceof z.ZodArray) {
+    const item = type.element as z.ZodType;
+    return item instanceof z.ZodEnum ? multipleChoiceValue(v, item) : listValue(v, item);
+  }
+  if (type instanceof z.ZodUnknown || type instanceof z.ZodAny) return { value: v };
+  throw new Error(`no DRF field for a zod ${type._zod.def.type}`);
+}
+
+/**
+ * `CharField` (and `URLField` for `z.url()`): numbers are taken as their text, whitespace is trimmed, a
+ * minimum length of 1 or more refuses blank; the length and URL checks all report.
+ */
+function stringValue(v: unknown, type: z.ZodString | z.ZodStringFormat): Outcome {
+  if (typeof v === 'boolean' || (typeof v !== 'string' && typeof v !== 'number'))
+    return { error: [MSG.string] };
+  const s = String(v).trim();
+  const min = type.minLength;
+  const max = type.maxLength;
+  if (s === '' && min !== null && min >= 1) return { error: [MSG.blank] };
+  const errs: string[] = [];
+  if (max !== null && s.length > max) errs.push(`Ensure this field has no more than ${max} characters.`);
+  if (min !== null && s.length < min) errs.push(`Ensure this field has at least ${min} characters.`);
+  if (type.format === 'url' && !isValidUrl(s)) errs.push(MSG.url);
+  return errs.length > 0 ? { error: errs } : { value: s };
+}
+
+/** The bounds a schema declares with `.min()`/`.max()` (not the safe-integer range `.int()` implies). */
+function boundsOf(type: z.ZodNumber): { min?: number; max?: number } {
+  const bounds: { min?: number; max?: number } = {};
+  for (const check of type._zod.def.checks ?? []) {
+    if (check instanceof z.core.$ZodCheckGreaterThan) bounds.min = Number(check._zod.def.value);
+    else if (check instanceof z.core.$ZodCheckLessThan) bounds.max = Number(check._zod.def.value);
+  }
+  return bounds;
+}
+
+/** `IntegerField`: a whole number, or its digits as a string. */
+function integerValue(v: unknown, type: z.ZodNumber): Outcome {
+  let n: number;
+  if (typeof v === 'number' && Number.isInteger(v)) n = v;
+  else if (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v)) n = Number(v);
+  else return { error: [MSG.integer] };
+  const { min, max } = boundsOf(type);
+  if (max !== undefined && n > max) return { error: [`Ensure this value is less than or equal to ${max}.`] };
+  if (min !== undefined && n < min)
+    return { error: [`Ensure this value is greater than or equal to ${min}.`] };
+  return { value: n };
+}
+
+/** `FloatField`: a finite number, or its text. */
+function floatValue(v: unknown): Outcome {
+  if (typeof v === 'number' && Number.isFinite(v)) return { value: v };
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return { value: Number(v) };
+  return { error: [MSG.number] };
+}
+
+/** `MultipleChoiceField`: a list of choices, the first bad one reported; the answer has no repeats. */
+function multipleChoiceValue(v: unknown, item: z.ZodEnum): Outcome {
+  if (!Array.isArray(v)) return { error: [`Expected a list of items but got type "${pyTypeName(v)}".`] };
+  const choices = item.options as readonly unknown[];
+  for (const x of v) {
+    if (!(typeof x === 'string' || typeof x === 'number') || !choices.includes(String(x))) {
+      return { error: [`"${pyStr(x)}" is not a valid choice.`] };
+    }
+  }
+  return { value: [...new Set(v.map(String))] };
+}
+
+/** `ListField`: every item checked; the errors are keyed by the bad items' indexes. */
+function listValue(v: unknown, item: z.ZodType): Outcome {
+  if (!Array.isArray(v)) return { error: [`Expected a list of items but got type "${pyTypeName(v)}".`] };
+  const out: unknown[] = [];
+  const errs: Record<number, unknown> = {};
+  v.forEach((x, i) => {
+    const r = validateValue(x, item);
+    if ('error' in r) errs[i] = r.error;
+    else out.push(r.value);
+  });
+  return Object.keys(errs).length > 0 ? { error: errs } : { value: out };
 }

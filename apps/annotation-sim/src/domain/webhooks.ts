@@ -1,11 +1,11 @@
-// The subpath holds only the event lists: importing the package root would put every wire schema into
-// the CLI's startup (docs/decisions/0009).
+import { PatchedWebhookWriteRequest, WebhookWriteRequest } from '@sims/annotation-schema';
+// The subpath holds only the event lists, without zod.
 import { PROJECT_WEBHOOK_EVENT_ORDER, WEBHOOK_EVENT_CATALOGUE } from '@sims/annotation-schema/webhook-events';
 import type { ResourceChange } from './changes';
 import { fail, invalid, ok, type Result } from './errors';
 import type { WebhookRec } from './model';
 import type { AnnotationData } from './state';
-import { type FieldSpec, validateFields } from './validate';
+import { validateFields } from './validate';
 
 export const EVENT_KEYS: readonly string[] = WEBHOOK_EVENT_CATALOGUE.map((e) => e.key);
 const PROJECT_KEYS = new Set(WEBHOOK_EVENT_CATALOGUE.filter((e) => e.project).map((e) => e.key));
@@ -29,17 +29,8 @@ function eventsAllowedFor(type: 'project' | 'organization', events: readonly str
   return type === 'organization' || events.every((e) => PROJECT_KEYS.has(e));
 }
 
-const WRITE_FIELDS: Record<string, FieldSpec> = {
-  target_url: { kind: 'url', required: true, maxLength: 8192 },
-  description: { kind: 'string', allowBlank: true, maxLength: 128 },
-  type: { kind: 'choice', required: true, choices: ['organization', 'project'] },
-  content_type: { kind: 'choice', choices: ['application/json'] },
-  secret: { kind: 'string', allowBlank: true, maxLength: 64 },
-  is_active: { kind: 'boolean' },
-  enable_ssl: { kind: 'boolean' },
-  project_id: { kind: 'integer', nullable: true },
-  events: { kind: 'multipleChoice', required: true, choices: EVENT_KEYS },
-};
+/** PUT: the create fields but the write-once `type` and `project_id` (ignored when sent). */
+const PUT_REQUEST = WebhookWriteRequest.omit({ type: true, project_id: true });
 
 export interface WebhookInput {
   target_url?: string;
@@ -63,12 +54,13 @@ export function validateWebhookWrite(
   body: unknown,
   mode: { kind: 'create' } | { kind: 'put'; stored: WebhookRec } | { kind: 'patch'; stored: WebhookRec },
 ): Result<WebhookInput> {
-  const spec = { ...WRITE_FIELDS };
-  if (mode.kind !== 'create') {
-    delete spec.type;
-    delete spec.project_id;
-  }
-  const result = validateFields(body, spec, mode.kind === 'patch');
+  const schema =
+    mode.kind === 'create'
+      ? WebhookWriteRequest
+      : mode.kind === 'put'
+        ? PUT_REQUEST
+        : PatchedWebhookWriteRequest;
+  const result = validateFields(body, schema, mode.kind === 'patch');
   if (!result.ok) return fail(invalid(result.errors));
   const value = result.value as WebhookInput;
   if (value.events) value.events = [...value.events].sort();
@@ -85,7 +77,7 @@ function subscribes(w: WebhookRec, key: string): boolean {
 }
 
 /** `select_webhooks`: active webhooks of the resource's organization or project subscribed to `key`. */
-function selectWebhooks(
+export function selectWebhooks(
   data: AnnotationData,
   key: string,
   where: { orgId: number | null; projectId: number | null; org?: boolean; project?: boolean },
