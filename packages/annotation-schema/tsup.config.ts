@@ -6,5 +6,6 @@ export default defineConfig(
     index: 'src/index.ts',
     'webhook-events': 'src/webhook-events.ts',
     'event-log': 'src/event-log.ts',
+    requests: 'src/requests.ts',
   }),
 );

@@ -288,15 +288,26 @@ describe('the walk', () => {
     expect(WebhookWriteRequest.safeParse(r.value).success).toBe(true);
   });
 
-  it('reads an inline field list as the schema it describes', () => {
-    const inline = {
-      username: { kind: 'string', allowBlank: true },
-      email: { kind: 'string', allowBlank: true },
-      password: { kind: 'string', required: true },
-    } as const;
-    for (const body of [{}, { username: '', password: ' ' }, { email: 3, password: 'pw' }, []]) {
-      expect(validated(body, inline)).toEqual(validated(body, LoginRequest));
-    }
+  it('checks a login body as LoginSerializerEx: blank names allowed, a password required and not blank', () => {
+    expect(validated({}, LoginRequest)).toEqual({
+      ok: false,
+      error: { code: 'INVALID', errors: { password: ['This field is required.'] } },
+    });
+    expect(validated({ username: '', password: ' ' }, LoginRequest)).toEqual({
+      ok: false,
+      error: { code: 'INVALID', errors: { password: ['This field may not be blank.'] } },
+    });
+    expect(validated({ email: 3, password: 'pw' }, LoginRequest)).toEqual({
+      ok: true,
+      value: { email: '3', password: 'pw' },
+    });
+    expect(validated([], LoginRequest)).toEqual({
+      ok: false,
+      error: {
+        code: 'INVALID',
+        errors: { non_field_errors: ['Invalid data. Expected a dictionary, but got list.'] },
+      },
+    });
   });
 });
 

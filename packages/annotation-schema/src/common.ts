@@ -1,7 +1,5 @@
 import * as z from 'zod';
 
-export { LoginRequest } from './requests';
-
 /** DRF datetime: ISO-8601 with `Z` (microseconds when non-zero). */
 export const DateTime = z
   .string()

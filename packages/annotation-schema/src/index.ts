@@ -1,5 +1,13 @@
+export {
+  EventsEnum,
+  JobStage,
+  JobState,
+  OrganizationRole,
+  WebhookContentType,
+  WebhookType,
+} from './choices';
 export type { BasicUser as BasicUserType, Paginated, User as UserType } from './common';
-export { BasicUser, DateTime, LoginRequest, paginated, Storage, Token, User, WorkerSender } from './common';
+export { BasicUser, DateTime, paginated, Storage, Token, User, WorkerSender } from './common';
 export { DetailError, FieldErrors, ListError, StringError } from './errors';
 export {
   clientEventsRequestSchema,
@@ -19,11 +27,8 @@ export {
 export {
   BasicOrganization,
   InvitationRead,
-  InvitationWriteRequest,
   MembershipRead,
   OrganizationRead,
-  OrganizationRole,
-  OrganizationWriteRequest,
   PaginatedInvitationReadList,
   PaginatedMembershipReadList,
   PaginatedOrganizationReadList,
@@ -32,7 +37,10 @@ export {
   AccessTokenWriteRequest,
   CommentWriteRequest,
   DataRequest,
+  InvitationWriteRequest,
   IssueWriteRequest,
+  LoginRequest,
+  OrganizationWriteRequest,
   PatchedAccessTokenWriteRequest,
   PatchedCommentWriteRequest,
   PatchedIssueWriteRequest,
@@ -41,16 +49,16 @@ export {
   PatchedOrganizationWriteRequest,
   PatchedProjectWriteRequest,
   PatchedTaskWriteRequest,
+  PatchedWebhookWriteRequest,
   ProjectWriteRequest,
   TaskWriteRequest,
+  WebhookWriteRequest,
 } from './requests';
 export {
   ChunkType,
   CommentRead,
   IssueRead,
   JobRead,
-  JobStage,
-  JobState,
   JobStatus,
   JobType,
   PaginatedCommentReadList,
@@ -69,16 +77,11 @@ export { PROJECT_WEBHOOK_EVENT_ORDER, WEBHOOK_EVENT_CATALOGUE } from './webhook-
 export {
   CreateEventPayload,
   DeleteEventPayload,
-  EventsEnum,
   PaginatedWebhookDeliveryReadList,
   PaginatedWebhookReadList,
-  PatchedWebhookWriteRequest,
   PingPayload,
   UpdateEventPayload,
-  WebhookContentType,
   WebhookDeliveryRead,
   WebhookEvents,
   WebhookRead,
-  WebhookType,
-  WebhookWriteRequest,
 } from './webhooks';

@@ -2,9 +2,6 @@ import * as z from 'zod';
 import { OrganizationRole } from './choices';
 import { BasicUser, DateTime, paginated } from './common';
 
-export { OrganizationRole } from './choices';
-export { InvitationWriteRequest, OrganizationWriteRequest } from './requests';
-
 /** `OrganizationRead`. */
 export const OrganizationRead = z.object({
   id: z.number().int(),

@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { JobStage, JobState } from './choices';
 import { BasicUser, DateTime, paginated, Storage } from './common';
 
-export { JobStage, JobState } from './choices';
 export const JobStatus = z.enum(['annotation', 'validation', 'completed']);
 export const JobType = z.enum(['annotation', 'ground_truth', 'consensus_replica']);
 export const ChunkType = z.enum(['video', 'imageset', 'audio_mp3']);

@@ -2,9 +2,6 @@ import * as z from 'zod';
 import { EventsEnum, WebhookContentType, WebhookType } from './choices';
 import { BasicUser, DateTime, paginated, WorkerSender } from './common';
 
-export { EventsEnum, WebhookContentType, WebhookType } from './choices';
-export { PatchedWebhookWriteRequest, WebhookWriteRequest } from './requests';
-
 /** `WebhookRead`. `last_status`/`last_delivery_date` are absent (not null) until the first delivery. */
 export const WebhookRead = z.object({
   id: z.number().int(),

@@ -2,7 +2,7 @@
  * Personal access tokens (CVAT ≥ 2.48): a user sees and changes only their own. What a create or
  * partial update may carry, the writes that store them, and their serialized form.
  */
-import { AccessTokenWriteRequest, PatchedAccessTokenWriteRequest } from '@sims/annotation-schema';
+import { AccessTokenWriteRequest, PatchedAccessTokenWriteRequest } from '@sims/annotation-schema/requests';
 import { formatDrfDate } from './dates';
 import { fail, invalid, notFound, ok, type Result } from './errors';
 import type { AccessTokenRec } from './model';

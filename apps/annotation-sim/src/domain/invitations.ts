@@ -2,13 +2,14 @@
  * Invitations: who may invite, see, revoke, accept or decline them, what an invitation request may carry,
  * and the mutations behind them. An invitation holds an inactive membership until it is accepted.
  */
+import { InvitationWriteRequest } from '@sims/annotation-schema/requests';
 import { canManageOrg, isAdmin, roleIn } from './access';
 import { formatDrfDate } from './dates';
 import { denied, fail, invalid, ok, type Result } from './errors';
 import type { InvitationRec, MembershipRec, OrganizationRec, OrgRole, UserRec } from './model';
 import { emit, type MutationContext, type Rec, represent, stamp } from './mutation';
 import type { OrgContext } from './org-context';
-import { createMembership, deleteMembership, ROLES, updateMembership } from './organizations';
+import { createMembership, deleteMembership, updateMembership } from './organizations';
 import { validated } from './resource-rules';
 import { type AnnotationState, nextId } from './state';
 
@@ -38,10 +39,7 @@ export function invitationRequest(
   org: OrganizationRec,
   body: unknown,
 ): Result<InvitationInput> {
-  const v = validated(body, {
-    role: { kind: 'choice', required: true, choices: ROLES },
-    email: { kind: 'string', required: true },
-  });
+  const v = validated(body, InvitationWriteRequest);
   if (!v.ok) return v;
   const email = v.value.email as string;
   if (!EMAIL.test(email)) return fail(invalid({ email: ['Enter a valid email address.'] }));

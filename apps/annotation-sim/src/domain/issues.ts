@@ -7,7 +7,7 @@ import {
   IssueWriteRequest,
   PatchedCommentWriteRequest,
   PatchedIssueWriteRequest,
-} from '@sims/annotation-schema';
+} from '@sims/annotation-schema/requests';
 import { ok, type Result } from './errors';
 import type { CommentRec, IssueRec, JobRec, UserRec } from './model';
 import { emit, type MutationContext, type Rec, represent, scopeOf, stamp, update } from './mutation';

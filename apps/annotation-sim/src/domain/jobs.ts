@@ -2,7 +2,7 @@
  * Jobs: what a partial update may carry, whether a job may be deleted, and the save that derives a
  * job's `status` from its `stage`. Jobs are created with their task's data (`attachTaskData`).
  */
-import { PatchedJobWriteRequest } from '@sims/annotation-schema';
+import { PatchedJobWriteRequest } from '@sims/annotation-schema/requests';
 import { fail, ok, type Result } from './errors';
 import type { JobRec } from './model';
 import { type MutationContext, update } from './mutation';

@@ -7,7 +7,7 @@ import {
   OrganizationWriteRequest,
   PatchedMembershipWriteRequest,
   PatchedOrganizationWriteRequest,
-} from '@sims/annotation-schema';
+} from '@sims/annotation-schema/requests';
 import { canManageOrg, isAdmin, roleIn } from './access';
 import { denied, fail, invalid, ok, type Result } from './errors';
 import type { MembershipRec, OrganizationRec, OrgRole, UserRec } from './model';
@@ -27,7 +27,7 @@ import { type AnnotationState, nextId } from './state';
 import { deleteTask } from './tasks';
 
 /** The organization roles, lowest first: the choices of a membership's or an invitation's `role`. */
-export const ROLES = ['worker', 'supervisor', 'maintainer', 'owner'] as const;
+const ROLES = ['worker', 'supervisor', 'maintainer', 'owner'] as const;
 
 const SLUG = /^[-a-zA-Z0-9_]+$/;
 

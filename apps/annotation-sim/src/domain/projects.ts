@@ -2,7 +2,7 @@
  * Projects: what a create or partial update may carry (checked as CVAT's serializer and IAM do) and the
  * mutations that store them and emit their changes.
  */
-import { PatchedProjectWriteRequest, ProjectWriteRequest } from '@sims/annotation-schema';
+import { PatchedProjectWriteRequest, ProjectWriteRequest } from '@sims/annotation-schema/requests';
 import { canCreateInContext, isAdmin } from './access';
 import { denied, fail, ok, type Result } from './errors';
 import type { ProjectRec, UserRec } from './model';

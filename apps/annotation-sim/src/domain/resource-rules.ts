@@ -4,7 +4,6 @@
  * whose error is the answer CVAT gives (403, or a DRF serializer's 400).
  */
 
-import * as z from 'zod';
 import { canChange, canCreateInContext, canListInContext, canView, type Resource } from './access';
 import { denied, fail, ok, type Result } from './errors';
 import type { UserRec } from './model';
@@ -17,34 +16,11 @@ export type Fields = Record<string, unknown>;
 
 /**
  * The body checked against a request schema like a DRF serializer (`partial` for PATCH), or its errors
- * dict. An inline field list (see {@link InlineFields}) is read as the schema it describes.
+ * dict.
  */
-export function validated(
-  body: unknown,
-  schema: RequestSchema | InlineFields,
-  partial = false,
-): Result<Fields> {
-  const v = validateFields(body, schema instanceof z.ZodObject ? schema : inlineSchema(schema), partial);
+export function validated(body: unknown, schema: RequestSchema, partial = false): Result<Fields> {
+  const v = validateFields(body, schema, partial);
   return v.ok ? ok(v.value) : fail({ code: 'INVALID', errors: v.errors });
-}
-
-/**
- * A field list written at the call (the login and invitation bodies): strings (blank refused unless
- * `allowBlank`) and choices. Each reads as the zod field {@link inlineSchema} makes of it.
- */
-export type InlineFields = Record<
-  string,
-  | { kind: 'string'; required?: boolean; allowBlank?: boolean }
-  | { kind: 'choice'; required?: boolean; choices: readonly [string, ...string[]] }
->;
-
-function inlineSchema(fields: InlineFields): RequestSchema {
-  const shape: Record<string, z.ZodType> = {};
-  for (const [name, f] of Object.entries(fields)) {
-    const type = f.kind === 'choice' ? z.enum(f.choices) : f.allowBlank ? z.string() : z.string().min(1);
-    shape[name] = f.required ? type : type.optional();
-  }
-  return z.object(shape);
 }
 
 /**

@@ -2,7 +2,7 @@
  * Tasks: what a create, a partial update or an upload of data may carry (checked as CVAT's serializers
  * and IAM do), and the mutations that store them, cut their data into jobs and emit their changes.
  */
-import { DataRequest, PatchedTaskWriteRequest, TaskWriteRequest } from '@sims/annotation-schema';
+import { DataRequest, PatchedTaskWriteRequest, TaskWriteRequest } from '@sims/annotation-schema/requests';
 import { fail, ok, type Result } from './errors';
 import { deleteIssue } from './issues';
 import type { JobRec, TaskRec, UserRec } from './model';

@@ -1,4 +1,4 @@
-import { PatchedWebhookWriteRequest, WebhookWriteRequest } from '@sims/annotation-schema';
+import { PatchedWebhookWriteRequest, WebhookWriteRequest } from '@sims/annotation-schema/requests';
 // The subpath holds only the event lists, without zod.
 import { PROJECT_WEBHOOK_EVENT_ORDER, WEBHOOK_EVENT_CATALOGUE } from '@sims/annotation-schema/webhook-events';
 import type { ResourceChange } from './changes';
