@@ -26,9 +26,6 @@ import { validated } from './resource-rules';
 import { type AnnotationState, nextId } from './state';
 import { deleteTask } from './tasks';
 
-/** The organization roles, lowest first: the choices of a membership's or an invitation's `role`. */
-const ROLES = ['worker', 'supervisor', 'maintainer', 'owner'] as const;
-
 const SLUG = /^[-a-zA-Z0-9_]+$/;
 
 export interface OrganizationInput {
