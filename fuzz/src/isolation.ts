@@ -109,6 +109,24 @@ function leaks(label: string, seen: Iterable<string>, own: Owned, other: Owned):
   return out;
 }
 
+/** Adds a fault rule that matches nothing in the command's namespace, which owns it once added. */
+async function addFault(
+  inst: Instance,
+  cmd: IsolationCommand,
+  v: ReturnType<typeof via>,
+  own: Owned,
+): Promise<void> {
+  const d = `f${cmd.ns}-${cmd.tag}`;
+  const r = await call(
+    inst,
+    'POST',
+    `${v.prefix}/_sim/faults`,
+    { description: d, match: { path: '/never' }, effect: { delay: '1ms' } },
+    v.headers,
+  );
+  if (r.status === 201) own.faults.add(d);
+}
+
 async function commonChecks(inst: Instance, ns: string, own: Owned, other: Owned): Promise<string[]> {
   const out: string[] = [];
   const v = via(ns, 'header');
@@ -200,15 +218,7 @@ export function clusterIsolation(): SimIsolation {
             );
             if (r.status === 200) owned[cmd.ns].names.add(name);
           } else if (cmd.kind === 'fault') {
-            const d = `f${cmd.ns}-${cmd.tag}`;
-            const r = await call(
-              inst,
-              'POST',
-              `${v.prefix}/_sim/faults`,
-              { description: d, match: { path: '/never' }, effect: { delay: '1ms' } },
-              v.headers,
-            );
-            if (r.status === 201) owned[cmd.ns].faults.add(d);
+            await addFault(inst, cmd, v, owned[cmd.ns]);
           } else {
             // A read in the namespace, so that the journal has something to keep apart.
             await call(inst, 'GET', `${v.prefix}${LOC}/clusters/shared${q}`, undefined, auth);
@@ -301,15 +311,7 @@ export function annotationIsolation(): SimIsolation {
             );
             if (r.status === 201) owned[cmd.ns].names.add(slug);
           } else if (cmd.kind === 'fault') {
-            const d = `f${cmd.ns}-${cmd.tag}`;
-            const r = await call(
-              inst,
-              'POST',
-              `${v.prefix}/_sim/faults`,
-              { description: d, match: { path: '/never' }, effect: { delay: '1ms' } },
-              v.headers,
-            );
-            if (r.status === 201) owned[cmd.ns].faults.add(d);
+            await addFault(inst, cmd, v, owned[cmd.ns]);
           } else {
             const user = c.seedTags[cmd.ns][0];
             const r = await call(

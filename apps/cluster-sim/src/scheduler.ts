@@ -1,5 +1,6 @@
 import type { World } from '@sims/sim-core';
-import { fireOperationEvent, operationTimeline } from './domain/operations';
+import { operationTimeline } from './domain/operation-schedule';
+import { fireOperationEvent } from './domain/operations';
 import type { ClusterState, OperationRecord } from './domain/state';
 
 /**

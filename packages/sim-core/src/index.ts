@@ -1,16 +1,11 @@
-export type { CommonCliOptions, StartedForCli } from './cli';
-export {
-  cliKernelOptions,
-  commonHelp,
-  isLoopbackHost,
-  openControlPlaneWarning,
-  parseCommonArgs,
-  readCliFile,
-  runSimulatorCli,
-  topLevelHelp,
-} from './cli';
+export type { StartedForCli } from './cli';
+export { readCliFile, runSimulatorCli } from './cli';
+export { isLoopbackHost, openControlPlaneWarning } from './cli-bind-warning';
 export type { CliCommand, CliProcess } from './cli-commands';
 export { CliUsageError, lazyCommand, loadOptionalModule, nodeProcess } from './cli-commands';
+export { commonHelp, topLevelHelp } from './cli-help';
+export type { CommonCliOptions } from './cli-options';
+export { cliKernelOptions, parseCommonArgs } from './cli-options';
 export type { Clock, ClockMode, ClockOptions, ClockState } from './clock';
 export { createClock, parseTime } from './clock';
 export {
@@ -45,23 +40,25 @@ export { compileGlob, globMatch } from './glob';
 export { readBoundedText, readControlJson, readControlText } from './http/body';
 export type { DashboardAssets } from './http/dashboard';
 export { DASHBOARD_HEADER } from './http/dashboard';
-export type { KernelOptions, RequestSim, SimEnv, SimKernel } from './http/kernel';
-export { createSimKernel, SimulatedConnectionFault } from './http/kernel';
+export { SimulatedConnectionFault } from './http/fault-phases';
+export type { KernelOptions, SimKernel } from './http/kernel';
+export { createSimKernel } from './http/kernel';
 export { NAMESPACE_HEADER, resolveNamespace } from './http/namespace';
+export type { RequestSim, SimEnv } from './http/request-context';
 export { controlError } from './http/responses';
 export type { RunningServer, ServeOptions } from './http/serve';
 export { serve } from './http/serve';
 export type { StreamEvents, StreamRequestEvent } from './http/stream';
-export type { Journal, JournalBudget, JournalEntry, JournalFilter, JournalStats } from './journal';
+export type { Journal, JournalEntry, JournalFilter, JournalStats } from './journal';
 export {
   compileJournalFilter,
   createJournal,
-  createJournalBudget,
-  DEFAULT_JOURNAL_MAX_BYTES,
   DeferredJournalEntry,
   formatRequestLog,
   journalMatches,
 } from './journal';
+export type { JournalBudget } from './journal-budget';
+export { createJournalBudget, DEFAULT_JOURNAL_MAX_BYTES } from './journal-budget';
 export { lazy } from './lazy';
 export type { Random } from './random';
 export { createRandom } from './random';

@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import type { DomainEffectSchemas } from './faults/domain-effects';
 import type { DashboardAssets } from './http/dashboard';
-import type { SimEnv } from './http/kernel';
+import type { SimEnv } from './http/request-context';
 import type { Namespaces, World, WorldCore } from './world';
 
 /** What `controlRoutes` gets besides the control app. */

@@ -1,12 +1,7 @@
 import { type Clock, type ClockMode, createClock } from './clock';
 import { createFaultEngine, type FaultEngine } from './faults/engine';
-import {
-  createJournal,
-  createJournalBudget,
-  DEFAULT_JOURNAL_MAX_BYTES,
-  type Journal,
-  type JournalBudget,
-} from './journal';
+import { createJournal, type Journal } from './journal';
+import { createJournalBudget, DEFAULT_JOURNAL_MAX_BYTES, type JournalBudget } from './journal-budget';
 import { createRandom, type Random } from './random';
 import type { SimulatorDefinition } from './simulator';
 

@@ -5,14 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  cliKernelOptions,
-  isLoopbackHost,
-  openControlPlaneWarning,
-  parseCommonArgs,
-  runSimulatorCli,
-} from '../src/cli';
+import { runSimulatorCli } from '../src/cli';
+import { isLoopbackHost, openControlPlaneWarning } from '../src/cli-bind-warning';
 import { type CliCommand, type CliProcess, CliUsageError } from '../src/cli-commands';
+import { cliKernelOptions, parseCommonArgs } from '../src/cli-options';
 import { serve } from '../src/http/serve';
 import type { JournalEntry } from '../src/journal';
 import { createToySim } from './support/toy-simulator';

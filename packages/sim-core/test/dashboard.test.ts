@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSimKernel, type KernelOptions } from '../src/http/kernel';
-import { createJournal, createJournalBudget, type JournalEntry } from '../src/journal';
+import { createJournal, type JournalEntry } from '../src/journal';
+import { createJournalBudget } from '../src/journal-budget';
 import type { SimulatorDefinition } from '../src/simulator';
 import { call } from './support/http';
 import { createToySim, type ToyState, toyDefinition } from './support/toy-simulator';

@@ -1,12 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  createJournal,
-  createJournalBudget,
-  DeferredJournalEntry,
-  type Journal,
-  type JournalEntry,
-} from '../src/journal';
+import { createJournal, DeferredJournalEntry, type Journal, type JournalEntry } from '../src/journal';
+import { createJournalBudget } from '../src/journal-budget';
 import { call } from './support/http';
 import { createToySim } from './support/toy-simulator';
 

@@ -3,7 +3,8 @@ import { type ControlTools, parseInput, readControlJson, type SimEnv } from '@si
 import type { Context, Hono } from 'hono';
 import * as z from 'zod';
 import { omitDefaults } from '../domain/node-pools';
-import { renderOperation, settleNow } from '../domain/operations';
+import { renderOperation } from '../domain/operation-view';
+import { settleNow } from '../domain/operations';
 import { applyServerConfig, settingsSchema } from '../domain/seed';
 import { type ClusterState, mergeSettings, type RpcCodeName, type Settings } from '../domain/state';
 import { RPC_STATUS } from '../http/errors';

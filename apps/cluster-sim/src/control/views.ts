@@ -1,5 +1,6 @@
 import { nodePoolEtag } from '../domain/node-pools';
-import { progressOf, renderOperation } from '../domain/operations';
+import { progressOf } from '../domain/operation-schedule';
+import { renderOperation } from '../domain/operation-view';
 import { rolloutNodesDone, stepFraction, stepLimit } from '../domain/rollouts';
 import {
   type BlueGreenPhaseName,

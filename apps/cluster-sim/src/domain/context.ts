@@ -1,5 +1,6 @@
 import { type DomainError, fail, ok } from './errors';
-import { checkConcurrency, type StartOperation } from './operations';
+import { checkConcurrency } from './operation-admission';
+import type { StartOperation } from './operations';
 import { faultStep } from './rollouts';
 import type { BlueGreenPhaseName, ClusterRecord, ClusterState, OperationFailure, Rollout } from './state';
 

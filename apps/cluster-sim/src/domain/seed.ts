@@ -1,11 +1,13 @@
 import { Cluster, NodePool, OperationType, RpcCode, ServerConfig } from '@sims/cluster-schema';
 import { lazy } from '@sims/sim-core';
 import * as z from 'zod';
-import { buildCluster, type DomainContext, seededPool } from './clusters';
+import { buildCluster } from './clusters';
+import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 import { clusterName, nodePoolName } from './names';
 import { nodeCount, nodePoolEtag, refreshCluster, writePool } from './node-pools';
 import { createOperation } from './operations';
+import { seededPool } from './pool-requests';
 import {
   type ClusterRecord,
   type ClusterState,

@@ -1,6 +1,6 @@
-import { globMatch } from '@sims/sim-core';
+import { compileGlob, type GlobMatcher } from '@sims/sim-core';
 import { fail, ok, type Result } from '../domain/errors';
-import type { AuthSettings } from '../domain/state';
+import type { AuthSettings, Principal } from '../domain/state';
 import type { HttpError } from './errors';
 
 const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
@@ -20,6 +20,51 @@ export interface AuthCheck {
   /** The resource the permission is checked on, as the error message names it. */
   resource: string;
   readOnly: boolean;
+}
+
+/** A permission entry (`permission` or `permission@resource`, each a glob) compiled. */
+interface PermissionMatcher {
+  permission: GlobMatcher;
+  resource: GlobMatcher;
+}
+
+interface CompiledPrincipal {
+  permissions: PermissionMatcher[];
+  denied: PermissionMatcher[];
+}
+
+/**
+ * Where an AuthSettings object keeps its principals compiled: a non-enumerable property, so that
+ * `GET /_sim/settings`, snapshots, spreads and clones never see it. Settings are replaced, never
+ * changed in place, so a settings object's principals are compiled once, at their first request.
+ */
+const COMPILED = Symbol('compiled principals');
+
+type WithCompiled = AuthSettings & { [COMPILED]?: ReadonlyMap<string, CompiledPrincipal> };
+
+function compileEntry(entry: string): PermissionMatcher {
+  const at = entry.indexOf('@');
+  return {
+    permission: compileGlob(at === -1 ? entry : entry.slice(0, at)),
+    resource: compileGlob(at === -1 ? '**' : entry.slice(at + 1)),
+  };
+}
+
+function compilePrincipal(principal: Principal): CompiledPrincipal {
+  return {
+    permissions: (principal.permissions ?? ['*']).map(compileEntry),
+    denied: (principal.deniedPermissions ?? []).map(compileEntry),
+  };
+}
+
+function compiledPrincipals(settings: WithCompiled): ReadonlyMap<string, CompiledPrincipal> {
+  const held = settings[COMPILED];
+  if (held) return held;
+  const compiled = new Map(
+    Object.entries(settings.principals).map(([token, p]) => [token, compilePrincipal(p)]),
+  );
+  if (Object.isExtensible(settings)) Object.defineProperty(settings, COMPILED, { value: compiled });
+  return compiled;
 }
 
 /**
@@ -54,14 +99,10 @@ export function authorize(
     scopes.includes(CONTAINER_SCOPE) ||
     (check.readOnly && scopes.includes(READ_ONLY_SCOPE));
   if (!scoped) return fail({ code: 'SCOPE_INSUFFICIENT' });
-  const matches = (entry: string) => {
-    const at = entry.indexOf('@');
-    const permission = at === -1 ? entry : entry.slice(0, at);
-    const resource = at === -1 ? '**' : entry.slice(at + 1);
-    return globMatch(permission, check.permission) && globMatch(resource, check.resource);
-  };
-  const allowed =
-    (principal.permissions ?? ['*']).some(matches) && !(principal.deniedPermissions ?? []).some(matches);
+  // A principal added in place after the settings' first request is compiled for this request alone.
+  const compiled = compiledPrincipals(settings).get(token) ?? compilePrincipal(principal);
+  const matches = (m: PermissionMatcher) => m.permission(check.permission) && m.resource(check.resource);
+  const allowed = compiled.permissions.some(matches) && !compiled.denied.some(matches);
   return allowed
     ? ok(token)
     : fail({ code: 'PERMISSION_DENIED', permission: check.permission, resource: check.resource });

@@ -1,7 +1,8 @@
 import { parseDuration, type SimEnv, type World } from '@sims/sim-core';
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { type ClusterRef, checkZonalAccess, type DomainContext, findCluster } from '../domain/clusters';
+import { type ClusterRef, checkZonalAccess, findCluster } from '../domain/clusters';
+import type { DomainContext } from '../domain/context';
 import { fail, ok, type Result } from '../domain/errors';
 import {
   clusterEffects,
@@ -10,7 +11,7 @@ import {
   type OperationStallsEffect,
 } from '../domain/fault-effects';
 import { type ApiVersion, clusterName, nodePoolName } from '../domain/names';
-import { renderOperation } from '../domain/operations';
+import { renderOperation } from '../domain/operation-view';
 import type { ClusterRecord, ClusterState, OperationFailure, OperationRecord } from '../domain/state';
 import type { OperationScheduler } from '../scheduler';
 import type { HttpError } from './errors';

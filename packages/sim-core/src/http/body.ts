@@ -69,7 +69,7 @@ export async function readBoundedText(request: Request, limit: number): Promise<
  * key it was reached under (as protobuf's JSON parser reports it), or undefined. Iterative: any depth
  * is walked without recursion.
  */
-export function jsonTooDeep(value: unknown, maxDepth: number): { key: string } | undefined {
+function jsonTooDeep(value: unknown, maxDepth: number): { key: string } | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const stack: { value: object; depth: number; key: string }[] = [{ value, depth: 1, key: '' }];
   while (stack.length > 0) {
@@ -86,6 +86,31 @@ export function jsonTooDeep(value: unknown, maxDepth: number): { key: string } |
     }
   }
   return undefined;
+}
+
+/**
+ * An emulated-API request body parsed for its handler (`c.var.sim`): `json`, or `jsonError` when the
+ * text is not JSON or nests deeper than `maxDepth` (then `jsonTooDeep` says where).
+ */
+export function parseRequestJson(
+  sim: { json?: unknown; jsonError?: string; jsonTooDeep?: { key: string; maxDepth: number } },
+  text: string,
+  maxDepth: number,
+): void {
+  try {
+    sim.json = JSON.parse(text);
+    // Any nesting parses (JSON.parse is iterative); what reads it afterwards may recurse.
+    if (text.length > 2 * maxDepth) {
+      const deep = jsonTooDeep(sim.json, maxDepth);
+      if (deep) {
+        sim.json = undefined;
+        sim.jsonTooDeep = { key: deep.key, maxDepth };
+        sim.jsonError = `Message too deep. Max recursion depth reached for key '${deep.key}'`;
+      }
+    }
+  } catch (err) {
+    sim.jsonError = (err as Error).message;
+  }
 }
 
 /** Largest control-plane request body read (a seed, a snapshot, a scenario). */

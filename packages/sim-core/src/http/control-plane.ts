@@ -19,8 +19,8 @@ import {
 import { readControlJson, readControlText } from './body';
 import { controlOpenApi } from './control-openapi';
 import { DASHBOARD_HEADER, DASHBOARD_PUBLIC, registerDashboard } from './dashboard';
-import type { SimEnv } from './kernel';
 import { resolveNamespace } from './namespace';
+import type { SimEnv } from './request-context';
 import { controlError } from './responses';
 import { createChangeHub, streamRoute } from './stream';
 

@@ -1,12 +1,6 @@
-import { Http2ServerRequest } from 'node:http2';
-import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import { HTTPException } from 'hono/http-exception';
-import { SimInputError } from '../duration';
-import type { FaultRule, RequestFacts } from '../faults/engine';
-import { DeferredJournalEntry, type JournalEntry } from '../journal';
-
+import type { JournalEntry } from '../journal';
 import type { SimulatorDefinition } from '../simulator';
 import {
   createNamespaces,
@@ -15,46 +9,16 @@ import {
   type NamespacesOptions,
   type World,
 } from '../world';
-import { jsonTooDeep, readBoundedText } from './body';
+import { parseRequestJson, readBoundedText } from './body';
 import { adminTokenGuard, createControlPlane } from './control-plane';
 import { dashboardCookie } from './dashboard';
+import { installFallbacks } from './fallbacks';
+import { FaultPhases } from './fault-phases';
 import { namespaceAwareGetPath, resolveNamespace } from './namespace';
-import { fieldKey, isSecretHeader, redactJson, redactQuery, redactText } from './redact';
+import { RequestContext, type RequestSim, type SimEnv } from './request-context';
+import { knownBody, RequestRecorder } from './request-entry';
 import { controlError } from './responses';
 import { createRouter } from './router';
-
-/** What every emulated-API handler can read from `c.var.sim`. */
-export interface RequestSim<S> {
-  world: World<S>;
-  namespace: string;
-  /** A per-request id (uuid), seeded per world. */
-  requestId: string;
-  /** The API operation the route named, e.g. `nodePools.update`. */
-  operation?: string;
-  resource?: string;
-  /** Ids of the fault rules that fired for this request. */
-  fired: string[];
-  /** The request body as text (read once by `operation()` for methods that carry one). */
-  rawBody?: string;
-  /** The request body parsed as JSON; `undefined` when absent or malformed (see `jsonError`). */
-  json?: unknown;
-  /** Set when the body is present but is not valid JSON (or nests too deep: `jsonTooDeep`). */
-  jsonError?: string;
-  /** Set when the body is JSON nested deeper than the simulator's `limits.maxJsonDepth`. */
-  jsonTooDeep?: { key: string; maxDepth: number };
-  /** The facts fault rules match against. */
-  facts(): RequestFacts;
-  /**
-   * Takes a domain effect of `kind` (e.g. `operationFails`) if a rule matches this request and fires;
-   * the rule's id is added to `fired` so the journal says it fired.
-   */
-  takeEffect<T = unknown>(kind: string): T | undefined;
-}
-
-export interface SimEnv<S> {
-  Bindings: Partial<HttpBindings>;
-  Variables: { sim: RequestSim<S> };
-}
 
 /**
  * Besides these: `seed`, `clock`, `journalCapacity` (entries per namespace), `journalMaxBytes` (all
@@ -95,326 +59,11 @@ export interface SimKernel<S> {
   close(): void;
 }
 
-const DEFAULT_SENSITIVE = [
-  'authorization',
-  'cookie',
-  'proxy-authorization',
-  'x-csrftoken',
-  'x-api-key',
-  'x-sim-admin-token',
-  'x-auth-token',
-  'x-access-token',
-  'x-goog-api-key',
-  'x-csrf-token',
-  'x-xsrf-token',
-];
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Request bodies past this are refused unless the simulator says otherwise (`limits`). */
 const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** JSON nested deeper than this is refused unless the simulator says otherwise (`limits`). */
 const DEFAULT_MAX_JSON_DEPTH = 100;
-
-/** A simulated connection fault, thrown when there is no socket to act on (`app.request()` tests). */
-export class SimulatedConnectionFault extends Error {
-  override readonly name = 'SimulatedConnectionFault';
-  constructor(readonly kind: 'reset' | 'hang' | 'truncate') {
-    super(`simulated connection fault: ${kind}`);
-  }
-}
-
-/** What a journal entry keeps of a body past the capture limit: its size and the start of it. */
-interface TruncatedText {
-  size: number;
-  preview: string;
-}
-
-const PREVIEW_CHARS = 256;
-
-/**
- * A body text as a journal entry keeps it: whole up to the capture limit (shared through `slots`),
- * past it only its size and a preview, so an entry never holds a body it will not show.
- */
-function keptText(
-  slots: LastInSlot,
-  slot: string,
-  text: string | undefined,
-  limit: number,
-): string | TruncatedText | undefined {
-  if (text === undefined || limit === 0) return undefined;
-  if (text.length <= limit) return slots.get(slot, text);
-  // A copy: a slice of a long string would keep the whole string alive.
-  const preview = Buffer.from(text.slice(0, PREVIEW_CHARS), 'utf16le').toString('utf16le');
-  return { size: text.length, preview };
-}
-
-const keptSize = (text: string | TruncatedText | undefined): number =>
-  text === undefined ? 0 : typeof text === 'string' ? text.length : text.preview.length + 16;
-
-/** A body as the journal shows it: parsed JSON or text, secret-looking fields redacted (redact.ts). */
-function capture(
-  value: string | TruncatedText | undefined,
-  limit: number,
-  secretFields: ReadonlySet<string>,
-): unknown {
-  if (value === undefined || value === '' || limit === 0) return undefined;
-  const preview = (text: string) => redactText(text, secretFields);
-  if (typeof value !== 'string')
-    return { truncated: true, size: value.size, preview: preview(value.preview) };
-  if (value.length > limit)
-    return { truncated: true, size: value.length, preview: preview(value.slice(0, PREVIEW_CHARS)) };
-  try {
-    // Parsed afresh at every build: redacting it changes nothing the simulator keeps.
-    return redactJson(JSON.parse(value), secretFields);
-  } catch {
-    return redactText(value, secretFields);
-  }
-}
-
-/** @hono/node-server's private key of a lightweight Response's `[status, body, headers]` (see `knownBody`). */
-let cacheKey: symbol | undefined;
-
-/**
- * A response's body text when it is known without reading the body: @hono/node-server's lightweight
- * Response keeps `[status, body, headers]` under a private symbol (description `cache`) until something
- * touches `.body` or `.clone()`. Touching them builds a native Response and a tee of web streams, and the
- * server then copies the stream instead of one `end(string)`: under load that was a third of the CPU
- * (bench/, issue 8). `null` for no body; `undefined` when unknown (a stream, a native Response).
- * Its content type and length come from the headers it was made with.
- */
-function knownBody(res: Response): { text: string; type: string; length: number } | null | undefined {
-  if (cacheKey === undefined) {
-    cacheKey = Object.getOwnPropertySymbols(res).find((key) => key.description === 'cache');
-    if (cacheKey === undefined) return undefined;
-  }
-  const cache = (res as unknown as Record<symbol, unknown>)[cacheKey];
-  if (!Array.isArray(cache)) return undefined;
-  const body: unknown = cache[1];
-  if (body === null || body === undefined) return null;
-  if (typeof body !== 'string') return undefined;
-  // The headers as given (a plain record stays one: making it a Headers object costs as much again).
-  const headers: unknown = cache[2];
-  let type: string | undefined;
-  let length: string | undefined;
-  if (headers === undefined || headers === null) type = 'text/plain; charset=UTF-8';
-  else if (headers instanceof Headers) {
-    type = headers.get('content-type') ?? undefined;
-    length = headers.get('content-length') ?? undefined;
-  } else if (Array.isArray(headers)) {
-    for (const [name, value] of headers as [string, string][]) {
-      const lower = name.toLowerCase();
-      if (lower === 'content-type') type = String(value);
-      else if (lower === 'content-length') length = String(value);
-    }
-  } else {
-    for (const name in headers as Record<string, unknown>) {
-      const value = (headers as Record<string, unknown>)[name];
-      const lower = name.length === 12 || name.length === 14 ? name.toLowerCase() : '';
-      if (lower === 'content-type') type = String(value);
-      else if (lower === 'content-length') length = String(value);
-    }
-  }
-  return { text: body, type: type ?? '', length: Number(length ?? 0) };
-}
-
-function queryOf(url: string): Record<string, string> {
-  const q = url.indexOf('?');
-  if (q === -1) return {};
-  const out: Record<string, string> = {};
-  for (const [k, v] of new URLSearchParams(url.slice(q + 1))) if (!(k in out)) out[k] = v;
-  return out;
-}
-
-/** What every recorded request's journal entry shares: redaction and the body limit. */
-interface EntryContext {
-  sensitive: ReadonlySet<string>;
-  /** The simulator's own secret field names (`sensitiveFields`), as `fieldKey` gives them. */
-  secretFields: ReadonlySet<string>;
-  bodyLimit: number;
-}
-
-function redact(name: string, value: string, sensitive: ReadonlySet<string>): string {
-  if (!sensitive.has(name) && !isSecretHeader(name)) return value;
-  const space = value.indexOf(' ');
-  return space > 0 && name === 'authorization' ? `${value.slice(0, space)} [REDACTED]` : '[REDACTED]';
-}
-
-/**
- * Request header lines as one string (`name\nvalue\n…`): one flat string per journal entry instead of
- * an array of strings or a Headers object. Entries live for 10,000 requests, so everything they hold is
- * promoted by the GC, and fewer, flatter objects cost it less (bench/, issue 8).
- * From Node's `rawHeaders` when served by @hono/node-server, so that recording never builds a Headers.
- */
-function headerLines(raw: readonly string[] | Headers): string {
-  if (!(raw instanceof Headers)) return raw.join('\n');
-  let lines = '';
-  raw.forEach((value, name) => {
-    lines += lines === '' ? `${name}\n${value}` : `\n${name}\n${value}`;
-  });
-  return lines;
-}
-
-/**
- * Request headers as a Headers object lists them (lower-case names in order, repeated ones joined,
- * values trimmed), credentials redacted.
- */
-function journalHeaders(lines: string, sensitive: ReadonlySet<string>): Record<string, string> {
-  const raw = lines === '' ? [] : lines.split('\n');
-  const joined = new Map<string, string>();
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = (raw[i] as string).toLowerCase();
-    if (name.startsWith(':')) continue;
-    const value = (raw[i + 1] as string).trim();
-    const before = joined.get(name);
-    joined.set(name, before === undefined ? value : `${before}${name === 'cookie' ? '; ' : ', '}${value}`);
-  }
-  const out: Record<string, string> = {};
-  for (const name of [...joined.keys()].sort())
-    out[name] = redact(name, joined.get(name) as string, sensitive);
-  return out;
-}
-
-/**
- * Hands out one instance per distinct string seen lately. A journal entry keeps its request's url,
- * path, resource, header lines and bodies for 10,000 requests; clients repeat them, so keeping a shared
- * instance lets each request's own copy die young instead of being promoted by the GC (bench/, issue
- * 8). Bounded: forgets everything when full. For short strings (a lookup hashes the whole string).
- */
-class Interner {
-  readonly #seen = new Map<string, string>();
-  constructor(readonly capacity: number) {}
-  get<T extends string | undefined>(value: T): T {
-    if (value === undefined || value.length > 4096) return value;
-    const seen = this.#seen.get(value);
-    if (seen !== undefined) return seen as T;
-    if (this.#seen.size >= this.capacity) this.#seen.clear();
-    this.#seen.set(value, value);
-    return value;
-  }
-}
-
-/**
- * The same sharing for long strings (header lines, bodies), against the last one kept in the same slot
- * (a method and path): a response text is a new string on every request, and hashing it for
- * {@link Interner} cost ~1.5 µs of a ~31 µs GET /api/tasks/{id} (issue 8); one comparison with the
- * last text of that slot costs a length check and at most one memcmp. Bounded like {@link Interner}.
- */
-class LastInSlot {
-  readonly #last = new Map<string, string>();
-  constructor(readonly capacity: number) {}
-  get<T extends string | undefined>(slot: string, value: T): T {
-    if (value === undefined) return value;
-    const last = this.#last.get(slot);
-    // Equal text: hand back the instance already kept (the new one dies young).
-    if (last === value) return last as T;
-    if (this.#last.size >= this.capacity) this.#last.clear();
-    this.#last.set(slot, value);
-    return value;
-  }
-}
-
-/** The faults of the many entries for which none fired (one array fewer per entry kept). */
-const NO_FAULTS: string[] = [];
-
-/** A request as the kernel records it: its headers, query, bodies and time are made into an entry when read. */
-class RequestEntry extends DeferredJournalEntry {
-  constructor(
-    readonly requestId: string,
-    private readonly timeMs: number,
-    readonly namespace: string,
-    readonly operation: string | undefined,
-    readonly resource: string | undefined,
-    readonly method: string,
-    readonly path: string,
-    readonly status: number,
-    /** Wall time answering, in whole microseconds (a small integer is stored inline; a fraction is not). */
-    private readonly durationUs: number,
-    readonly faults: string[],
-    private readonly url: string,
-    private readonly headerLines: string,
-    private readonly requestText: string | TruncatedText | undefined,
-    private readonly responseText: string | TruncatedText | undefined,
-    private readonly context: EntryContext,
-  ) {
-    super();
-  }
-
-  protected build(): Omit<JournalEntry, 'seq'> {
-    const { bodyLimit, sensitive, secretFields } = this.context;
-    return {
-      requestId: this.requestId,
-      time: new Date(this.timeMs).toISOString(),
-      namespace: this.namespace,
-      operation: this.operation,
-      resource: this.resource,
-      method: this.method,
-      path: this.path,
-      query: redactQuery(queryOf(this.url), secretFields),
-      headers: journalHeaders(this.headerLines, sensitive),
-      requestBody: this.requestText ? capture(this.requestText, bodyLimit, secretFields) : undefined,
-      status: this.status,
-      responseBody:
-        this.responseText === undefined ? undefined : capture(this.responseText, bodyLimit, secretFields),
-      durationMs: this.durationUs / 1000,
-      faults: this.faults === NO_FAULTS ? [] : this.faults,
-    };
-  }
-
-  /** Counts every kept string in full, also those shared with other entries (an upper bound). */
-  override byteSize(): number {
-    return (
-      super.byteSize() +
-      this.url.length +
-      this.headerLines.length +
-      keptSize(this.requestText) +
-      keptSize(this.responseText)
-    );
-  }
-}
-
-/** `c.var.sim`: made for every emulated-API request, so its methods live on the prototype. */
-class RequestContext<S> implements RequestSim<S> {
-  operation?: string;
-  resource?: string;
-  fired: string[] = [];
-  rawBody?: string;
-  json?: unknown;
-  jsonError?: string;
-  jsonTooDeep?: { key: string; maxDepth: number };
-  #facts: RequestFacts | undefined;
-  readonly #c: Context<SimEnv<S>>;
-
-  constructor(
-    readonly world: World<S>,
-    readonly namespace: string,
-    readonly requestId: string,
-    c: Context<SimEnv<S>>,
-  ) {
-    this.#c = c;
-  }
-
-  facts(): RequestFacts {
-    const c = this.#c;
-    this.#facts ??= {
-      method: c.req.method,
-      path: c.req.path,
-      headers: Object.fromEntries(c.req.raw.headers),
-      query: queryOf(c.req.url),
-    };
-    this.#facts.operation = this.operation;
-    this.#facts.resource = this.resource;
-    this.#facts.body = this.json;
-    return this.#facts;
-  }
-
-  takeEffect<T>(kind: string): T | undefined {
-    // No rules, nothing to take: skip building the request facts (a headers copy per call).
-    if (this.world.faults.size() === 0) return undefined;
-    const taken = this.world.faults.take<T>(this.facts(), kind);
-    if (!taken) return undefined;
-    this.fired.push(taken.rule.id);
-    return taken.value;
-  }
-}
 
 /**
  * Builds the shared part of a simulator: namespaces of worlds, the request context and journal
@@ -427,23 +76,11 @@ class RequestContext<S> implements RequestSim<S> {
 export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelOptions = {}): SimKernel<S> {
   const namespaces = createNamespaces(def, options);
   const bodyLimit = options.journalBodyLimit ?? 16 * 1024;
-  const hangLimit = options.hangLimitMs ?? 600_000;
   const maxBodyBytes = options.maxBodyBytes ?? def.limits?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxJsonDepth = def.limits?.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
-  const sensitive = new Set([
-    ...DEFAULT_SENSITIVE,
-    ...(def.sensitiveHeaders ?? []).map((h) => h.toLowerCase()),
-  ]);
   const app = new Hono<SimEnv<S>>({ getPath: namespaceAwareGetPath, router: createRouter() });
-  /** Requests a connection fault answered on the socket itself (RESPONSE_ALREADY_SENT). */
-  const answeredOnSocket = new WeakSet<Context<SimEnv<S>>>();
-
-  const secretFields = new Set((def.sensitiveFields ?? []).map(fieldKey));
-  const entryContext: EntryContext = { sensitive, secretFields, bodyLimit };
-  const interned = new Interner(1024);
-  const headerLinesKept = new LastInSlot(1024);
-  const requestBodies = new LastInSlot(1024);
-  const responseTexts = new LastInSlot(1024);
+  const faultPhases = new FaultPhases(def, options.hangLimitMs ?? 600_000);
+  const recorder = new RequestRecorder(def, bodyLimit);
 
   const guard = adminTokenGuard(options.adminToken, dashboardCookie(def.name));
   app.use('/_sim', guard);
@@ -479,7 +116,7 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
       // A response marked already sent (RESPONSE_ALREADY_SENT, or Hono's copy of it when a handler had
       // answered first) must reach @hono/node-server as a native Response: 2.1.8 writes the head of a
       // lightweight one again. Reading `.body` makes it native.
-      if (answeredOnSocket.has(c)) void c.res.body;
+      if (faultPhases.answeredOnSocket(c)) void c.res.body;
     } finally {
       let responseText: string | undefined;
       const known = bodyLimit > 0 && c.finalized && status !== 0 ? knownBody(c.res) : null;
@@ -494,100 +131,10 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
           responseText = known?.text ?? (await c.res.clone().text());
         }
       }
-      const incoming = c.env?.incoming;
-      const path = interned.get(c.req.path);
-      const method = c.req.method;
-      const slot = method === 'GET' ? path : `${method} ${path}`;
-      const entry = world.journal.record(
-        new RequestEntry(
-          sim.requestId,
-          timeMs,
-          namespace,
-          sim.operation,
-          interned.get(sim.resource),
-          method,
-          path,
-          status,
-          Math.round((performance.now() - started) * 1000),
-          sim.fired.length === 0 ? NO_FAULTS : sim.fired,
-          interned.get(c.req.url),
-          headerLinesKept.get(
-            slot,
-            headerLines(
-              incoming && !(incoming instanceof Http2ServerRequest) ? incoming.rawHeaders : c.req.raw.headers,
-            ),
-          ),
-          keptText(requestBodies, slot, sim.rawBody, bodyLimit),
-          keptText(responseTexts, slot, responseText, bodyLimit),
-          entryContext,
-        ),
-      );
+      const entry = world.journal.record(recorder.entry(c, sim, timeMs, started, status, responseText));
       if (options.requestLog) options.requestLog(entry.entry());
     }
   });
-
-  async function applyTerminal(
-    c: Context<SimEnv<S>>,
-    rule: FaultRule,
-    phase: 'before' | 'after',
-  ): Promise<Response> {
-    const e = rule.effect;
-    if (e.error !== undefined) {
-      // Said on every answer a rule made, so a test (and the fuzz suite) tells a fault from a bug.
-      const res = await def.renderFaultError(c, e.error);
-      if (!res.headers.has('x-sim-reason')) res.headers.set('x-sim-reason', `fault:${rule.id}`);
-      return res;
-    }
-    if (e.http !== undefined) {
-      const body = e.http.body;
-      const headers = new Headers(e.http.headers ?? {});
-      if (!headers.has('x-sim-reason')) headers.set('x-sim-reason', `fault:${rule.id}`);
-      if (body !== undefined && typeof body !== 'string' && !headers.has('content-type')) {
-        headers.set('content-type', 'application/json');
-      }
-      const text = body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body);
-      return new Response(text, { status: e.http.status, headers });
-    }
-    return connectionFault(c, e.connection as 'reset' | 'hang' | 'truncate', phase);
-  }
-
-  async function connectionFault(
-    c: Context<SimEnv<S>>,
-    kind: 'reset' | 'hang' | 'truncate',
-    phase: 'before' | 'after',
-  ) {
-    const incoming = c.env?.incoming;
-    const outgoing = c.env?.outgoing;
-    if (!incoming || !outgoing) throw new SimulatedConnectionFault(kind);
-    answeredOnSocket.add(c);
-    const socket = incoming.socket;
-    if (kind === 'reset') {
-      socket.resetAndDestroy?.() ?? socket.destroy();
-    } else if (kind === 'hang') {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, hangLimit);
-        socket.once('close', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-      socket.destroy();
-    } else {
-      // Headers promise a body that never fully arrives: clients see a premature close mid-body.
-      const full =
-        phase === 'after' && c.res.body
-          ? await c.res.clone().text()
-          : JSON.stringify({ truncated: true, padding: 'x'.repeat(64) });
-      const bytes = Buffer.from(full);
-      const headers: Record<string, string> = {
-        'content-type': c.res.headers.get('content-type') ?? 'application/json',
-        'content-length': String(bytes.length),
-      };
-      outgoing.writeHead(phase === 'after' ? c.res.status : 200, headers);
-      outgoing.write(bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))), () => socket.destroy());
-    }
-    return RESPONSE_ALREADY_SENT;
-  }
 
   function operation(
     name: string | ((c: Context<SimEnv<S>>) => string),
@@ -604,16 +151,6 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
       if (!readBody && sim.world.faults.size() === 0) return next();
       return withBodyAndRules(c, next, sim, readBody);
     };
-  }
-
-  /** Fires a phase's matching rules (recorded, delays slept) and gives the one that ends the request. */
-  async function runPhase(sim: RequestSim<S>, phase: 'before' | 'after'): Promise<FaultRule | undefined> {
-    const faults = sim.world.faults;
-    const rules = faults.evaluate(sim.facts(), phase);
-    for (const rule of rules) sim.fired.push(rule.id);
-    const delay = rules.reduce((sum, rule) => sum + faults.delayOf(rule), 0);
-    if (delay > 0) await sim.world.clock.sleep(delay);
-    return rules.find((r) => r.effect.error || r.effect.http || r.effect.connection);
   }
 
   async function withBodyAndRules(
@@ -635,56 +172,26 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
         return;
       }
       sim.rawBody = body.text;
-      if (sim.rawBody.trim() !== '') {
-        try {
-          sim.json = JSON.parse(sim.rawBody);
-          // Any nesting parses (JSON.parse is iterative); what reads it afterwards may recurse.
-          if (sim.rawBody.length > 2 * maxJsonDepth) {
-            const deep = jsonTooDeep(sim.json, maxJsonDepth);
-            if (deep) {
-              sim.json = undefined;
-              sim.jsonTooDeep = { key: deep.key, maxDepth: maxJsonDepth };
-              sim.jsonError = `Message too deep. Max recursion depth reached for key '${deep.key}'`;
-            }
-          }
-        } catch (err) {
-          sim.jsonError = (err as Error).message;
-        }
-      }
+      if (sim.rawBody.trim() !== '') parseRequestJson(sim, sim.rawBody, maxJsonDepth);
     }
     const hasRules = sim.world.faults.size() > 0;
     if (hasRules) {
-      const terminal = await runPhase(sim, 'before');
+      const terminal = await faultPhases.run(sim, 'before');
       if (terminal) {
-        c.res = await applyTerminal(c, terminal, 'before');
+        c.res = await faultPhases.answer(c, terminal, 'before');
         return;
       }
     }
     await next();
     if (hasRules) {
-      const terminal = await runPhase(sim, 'after');
-      if (terminal) c.res = await applyTerminal(c, terminal, 'after');
+      const terminal = await faultPhases.run(sim, 'after');
+      if (terminal) c.res = await faultPhases.answer(c, terminal, 'after');
     }
     return undefined;
   }
 
   app.route('/_sim', createControlPlane(def, namespaces, { adminToken: options.adminToken }));
-  // A path under /_sim is the control plane's: its own envelope, whatever the emulated API answers.
-  const CONTROL_PATH = /^(\/_ns\/[^/]+)?\/_sim(\/|$)/;
-  app.notFound((c) =>
-    def.renderNotFound && !CONTROL_PATH.test(c.req.path)
-      ? def.renderNotFound(c)
-      : controlError(c, 404, `no route for ${c.req.method} ${c.req.path}`),
-  );
-  app.onError((err, c) => {
-    if (err instanceof SimulatedConnectionFault) throw err;
-    if (err instanceof HTTPException) return err.getResponse();
-    if (err instanceof SimInputError) return controlError(c, 400, err.message, err.path);
-    if (err instanceof NamespaceLimitError) return controlError(c, 507, err.message);
-    if (def.renderInternalError) return def.renderInternalError(c, err);
-    console.error(err);
-    return controlError(c, 500, 'internal error in the simulator');
-  });
+  installFallbacks(app, def);
 
   return { app, namespaces, def, operation, close: () => namespaces.close() };
 }

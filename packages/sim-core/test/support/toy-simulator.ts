@@ -2,7 +2,8 @@ import type { Context } from 'hono';
 import * as z from 'zod';
 import { SimInputError } from '../../src/duration';
 import { defineDomainEffects } from '../../src/faults/domain-effects';
-import { createSimKernel, type KernelOptions, type SimEnv } from '../../src/http/kernel';
+import { createSimKernel, type KernelOptions } from '../../src/http/kernel';
+import type { SimEnv } from '../../src/http/request-context';
 import type { SimulatorDefinition } from '../../src/simulator';
 import { parseInput } from '../../src/validation';
 

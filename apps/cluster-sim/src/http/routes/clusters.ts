@@ -7,7 +7,8 @@ import {
   UpdateClusterRequest,
   type UpdateClusterRequestShape,
 } from '@sims/cluster-schema';
-import { createCluster, deleteCluster, renderCluster, updateCluster } from '../../domain/clusters';
+import { updateCluster } from '../../domain/cluster-update';
+import { createCluster, deleteCluster, renderCluster } from '../../domain/clusters';
 import { ok, type Result } from '../../domain/errors';
 import type { HttpError } from '../errors';
 import { type Args, checkIds, clusterOf, domainContext, type Route, started } from '../route-support';

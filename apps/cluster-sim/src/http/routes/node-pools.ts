@@ -19,7 +19,7 @@ import {
   type UpdateNodePoolRequestShape,
 } from '@sims/cluster-schema';
 import type { z } from 'zod';
-import { createNodePool, deleteNodePool, findPool, updateNodePool } from '../../domain/clusters';
+import { findPool } from '../../domain/context';
 import { ok, type Result } from '../../domain/errors';
 import { clusterEffects } from '../../domain/fault-effects';
 import { renderNodePool, writePool } from '../../domain/node-pools';
@@ -31,6 +31,7 @@ import {
   setNodePoolManagement,
   setNodePoolSize,
 } from '../../domain/pool-methods';
+import { createNodePool, deleteNodePool, updateNodePool } from '../../domain/pool-requests';
 import type { ClusterRecord } from '../../domain/state';
 import type { HttpError } from '../errors';
 import {

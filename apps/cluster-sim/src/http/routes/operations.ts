@@ -1,6 +1,7 @@
 import { CancelOperationRequest, Empty, ListOperationsResponse, Operation } from '@sims/cluster-schema';
 import { fail, ok, type Result } from '../../domain/errors';
-import { cancelOperation, pollOperation, renderOperation } from '../../domain/operations';
+import { renderOperation } from '../../domain/operation-view';
+import { cancelOperation, pollOperation } from '../../domain/operations';
 import type { OperationRecord } from '../../domain/state';
 import type { HttpError } from '../errors';
 import type { Args, Route } from '../route-support';
