@@ -7,9 +7,11 @@ import type { AppDeps, Kernel, Quirks } from './http/deps';
 import { annotationEventsEdge } from './http/events/annotation-edge';
 import { registerEventRoutes } from './http/events/routes';
 import { hasRequestId } from './http/respond';
+import { registerRoutes } from './http/route-table';
 import { registerAccessTokenRoutes } from './http/routes/access-tokens';
 import { registerAuthAndUserRoutes } from './http/routes/auth-users';
 import { registerOrganizationRoutes } from './http/routes/organizations';
+import { requestRoutes } from './http/routes/requests';
 import { registerResourceRoutes } from './http/routes/resources';
 import { registerWebhookRoutes } from './http/routes/webhooks';
 import { createAnnotationDefinition, deliveryOf, type StateExtension } from './simulator';
@@ -106,6 +108,7 @@ export function createAnnotationSim(options: AnnotationSimOptions = {}): Annotat
   registerResourceRoutes(kernel, deps);
   registerWebhookRoutes(kernel, deps);
   registerEventRoutes(kernel, annotationEventsEdge(deps));
+  registerRoutes(kernel, deps, requestRoutes);
   const served = kernel.app.routes.map((r) => ({ method: r.method, path: r.path }));
   let openApi: Record<string, unknown> | undefined;
   kernel.app.get('/openapi.json', async (c) => {

@@ -13,7 +13,8 @@ import * as z from 'zod';
 import { version } from '../package.json';
 import { DELIVERY_CONTROL_OPENAPI, registerDeliveryControlRoutes } from './control/deliveries';
 import { registerEventControlRoutes } from './control/events';
-import { EVENTS_CONTROL_OPENAPI } from './control/events-openapi';
+import { EVENTS_CONTROL_OPENAPI, REQUESTS_CONTROL_OPENAPI } from './control/events-openapi';
+import { registerRequestControlRoutes } from './control/requests';
 import { registerWebhookControlRoutes, WEBHOOK_CONTROL_OPENAPI } from './control/webhooks';
 import { egressSettingsOf } from './delivery/egress';
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryOptions } from './delivery/engine';
@@ -30,6 +31,16 @@ import {
 } from './domain/events/state';
 import { annotationEffects } from './domain/fault-effects';
 import { createEventPayload, senderOf } from './domain/payloads';
+import { armRequest } from './domain/requests/lifecycle';
+import { requestHooks } from './domain/requests/runners';
+import {
+  createRequestsState,
+  exportRequestsState,
+  importRequestsState,
+  REQUESTS_EXTENSION,
+  type RequestsState,
+  requestsOf,
+} from './domain/requests/state';
 import { addUser, applySeed, SeedError, seedSchema } from './domain/seed';
 import { basicUser } from './domain/serializers';
 import {
@@ -59,7 +70,7 @@ export interface StateExtension {
   name: string;
   create(world: WorldCore, state: AnnotationState): unknown;
   export?(value: unknown): unknown;
-  import?(snapshot: unknown, world: WorldCore): unknown;
+  import?(snapshot: unknown, world: WorldCore, state: AnnotationState): unknown;
 }
 
 export interface DefinitionOptions {
@@ -111,6 +122,24 @@ const EVENTS_STATE: StateExtension = {
   import: (snapshot, world) => importEventsState(snapshot, world.clock),
 };
 
+/** The background requests (`/api/requests`): a part of every world, kept in snapshots. */
+const REQUESTS_STATE: StateExtension = {
+  name: REQUESTS_EXTENSION,
+  create: (_world, state) => createRequestsState(requestHooksOf(state)),
+  export: (value) => exportRequestsState(value as RequestsState),
+  import: (snapshot, world, state) =>
+    importRequestsState(snapshot, requestHooksOf(state), world.clock, armRequest),
+};
+
+/** A world's request hooks: the work on its state, completion webhooks through its delivery engine. */
+function requestHooksOf(state: AnnotationState) {
+  return requestHooks(
+    state,
+    () => requestsOf(state),
+    (webhookId, payload) => deliveryOf(state).enqueue(webhookId, payload),
+  );
+}
+
 /** Every resource change of a world becomes server events in its log. */
 const logServerEvents: ChangeListener = (change, state) => {
   // Changes made while the world is built (the seeded admin) come before its events state.
@@ -135,7 +164,7 @@ export function createAnnotationDefinition(
     options.sender && options.delivery?.resolve === undefined
       ? { ...options.delivery, resolve: false }
       : options.delivery;
-  const extensions = [EVENTS_STATE, ...(options.extensions ?? [])];
+  const extensions = [EVENTS_STATE, REQUESTS_STATE, ...(options.extensions ?? [])];
   const listeners = [logServerEvents, ...(options.listeners ?? [])];
   const knownRoutes: { method: string; re: RegExp }[] = [];
 
@@ -207,7 +236,7 @@ export function createAnnotationDefinition(
       const ext = (snap.extensions ?? {}) as Record<string, unknown>;
       for (const e of extensions)
         if (e.import && ext[e.name] !== undefined)
-          world.state.extensions.set(e.name, e.import(ext[e.name], world));
+          world.state.extensions.set(e.name, e.import(ext[e.name], world, world.state));
     },
     seed(world: World<AnnotationState>, input: unknown) {
       const parsed = seedSchema().safeParse(input ?? {});
@@ -249,6 +278,7 @@ export function createAnnotationDefinition(
       ...DELIVERY_CONTROL_OPENAPI,
       ...WEBHOOK_CONTROL_OPENAPI,
       ...EVENTS_CONTROL_OPENAPI,
+      ...REQUESTS_CONTROL_OPENAPI,
     },
     // The dashboard's browser code (packages/dashboard), read on the first request for /_sim/ui/.
     dashboard: () => import('./ui/dashboard.generated').then((m) => m.dashboardAssets),
@@ -256,6 +286,7 @@ export function createAnnotationDefinition(
       registerDeliveryControlRoutes(control, deliveryOf, tools.world);
       registerWebhookControlRoutes(control, deliveryOf, tools.world);
       registerEventControlRoutes(control, tools.world, eventsOf);
+      registerRequestControlRoutes(control, tools.world);
     },
     renderNotFound(c: Context) {
       const path = c.req.path.replace(/^\/_ns\/[^/]+/, '');

@@ -72,3 +72,24 @@ export const EVENTS_CONTROL_OPENAPI: Record<string, unknown> = {
     post: op('Remove the file of a finished export (download then answers 404)', 'the job', '{ rq_id }'),
   },
 };
+
+/** The background requests' control routes (`/_sim/requests…`). */
+export const REQUESTS_CONTROL_OPENAPI: Record<string, unknown> = {
+  '/_sim/requests': {
+    get: op('Background requests: settings and every request with its status', '{ settings, requests }'),
+  },
+  '/_sim/requests/settings': {
+    patch: op(
+      'Change how long requests take',
+      'the settings',
+      '{ queued?, taskCreation?, resultTtl?, failureTtl? } as durations ("2s") or ms',
+    ),
+  },
+  '/_sim/requests/complete': {
+    post: op(
+      'End a request now: its work done, or failed with a message (also ends a lost one)',
+      'the request',
+      '{ rq_id, fail?: "message" }',
+    ),
+  },
+};

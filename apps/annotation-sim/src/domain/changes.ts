@@ -11,7 +11,7 @@ export type Actor =
       accessTokenId?: number | null;
       userAgent?: string | null;
     }
-  | { kind: 'worker'; id: number; username: string; email: string };
+  | { kind: 'worker'; id: number; username: string; email: string; requestId?: string };
 
 export type ChangeAction = 'create' | 'update' | 'delete';
 

@@ -15,6 +15,8 @@ import * as z from 'zod';
  *   effect: { exportFails: { message: "MemoryError\n" } }
  * - match: { operation: [events.create, events.create_export, events.list] }
  *   effect: { analyticsStoreDown: true }               # events dropped (201 still), exports fail
+ * - match: { operation: tasks.create_data }
+ *   effect: { requestFails: { message: "ValueError: No media data found\n" } }   # or requestDelay, requestLost
  * ```
  */
 
@@ -49,7 +51,7 @@ const exportDuration = z.union([
 ]);
 
 /** Faults of the events API. */
-export const eventsFaults = {
+const eventsFaults = {
   /** The export stays queued/running for a duration on the world clock, or for N status polls. */
   exportDelay: z
     .object({
@@ -79,4 +81,45 @@ export const eventsFaults = {
   analyticsStoreDown: flag,
 };
 
-export const annotationEffects = defineDomainEffects({ ...receiverFaults, ...eventsFaults });
+/**
+ * Faults of background requests (task data creation, dataset and backup exports): matched on the
+ * operation that enqueues them (`tasks.create_data`, …) or on the request id as `resource`.
+ */
+const requestFaults = {
+  /** The request stays queued/running for a duration on the world clock, or for N status polls. */
+  requestDelay: z
+    .object({
+      /** Time from enqueue to the outcome. */
+      duration: exportDuration.optional(),
+      /** Time spent `queued` before `started` (default: the world's setting, capped at the duration). */
+      queued: exportDuration.optional(),
+      /** Status polls answered as `started` before the request ends (on the next poll). */
+      polls: z.int().min(0).optional(),
+    })
+    .strict()
+    .refine((e) => !(e.duration !== undefined && e.polls !== undefined), {
+      message: 'duration and polls cannot be combined',
+    })
+    .refine((e) => e.duration !== undefined || e.polls !== undefined || e.queued !== undefined, {
+      message: 'requestDelay needs duration, polls or queued',
+    }),
+  /**
+   * The request fails with this `message`, taken as given: CVAT's is the worker's exception as
+   * `format_exception_only` prints it, e.g. `"ValueError: No media data found\n"`. Its work is not done.
+   */
+  requestFails: z
+    .object({
+      message: z.string().min(1),
+      /** When it fails, from enqueue (default: the request's usual duration). */
+      after: exportDuration.optional(),
+    })
+    .strict(),
+  /** The worker dies with the request: it stays `started`, sends nothing, and never ends by itself. */
+  requestLost: flag,
+};
+
+export const annotationEffects = defineDomainEffects({
+  ...receiverFaults,
+  ...eventsFaults,
+  ...requestFaults,
+});

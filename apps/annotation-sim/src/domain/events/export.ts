@@ -1,7 +1,8 @@
 import type { Clock } from '@sims/sim-core';
+import { renderRequest as renderRequestView } from '../requests/model';
 import { type EventQuery, ID_FILTERS, type IdFilter } from './record';
 import type { EventsState } from './state';
-import { formatDrfDateTime, formatFileTimestamp, parseIsoDateTime } from './time';
+import { formatFileTimestamp, parseIsoDateTime } from './time';
 
 /**
  * Export jobs of the event log (`EventsExporter` + RQ): a job is queued, started, then finished or
@@ -103,7 +104,7 @@ export function findJob(state: EventsState, rqId: string, now: number): ExportJo
 
 // ---- filters and permissions (events.rego + EventsPermission.filter) ----
 
-export type OrgRole = 'owner' | 'maintainer' | 'supervisor' | 'worker';
+type OrgRole = 'owner' | 'maintainer' | 'supervisor' | 'worker';
 
 /** The caller as the events permission sees it. */
 export interface EventsCaller {
@@ -299,12 +300,13 @@ export function renderRequest(
   baseUrl: string,
 ): Record<string, unknown> {
   const status = jobStatus(job, now);
-  const date = (ms: number | null) => (ms === null ? null : formatDrfDateTime(ms * 1000));
   const ended = job.outcome?.at ?? null;
-  return {
+  return renderRequestView({
+    id: job.rqId,
     status,
     message: job.outcome?.status === 'failed' ? job.outcome.message : '',
-    id: job.rqId,
+    // An export request id carries `format` (none here) and `lightweight`; `function_id` is only
+    // an auto-annotation request's.
     operation: {
       type: 'export:events',
       target: 'events',
@@ -313,21 +315,20 @@ export function renderRequest(
       job_id: null,
       org_id: job.orgId,
       format: null,
-      function_id: null,
       lightweight: null,
     },
     progress: 0,
-    created_date: date(job.createdAt),
-    started_date: status === 'queued' ? null : date(job.startAt),
-    finished_date: date(ended),
-    expiry_date: ended === null ? null : date(ended + state.settings.resultTtlMs),
-    owner: { id: job.owner.id, username: job.owner.username },
-    result_url:
+    createdAt: job.createdAt,
+    startedAt: status === 'queued' ? null : job.startAt,
+    finishedAt: ended,
+    expiresAt: ended === null ? null : ended + state.settings.resultTtlMs,
+    owner: job.owner,
+    resultUrl:
       status === 'finished' && !job.cloud
         ? `${baseUrl}/api/events/download?rq_id=${encodeURIComponent(job.rqId)}`
         : null,
-    result_id: null,
-  };
+    resultId: null,
+  });
 }
 
 /** A job put directly into a given state (control plane, pact provider states, scenario seeds). */

@@ -6,7 +6,7 @@ import type { EventsState } from '../../domain/events/state';
 import { cvatJson, djangoServerError, PERMISSION_DENIED } from '../respond';
 
 /**
- * The events API (`POST /api/events`, the export flows, `/api/requests`) over any world state: what it
+ * The events API (`POST /api/events`, the export flows) over any world state: what it
  * needs from the rest of the simulator is this edge. The annotation simulator runs each handler
  * inside its API wrapper (Accept negotiation, authentication, organization context, DRF errors).
  */

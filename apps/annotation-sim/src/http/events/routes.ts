@@ -8,7 +8,6 @@ import { PythonJsonError, parsePythonJson } from '../../domain/python-json-parse
 import { cvatJson, djangoServerError } from '../respond';
 import type { EventsContext, EventsEdge, EventsHandler } from './edge';
 import { createExport, downloadExport, legacyExport } from './exports';
-import { cancelRequest, listRequests, retrieveRequest } from './requests';
 
 /** `POST /api/events`: a client's batch of events, validated as `ClientEventsSerializer` does. */
 async function createClientEvents<S>(
@@ -67,23 +66,20 @@ async function createClientEvents<S>(
 
 /**
  * Adds the events API to a simulator: `POST /api/events`, `GET /api/events` (deprecated flow),
- * `POST /api/events/export`, `GET /api/events/download`, `GET /api/requests[/{id}]` and
- * `POST /api/requests/{id}/cancel`. The control routes (`/_sim/events…`) are the definition's.
+ * `POST /api/events/export` and `GET /api/events/download`; its export jobs are read and cancelled
+ * through the requests API (`http/routes/requests.ts`). The control routes (`/_sim/events…`) are the
+ * definition's.
  *
  * @example registerEventRoutes(kernel, { events: eventsOf, route: (h) => api(deps, (r) => h(r.c, callerOf(r))) })
  */
 export function registerEventRoutes<S>(kernel: SimKernel<S>, edge: EventsEdge<S>): void {
   const { app, operation } = kernel;
   const on = (handler: EventsHandler<S>) => edge.route((c, caller) => handler(c, caller, edge));
-  // Fault rules can target one export by `resource` (its rq_id, e.g. `action=export&target=events&id=*&user_id=2`).
-  const rqIdParam = (c: Context) => c.req.param('id');
+  // Fault rules can target one download by `resource` (its rq_id, e.g. `action=export&target=events&id=*&user_id=2`).
   const rqIdQuery = (c: Context) => c.req.query('rq_id');
 
   app.post('/api/events', operation('events.create'), on(createClientEvents));
   app.post('/api/events/export', operation('events.create_export'), on(createExport));
   app.get('/api/events/download', operation('events.download', rqIdQuery), on(downloadExport));
   app.get('/api/events', operation('events.list'), on(legacyExport));
-  app.get('/api/requests/:id{.+}', operation('requests.retrieve', rqIdParam), on(retrieveRequest));
-  app.post('/api/requests/:id/cancel', operation('requests.create_cancel', rqIdParam), on(cancelRequest));
-  app.get('/api/requests', operation('requests.list'), on(listRequests));
 }

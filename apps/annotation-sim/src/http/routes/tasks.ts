@@ -1,28 +1,19 @@
 import type { TaskRec } from '../../domain/model';
 import { mayCreate } from '../../domain/resource-rules';
 import { taskRead } from '../../domain/serializers';
-import {
-  attachTaskData,
-  createTask,
-  deleteTask,
-  taskCreation,
-  taskDataInput,
-  taskPatch,
-  updateTask,
-} from '../../domain/tasks';
+import { createTask, deleteTask, taskCreation, taskPatch, updateTask } from '../../domain/tasks';
 import type { ApiRequest } from '../api';
-import { cvatJson } from '../respond';
 import { byId, type RouteSpec, refused } from '../route-table';
 import {
   createResource,
   destroyResource,
   type ListSpec,
   listResources,
-  loadRecord,
   retrieveResource,
   updateResource,
   username,
 } from './resource-support';
+import { handleCreateTaskData, handleTusHead, handleTusPatch } from './task-data';
 
 const TASKS: ListSpec<TaskRec> = {
   kind: 'task',
@@ -65,21 +56,6 @@ function handleDestroyTask(r: ApiRequest): Response {
   return destroyResource(r, TASKS, deleteTask);
 }
 
-/** `POST /api/tasks/{id}/data/`: 202 with the creation request's id; the jobs exist at once. */
-function handleCreateTaskData(r: ApiRequest): Response {
-  const t = loadRecord(r, 'task', r.state.tasks, 'Task', true);
-  if (!t.ok) return refused(r, t);
-  const body = r.parsedBody();
-  if (!body.ok) return refused(r, body);
-  const input = taskDataInput(t.value, body.value);
-  if (!input.ok) return refused(r, input);
-  const user = r.user();
-  // The jobs are created by the task-creation worker: its sender is the RQ meta user.
-  const worker = { kind: 'worker', id: user.id, username: user.username, email: user.email } as const;
-  attachTaskData(r.mutation(worker), t.value, input.value);
-  return cvatJson(r.c, { rq_id: `action=create&target=task&target_id=${t.value.id}` }, 202);
-}
-
 const TASK = byId('tasks');
 
 /** `/api/tasks`: CVAT's TaskViewSet (list, create, retrieve, partial update, destroy, data upload). */
@@ -109,9 +85,24 @@ export const taskRoutes: readonly RouteSpec[] = [
   },
   {
     method: 'post',
-    path: '/api/tasks/:id/data/',
+    path: ['/api/tasks/:id/data/', '/api/tasks/:id/data'],
     operation: 'tasks.create_data',
     resource: TASK,
     handle: handleCreateTaskData,
+  },
+  // TUS chunks of an upload (`HEAD` is served by the GET route, as the router routes it).
+  {
+    method: 'get',
+    path: '/api/tasks/:id/data/:file_id',
+    operation: 'tasks.append_data_chunk',
+    resource: TASK,
+    handle: handleTusHead,
+  },
+  {
+    method: 'patch',
+    path: '/api/tasks/:id/data/:file_id',
+    operation: 'tasks.append_data_chunk',
+    resource: TASK,
+    handle: handleTusPatch,
   },
 ];

@@ -1,0 +1,87 @@
+import { parseInput, readControlJson, type SimEnv, SimInputError, type World } from '@sims/sim-core';
+import type { Context, Hono } from 'hono';
+import * as z from 'zod';
+import { findRequest, settleRequest, viewRequest } from '../domain/requests/lifecycle';
+import type { BackgroundRequest } from '../domain/requests/model';
+import {
+  applyRequestSettings,
+  describeRequestSettings,
+  type RequestsState,
+  requestsOf,
+} from '../domain/requests/state';
+import type { AnnotationState } from '../domain/state';
+
+/** What `/_sim/requests` shows of one request. */
+interface RequestControlView {
+  rq_id: string;
+  type: string;
+  status: string;
+  owner: { id: number; username: string };
+  /** When it ends by itself (ISO); null while it waits for polls, the control plane, or forever (lost). */
+  finishAt: string | null;
+  pollsLeft: number | null;
+  lost: boolean;
+  message: string;
+}
+
+/** `GET /_sim/requests`. */
+interface RequestsControlView {
+  settings: ReturnType<typeof describeRequestSettings>;
+  requests: RequestControlView[];
+}
+
+function view(rs: RequestsState, r: BackgroundRequest, now: number): RequestControlView {
+  const v = viewRequest(rs, r, now);
+  return {
+    rq_id: r.id,
+    type: r.operation.type,
+    status: v.status,
+    owner: v.owner,
+    finishAt: r.outcome === null && r.finishAt !== null ? new Date(r.finishAt).toISOString() : null,
+    pollsLeft: r.pollsLeft,
+    lost: r.lost,
+    message: v.message,
+  };
+}
+
+const completeSchema = z.object({ rq_id: z.string(), fail: z.string().min(1).optional() }).strict();
+
+/**
+ * `/_sim/requests`: the background requests' settings (how long task creation takes, …), the list, and
+ * a request ended by hand (`{ rq_id, fail? }`: its work done, or failed with that message), which is
+ * also how a lost request (its worker died) is ended.
+ *
+ * @example registerRequestControlRoutes(control, tools.world)
+ */
+export function registerRequestControlRoutes(
+  control: Hono<SimEnv<AnnotationState>>,
+  worldOf: (c: Context) => World<AnnotationState>,
+): void {
+  const at = (c: Context) => {
+    const world = worldOf(c);
+    return { world, rs: requestsOf(world.state), now: world.clock.now() };
+  };
+  control.get('/requests', (c) => {
+    const { rs, now } = at(c);
+    return c.json<RequestsControlView>({
+      settings: describeRequestSettings(rs),
+      requests: [...rs.requests.values()].map((r) => view(rs, r, now)),
+    });
+  });
+  control.patch('/requests/settings', async (c) => {
+    const { rs } = at(c);
+    applyRequestSettings(rs, (await readControlJson(c)) ?? {});
+    return c.json(describeRequestSettings(rs));
+  });
+  control.post('/requests/complete', async (c) => {
+    const { world, rs, now } = at(c);
+    const input = parseInput(completeSchema, (await readControlJson(c)) ?? {});
+    const r = findRequest(rs, input.rq_id, now);
+    if (!r) throw new SimInputError(`no request "${input.rq_id}"`, 'rq_id');
+    if (r.outcome !== null) throw new SimInputError(`request "${input.rq_id}" has already ended`, 'rq_id');
+    if (r.timer !== undefined) world.clock.cancel(r.timer);
+    r.timer = undefined;
+    settleRequest(rs, r, now, input.fail === undefined ? undefined : { fail: input.fail });
+    return c.json(view(rs, r, now));
+  });
+}

@@ -1,0 +1,152 @@
+/**
+ * CVAT's background requests (RQ jobs behind `/api/requests`): what one keeps, its id, and how the
+ * requests API renders it. The events export keeps its own jobs (`domain/events/export.ts`) and is
+ * rendered by the same {@link renderRequest}.
+ */
+import { formatDrfDate } from '../dates';
+
+export type RequestStatus = 'queued' | 'started' | 'finished' | 'failed';
+
+/** `RequestDataOperation` in CVAT 2.73's key order (`format` and `lightweight` from the request id). */
+interface RequestOperation {
+  /** `action:subresource` or `action:target`: `create:task`, `export:dataset`, `export:backup`, … */
+  type: string;
+  target: string;
+  project_id: number | null;
+  task_id: number | null;
+  job_id: number | null;
+  org_id: number | null;
+  format: string | null;
+  lightweight: boolean | null;
+}
+
+/** The work a request does when its worker runs it; each kind has a runner (`domain/requests/runners.ts`). */
+type RequestWork = {
+  kind: 'create:task';
+  taskId: number;
+  /** The frames the data gives (the files are only counted), quality and chunk size as asked. */
+  size: number;
+  imageQuality?: number;
+  chunkSize?: number;
+};
+
+/** What a finished request leaves: `result_id` (e.g. a report), or a file `result_url` points at. */
+export interface RequestResult {
+  resultId: number | null;
+  /** Path and query of the download (`/api/tasks/5/dataset/download?rq_id=…`), when there is a file. */
+  resultPath: string | null;
+}
+
+/** One background request. Times are epoch ms of the world clock. */
+export interface BackgroundRequest {
+  /** The rq_id (`action=create&target=task&target_id=5`). */
+  id: string;
+  operation: RequestOperation;
+  owner: { id: number; username: string; email: string };
+  /**
+   * `X-Request-Id` of the HTTP request that enqueued it: CVAT keeps it in the job's meta, and every
+   * server event the job's work records carries it as `payload.request.id`.
+   */
+  httpRequestId: string;
+  /** Scheme, host and namespace prefix of the request that enqueued it (for `result_url`). */
+  baseUrl: string;
+  work: RequestWork;
+  createdAt: number;
+  /** When it leaves `queued` (the worker takes it). */
+  startAt: number;
+  /** When the outcome is decided; null while it waits for polls, for the control plane, or forever (lost). */
+  finishAt: number | null;
+  /** "N polls" mode: polls still answered as running. */
+  pollsLeft: number | null;
+  /** A planned failure (fault rule): the request fails with this message instead of doing its work. */
+  failWith: string | null;
+  /** The worker died (fault rule): the request stays `started` and never ends by itself. */
+  lost: boolean;
+  outcome:
+    | null
+    | ({ status: 'finished'; at: number } & RequestResult)
+    | { status: 'failed'; at: number; message: string };
+  /** The pending timer (never serialized). */
+  timer?: number;
+}
+
+/** A request's status at `now` (a pure read). */
+export function requestStatus(r: Pick<BackgroundRequest, 'outcome' | 'startAt'>, now: number): RequestStatus {
+  if (r.outcome) return r.outcome.status;
+  return now >= r.startAt ? 'started' : 'queued';
+}
+
+/**
+ * CVAT's request id: `key=value` pairs joined by `&` in its attribute order, empty values left out;
+ * in values `.` becomes `~` and a space `_` (`COCO 1.0` → `COCO_1~0`). Not percent-encoded: a client
+ * encodes it to put it in a path.
+ *
+ * @example formatRequestId({ action: 'create', target: 'task', target_id: 5 }) // 'action=create&target=task&target_id=5'
+ */
+export function formatRequestId(fields: {
+  action: string;
+  target: string;
+  target_id?: number;
+  id?: string;
+  user_id?: number;
+  lightweight?: boolean;
+  format?: string;
+  subresource?: string;
+}): string {
+  const order = [
+    'action',
+    'target',
+    'target_id',
+    'id',
+    'user_id',
+    'lightweight',
+    'format',
+    'subresource',
+  ] as const;
+  const parts: string[] = [];
+  for (const key of order) {
+    const v = fields[key];
+    if (v === undefined || v === '' || v === false) continue;
+    const text = v === true ? 'True' : String(v);
+    parts.push(`${key}=${text.replace(/\./g, '~').replace(/ /g, '_')}`);
+  }
+  return parts.join('&');
+}
+
+/** What {@link renderRequest} reads: a background request or an events export job, as one shape. */
+export interface RequestView {
+  id: string;
+  status: RequestStatus;
+  message: string;
+  operation: RequestOperation;
+  progress: number;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  expiresAt: number | null;
+  owner: { id: number; username: string };
+  resultUrl: string | null;
+  resultId: number | null;
+}
+
+/**
+ * `GET /api/requests/{id}`: CVAT's `RequestSerializer` (key order `status, message, id, operation,
+ * progress, created_date, started_date, finished_date, expiry_date, owner, result_url, result_id`).
+ */
+export function renderRequest(v: RequestView): Record<string, unknown> {
+  const date = (ms: number | null) => (ms === null ? null : formatDrfDate(ms));
+  return {
+    status: v.status,
+    message: v.message,
+    id: v.id,
+    operation: { ...v.operation },
+    progress: v.progress,
+    created_date: date(v.createdAt),
+    started_date: date(v.startedAt),
+    finished_date: date(v.finishedAt),
+    expiry_date: date(v.expiresAt),
+    owner: { id: v.owner.id, username: v.owner.username },
+    result_url: v.resultUrl,
+    result_id: v.resultId,
+  };
+}

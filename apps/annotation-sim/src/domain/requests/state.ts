@@ -1,0 +1,230 @@
+import { type Clock, parseDuration, parseInput } from '@sims/sim-core';
+import * as z from 'zod';
+import type { BackgroundRequest, RequestResult } from './model';
+
+/** The key of the background requests' slot in the world state's `extensions`. */
+export const REQUESTS_EXTENSION = 'requests';
+
+/** Per-world behaviour of background requests. */
+export interface RequestSettings {
+  /** Time a request spends `queued` before a worker takes it (default 0: at once). */
+  queuedMs: number;
+  /**
+   * Time from enqueue to the end of a task's data creation (default 0: finished when the upload is
+   * answered, so a test sees the jobs without moving the clock). Set it to watch queued → started →
+   * finished on the world clock.
+   */
+  taskCreationMs: number;
+  /** How long a finished request stays (RQ's default `result_ttl`, 500 s). */
+  resultTtlMs: number;
+  /** How long a failed request stays (RQ's default `failure_ttl`, one year). */
+  failureTtlMs: number;
+}
+
+const DEFAULT_REQUEST_SETTINGS: RequestSettings = {
+  queuedMs: 0,
+  taskCreationMs: 0,
+  resultTtlMs: 500_000,
+  failureTtlMs: 365 * 86_400_000,
+};
+
+/** How the simulator does a request's work, and what it does once a request ended. */
+export interface RequestHooks {
+  /** Does the work of `request` at time `at`: its result, or the message it fails with. */
+  run(request: BackgroundRequest, at: number): RequestResult | { failed: string };
+  /** Called once when a request ends (finished or failed), e.g. for `completed:request[…]` webhooks. */
+  ended(request: BackgroundRequest): void;
+}
+
+/** A TUS upload in progress (`POST …/data/` with `Upload-Length`, then `PATCH`es). */
+interface TusUpload {
+  /** `<user id>_<uuid>`, the last segment of its `Location`. */
+  fileId: string;
+  filename: string;
+  length: number;
+  offset: number;
+  ownerId: number;
+}
+
+/** A task's upload directory while its data is sent in pieces (`Upload-Start` … `Upload-Finish`). */
+export interface TaskUpload {
+  /** Files received whole (multipart `client_files`, finished TUS uploads): name and size. */
+  files: { name: string; size: number }[];
+  tus: TusUpload[];
+}
+
+/** The background requests of a world, their settings, and the hooks that do their work. */
+export interface RequestsState {
+  requests: Map<string, BackgroundRequest>;
+  /** Upload directories by task id. */
+  uploads: Map<number, TaskUpload>;
+  settings: RequestSettings;
+  hooks: RequestHooks;
+}
+
+/** The background requests' part of a world's state. */
+export function requestsOf(state: { extensions: Map<string, unknown> }): RequestsState {
+  return state.extensions.get(REQUESTS_EXTENSION) as RequestsState;
+}
+
+/** An empty registry. */
+export function createRequestsState(
+  hooks: RequestHooks,
+  settings: Partial<RequestSettings> = {},
+): RequestsState {
+  return {
+    requests: new Map(),
+    uploads: new Map(),
+    settings: { ...DEFAULT_REQUEST_SETTINGS, ...settings },
+    hooks,
+  };
+}
+
+/** A JSON snapshot (timers dropped). */
+export function exportRequestsState(rs: RequestsState) {
+  return {
+    settings: { ...rs.settings },
+    requests: [...rs.requests.values()].map(({ timer: _timer, ...r }) => r),
+    uploads: [...rs.uploads.entries()],
+  };
+}
+
+const nInt = z.number().nullable();
+const operationSchema = z
+  .object({
+    type: z.string(),
+    target: z.string(),
+    project_id: nInt,
+    task_id: nInt,
+    job_id: nInt,
+    org_id: nInt,
+    format: z.string().nullable(),
+    lightweight: z.boolean().nullable(),
+  })
+  .strict();
+const workSchema = z
+  .object({
+    kind: z.literal('create:task'),
+    taskId: z.number(),
+    size: z.number(),
+    imageQuality: z.number().optional(),
+    chunkSize: z.number().optional(),
+  })
+  .strict();
+const requestSchema = z
+  .object({
+    id: z.string(),
+    operation: operationSchema,
+    owner: z.object({ id: z.number(), username: z.string(), email: z.string() }).strict(),
+    httpRequestId: z.string(),
+    baseUrl: z.string(),
+    work: workSchema,
+    createdAt: z.number(),
+    startAt: z.number(),
+    finishAt: nInt,
+    pollsLeft: nInt,
+    failWith: z.string().nullable(),
+    lost: z.boolean(),
+    outcome: z
+      .union([
+        z
+          .object({
+            status: z.literal('finished'),
+            at: z.number(),
+            resultId: nInt,
+            resultPath: z.string().nullable(),
+          })
+          .strict(),
+        z.object({ status: z.literal('failed'), at: z.number(), message: z.string() }).strict(),
+      ])
+      .nullable(),
+  })
+  .strict();
+const snapshotSchema = z
+  .object({
+    settings: z
+      .object({
+        queuedMs: z.number(),
+        taskCreationMs: z.number(),
+        resultTtlMs: z.number(),
+        failureTtlMs: z.number(),
+      })
+      .strict(),
+    requests: z.array(requestSchema),
+    uploads: z
+      .array(
+        z.tuple([
+          z.number(),
+          z
+            .object({
+              files: z.array(z.object({ name: z.string(), size: z.number() }).strict()),
+              tus: z.array(
+                z
+                  .object({
+                    fileId: z.string(),
+                    filename: z.string(),
+                    length: z.number(),
+                    offset: z.number(),
+                    ownerId: z.number(),
+                  })
+                  .strict(),
+              ),
+            })
+            .strict(),
+        ]),
+      )
+      .default([]),
+  })
+  .strict();
+
+/** A registry from a snapshot, pending requests armed again on `clock`; throws SimInputError. */
+export function importRequestsState(
+  snapshot: unknown,
+  hooks: RequestHooks,
+  clock: Clock,
+  arm: (rs: RequestsState, clock: Clock, r: BackgroundRequest) => void,
+): RequestsState {
+  // Snapshots from before background requests had no such part: an empty registry.
+  if (snapshot === undefined) return createRequestsState(hooks);
+  const s = parseInput(snapshotSchema, snapshot, 'requests');
+  const rs = createRequestsState(hooks, s.settings);
+  for (const r of s.requests) rs.requests.set(r.id, r as BackgroundRequest);
+  for (const [taskId, upload] of s.uploads) rs.uploads.set(taskId, upload);
+  for (const r of rs.requests.values()) arm(rs, clock, r);
+  return rs;
+}
+
+const durationInput = z
+  .union([z.number().nonnegative(), z.string().min(1)])
+  .transform((v) => parseDuration(v));
+
+/** Settings as the control plane and seeds take them (durations as `2s` or ms). */
+const requestSettingsInputSchema = z
+  .object({
+    queued: durationInput.optional(),
+    taskCreation: durationInput.optional(),
+    resultTtl: durationInput.optional(),
+    failureTtl: durationInput.optional(),
+  })
+  .strict();
+
+/** Applies settings input (`{ taskCreation: '3s' }`); throws SimInputError. */
+export function applyRequestSettings(rs: RequestsState, input: unknown): RequestSettings {
+  const s = parseInput(requestSettingsInputSchema, input, 'requests');
+  if (s.queued !== undefined) rs.settings.queuedMs = s.queued;
+  if (s.taskCreation !== undefined) rs.settings.taskCreationMs = s.taskCreation;
+  if (s.resultTtl !== undefined) rs.settings.resultTtlMs = s.resultTtl;
+  if (s.failureTtl !== undefined) rs.settings.failureTtlMs = s.failureTtl;
+  return rs.settings;
+}
+
+/** Settings as JSON (durations in ms). */
+export function describeRequestSettings(rs: RequestsState) {
+  const s = rs.settings;
+  return {
+    queued: s.queuedMs,
+    taskCreation: s.taskCreationMs,
+    resultTtl: s.resultTtlMs,
+    failureTtl: s.failureTtlMs,
+  };
+}

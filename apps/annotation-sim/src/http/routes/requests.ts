@@ -1,0 +1,144 @@
+import type { Context } from 'hono';
+import { countPoll, findJob } from '../../domain/events/export';
+import { eventsOf } from '../../domain/events/state';
+import { countRequestPoll, findRequest } from '../../domain/requests/lifecycle';
+import {
+  findEntry,
+  mayCancelRequest,
+  mayReadRequest,
+  ownEntries,
+  type RequestEntry,
+  type RequestSources,
+} from '../../domain/requests/listing';
+import { requestsOf } from '../../domain/requests/state';
+import type { ApiRequest } from '../api';
+import { jsonLogicFilter, paginate } from '../pagination';
+import { cvatJson, djangoHtml, emptyBody } from '../respond';
+import { type RouteSpec, refused } from '../route-table';
+
+/** Every source of requests of the caller's world, read at the request's time. */
+function sources(r: ApiRequest): RequestSources {
+  const clock = r.world.clock;
+  return {
+    state: r.state,
+    requests: requestsOf(r.state),
+    events: r.state.extensions.has('events') ? eventsOf(r.state) : undefined,
+    now: clock.now(),
+    baseUrl: r.state.baseUrl,
+    cancelTimer: (timer) => clock.cancel(timer),
+  };
+}
+
+/** The request of the path (`{id}` as the client percent-encoded it), or Django's 404 text. */
+function entryOf(r: ApiRequest, src: RequestSources): RequestEntry | Response {
+  const e = findEntry(src, r.c.req.param('id') ?? '');
+  return e ?? djangoHtml(r.c, 404, 'There is no request with specified id');
+}
+
+/** `GET /api/requests/{id}`: one request as `RequestSerializer` renders it (a status poll). */
+function handleRetrieveRequest(r: ApiRequest): Response {
+  const src = sources(r);
+  const e = entryOf(r, src);
+  if (e instanceof Response) return e;
+  const allowed = mayReadRequest(r.state, r.user(), e);
+  if (!allowed.ok) return refused(r, allowed);
+  // Reading is a poll: a request in the "N polls" fault mode moves on it.
+  const request = findRequest(src.requests, e.id, src.now);
+  if (request) countRequestPoll(src.requests, request, src.now);
+  const job = src.events && findJob(src.events, e.id, src.now);
+  if (src.events && job) countPoll(src.events, job, src.now);
+  return cvatJson(r.c, findEntry(src, e.id)?.render() ?? e.render());
+}
+
+/** `POST /api/requests/{id}/cancel`: the owner (or an admin) cancels a request no worker took yet. */
+function handleCancelRequest(r: ApiRequest): Response {
+  const src = sources(r);
+  const e = entryOf(r, src);
+  if (e instanceof Response) return e;
+  const allowed = mayCancelRequest(r.user(), e);
+  if (!allowed.ok) return refused(r, allowed);
+  if (!e.cancel())
+    return djangoHtml(r.c, 400, 'Only requests that have not yet been started can be cancelled');
+  return emptyBody(r.c, 200);
+}
+
+/** CVAT's simple filters: equality on the field, a value of digits compared as a number. */
+const SIMPLE_FILTERS = [
+  'action',
+  'format',
+  'job_id',
+  'org',
+  'org_id',
+  'project_id',
+  'status',
+  'subresource',
+  'target',
+  'task_id',
+] as const;
+
+/** `sort=`: CVAT's requests ordering (one direction for the whole list: any `-` makes it descending). */
+function sortEntries(entries: RequestEntry[], sort: string | undefined): RequestEntry[] {
+  const keys = (sort ?? '-created_date')
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
+  const descending = keys.some((k) => k.startsWith('-'));
+  const fields = keys
+    .map((k) => k.replace(/^-/, ''))
+    .filter((k) => ['created_date', 'status', 'action'].includes(k));
+  const value = (e: RequestEntry, f: string): string | number =>
+    f === 'created_date' ? e.createdAt : f === 'status' ? e.status : e.fields.action;
+  const sorted = [...entries].sort((a, b) => {
+    for (const f of fields) {
+      const x = value(a, f);
+      const y = value(b, f);
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return 0;
+  });
+  return descending ? sorted.reverse() : sorted;
+}
+
+/** `GET /api/requests`: the caller's own requests, filtered, sorted (newest first) and paginated. */
+function handleListRequests(r: ApiRequest): Response {
+  const src = sources(r);
+  let entries = ownEntries(src, r.user().id);
+  for (const name of SIMPLE_FILTERS) {
+    const raw = r.query(name);
+    if (raw === undefined) continue;
+    const wanted: string | number | null =
+      name === 'org' && raw === '' ? null : /^\d+$/.test(raw) ? Number(raw) : raw;
+    entries = entries.filter((e) => e.fields[name] === wanted);
+  }
+  const fields = Object.fromEntries(
+    SIMPLE_FILTERS.map((name) => [name, (e: RequestEntry) => e.fields[name]]),
+  ) as Record<string, (e: RequestEntry) => unknown>;
+  entries = jsonLogicFilter(entries, r.query('filter'), fields);
+  entries = sortEntries(entries, r.query('sort'));
+  return cvatJson(
+    r.c,
+    paginate(r, entries, (e) => e.render()),
+  );
+}
+
+// Fault rules can target one request by `resource`, its id (`action=create&target=task&target_id=*`).
+const rqId = (c: Context) => c.req.param('id') ?? '';
+
+/** `/api/requests`: CVAT's RequestViewSet (list, retrieve, cancel) over every kind of request. */
+export const requestRoutes: readonly RouteSpec[] = [
+  { method: 'get', path: '/api/requests', operation: 'requests.list', handle: handleListRequests },
+  {
+    method: 'post',
+    path: '/api/requests/:id/cancel',
+    operation: 'requests.create_cancel',
+    resource: rqId,
+    handle: handleCancelRequest,
+  },
+  {
+    method: 'get',
+    path: '/api/requests/:id{.+}',
+    operation: 'requests.retrieve',
+    resource: rqId,
+    handle: handleRetrieveRequest,
+  },
+];

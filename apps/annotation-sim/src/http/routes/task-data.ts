@@ -1,0 +1,284 @@
+/**
+ * `POST /api/tasks/{id}/data/` in each form CVAT's SDK and UI send (one JSON or multipart request;
+ * `Upload-Start`, `Upload-Multiple` batches and TUS uploads, then `Upload-Finish`), and the TUS
+ * chunk endpoints `HEAD`/`PATCH /api/tasks/{id}/data/{file_id}`. The data is then created by a
+ * background request (`action=create&target=task&target_id=<id>`) that `GET /api/requests/{id}` follows.
+ */
+import { parseDuration } from '@sims/sim-core';
+import { annotationEffects } from '../../domain/fault-effects';
+import type { TaskRec } from '../../domain/model';
+import { enqueueRequest, type RequestPlan, statusOf } from '../../domain/requests/lifecycle';
+import { formatRequestId } from '../../domain/requests/model';
+import { type RequestsState, requestsOf, type TaskUpload } from '../../domain/requests/state';
+import { taskDataInput } from '../../domain/tasks';
+import type { ApiRequest } from '../api';
+import { parseMultipart } from '../multipart';
+import { cvatJson, emptyBody } from '../respond';
+import { refused } from '../route-table';
+import { loadRecord } from './resource-support';
+
+/** CVAT's `TUS_MAX_FILE_SIZE` (25 GiB). */
+const TUS_MAX_FILE_SIZE = 26_843_545_600;
+
+/** The headers of every TUS answer (`cvat/apps/engine/mixins.py`). */
+const TUS_HEADERS: Record<string, string> = {
+  'Tus-Resumable': '1.0.0',
+  'Tus-Version': '1.0.0',
+  'Tus-Extension': '',
+  'Tus-Max-Size': String(TUS_MAX_FILE_SIZE),
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'PATCH,HEAD,GET,POST,OPTIONS',
+  'Access-Control-Expose-Headers': 'Tus-Resumable,upload-length,upload-metadata,Location,Upload-Offset',
+  'Access-Control-Allow-Headers':
+    'Tus-Resumable,upload-length,upload-metadata,Location,Upload-Offset,content-type',
+  'Cache-Control': 'no-store',
+};
+
+const tus = (r: ApiRequest, status: number, data?: unknown, headers: Record<string, string> = {}) =>
+  data === undefined
+    ? emptyBody(r.c, status, { ...TUS_HEADERS, ...headers })
+    : cvatJson(r.c, data, status, { ...TUS_HEADERS, ...headers });
+
+/**
+ * How a new request runs: the world's settings, changed by a matching fault rule (`requestDelay`,
+ * `requestFails`, `requestLost`).
+ */
+function requestPlan(r: ApiRequest, rs: RequestsState, durationMs: number): RequestPlan {
+  const sim = r.sim;
+  const plan: RequestPlan = { durationMs, queuedMs: rs.settings.queuedMs };
+  const delay = annotationEffects.takeEffect(sim, 'requestDelay');
+  if (delay?.queued !== undefined) plan.queuedMs = parseDuration(delay.queued);
+  if (delay?.duration !== undefined) plan.durationMs = parseDuration(delay.duration);
+  // `queued` alone: the request waits that long, then takes its usual time.
+  else if (delay?.queued !== undefined) plan.durationMs = plan.queuedMs + durationMs;
+  if (delay?.polls !== undefined) plan.polls = delay.polls;
+  const fails = annotationEffects.takeEffect(sim, 'requestFails');
+  if (fails) {
+    plan.failWith = fails.message;
+    if (fails.after !== undefined) plan.durationMs = parseDuration(fails.after);
+  }
+  if (annotationEffects.takeEffect(sim, 'requestLost') !== undefined) plan.lost = true;
+  return plan;
+}
+
+/** The task of the path, if the caller may change it; else its refusal. */
+function taskOf(r: ApiRequest): TaskRec | Response {
+  const t = loadRecord(r, 'task', r.state.tasks, 'Task', true);
+  return t.ok ? t.value : refused(r, t);
+}
+
+function uploadOf(rs: RequestsState, taskId: number): TaskUpload {
+  let upload = rs.uploads.get(taskId);
+  if (upload === undefined) {
+    upload = { files: [], tus: [] };
+    rs.uploads.set(taskId, upload);
+  }
+  return upload;
+}
+
+/** DRF's list fields as multipart carries them: repeated keys or `name[0]`, `name[1]`, … */
+const LIST_FIELDS = new Set([
+  'client_files',
+  'server_files',
+  'remote_files',
+  'server_files_exclude',
+  'upload_file_order',
+  'job_file_mapping',
+]);
+
+/** The data request's fields from a multipart body, with the files it carries as `client_files` names. */
+function multipartData(r: ApiRequest, contentType: string): Record<string, unknown> | Response {
+  const form = parseMultipart(r.sim.rawBody ?? '', contentType);
+  if (form === undefined) {
+    return cvatJson(r.c, { detail: 'Multipart form parse error - Invalid boundary in multipart: None' }, 400);
+  }
+  const body: Record<string, unknown> = {};
+  for (const part of form) {
+    const indexed = /^(\w+)\[\d+\]$/.exec(part.name);
+    const name = indexed ? (indexed[1] as string) : part.name;
+    const value = part.filename !== undefined ? part.filename : part.value;
+    if (LIST_FIELDS.has(name)) body[name] = [...((body[name] as unknown[]) ?? []), value];
+    else if (!(name in body)) body[name] = value;
+  }
+  return body;
+}
+
+/** `Upload-Finish` (or a single request): creates the data from the body and the upload directory. */
+function finishUpload(r: ApiRequest, task: TaskRec): Response {
+  const contentType = r.c.req.header('content-type') ?? '';
+  let body: Record<string, unknown> = {};
+  if (/^multipart\/form-data/i.test(contentType)) {
+    const parsed = multipartData(r, contentType);
+    if (parsed instanceof Response) return parsed;
+    body = parsed;
+  } else {
+    const parsed = r.parsedBody();
+    if (!parsed.ok) return refused(r, parsed);
+    body = parsed.value as Record<string, unknown>;
+  }
+  const rs = requestsOf(r.state);
+  const uploaded = rs.uploads.get(task.id)?.files ?? [];
+  if (uploaded.length > 0 && body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    const given = Array.isArray(body.client_files) ? (body.client_files as unknown[]) : [];
+    body = { ...body, client_files: [...uploaded.map((f) => f.name), ...given] };
+  }
+  const input = taskDataInput(task, body);
+  if (!input.ok) return refused(r, input);
+  const id = formatRequestId({ action: 'create', target: 'task', target_id: task.id });
+  const status = statusOf(rs, id, r.now);
+  if (status === 'queued' || status === 'started') return cvatJson(r.c, { rq_id: id }, 409);
+  const user = r.user();
+  enqueueRequest(
+    rs,
+    r.world.clock,
+    {
+      id,
+      operation: {
+        type: 'create:task',
+        target: 'task',
+        project_id: task.project_id,
+        task_id: task.id,
+        job_id: null,
+        org_id: task.organization_id,
+        format: null,
+        lightweight: null,
+      },
+      owner: { id: user.id, username: user.username, email: user.email },
+      httpRequestId: r.sim.requestId,
+      baseUrl: r.state.baseUrl,
+      work: {
+        kind: 'create:task',
+        taskId: task.id,
+        size: input.value.size,
+        imageQuality: input.value.image_quality,
+        chunkSize: input.value.chunk_size,
+      },
+    },
+    requestPlan(r, rs, rs.settings.taskCreationMs),
+  );
+  rs.uploads.delete(task.id);
+  return cvatJson(r.c, { rq_id: id }, 202);
+}
+
+/** `Upload-Multiple`: multipart `client_files[i]` appended to the task's upload directory (200, empty). */
+function appendFiles(r: ApiRequest, task: TaskRec): Response {
+  const contentType = r.c.req.header('content-type') ?? '';
+  const form = /^multipart\/form-data/i.test(contentType)
+    ? parseMultipart(r.sim.rawBody ?? '', contentType)
+    : [];
+  const upload = uploadOf(requestsOf(r.state), task.id);
+  for (const part of form ?? []) {
+    if (part.filename === undefined) continue;
+    const name = part.filename.split(/[\\/]/).pop() ?? part.filename;
+    if (name === '' || name === '..') {
+      return new Response(`File name ${part.filename} is not allowed`, {
+        status: 400,
+        headers: { 'Content-Type': 'text/plain' },
+      });
+    }
+    upload.files.push({ name, size: part.size });
+  }
+  return emptyBody(r.c, 200);
+}
+
+/** `filename` from TUS `Upload-Metadata` (`filename <base64>,filetype <base64>`). */
+function metadataFilename(header: string | undefined): string | undefined {
+  for (const pair of (header ?? '').split(',')) {
+    const [key, value] = pair.trim().split(' ');
+    if (key === 'filename' && value !== undefined) return Buffer.from(value, 'base64').toString('utf8');
+  }
+  return undefined;
+}
+
+/** TUS create (`Upload-Length`): 201 with the `Location` of the new upload. */
+function createTusUpload(r: ApiRequest, task: TaskRec): Response {
+  const length = Number(r.c.req.header('upload-length'));
+  if (!Number.isSafeInteger(length) || length < 0) return tus(r, 400, 'Invalid Upload-Length');
+  if (length > TUS_MAX_FILE_SIZE) {
+    return tus(r, 413, `File size exceeds max limit of ${TUS_MAX_FILE_SIZE} bytes`);
+  }
+  const filename = metadataFilename(r.c.req.header('upload-metadata'));
+  if (filename === undefined) return tus(r, 400, "Metadata is expected to contain 'filename' key");
+  if (filename.includes('..') || filename.startsWith('/')) {
+    return new Response(`File name ${filename} is not allowed`, {
+      status: 400,
+      headers: { 'Content-Type': 'text/plain' },
+    });
+  }
+  const upload = uploadOf(requestsOf(r.state), task.id);
+  if (upload.files.some((f) => f.name === filename) || upload.tus.some((u) => u.filename === filename)) {
+    return tus(r, 409, 'File with same name already exists');
+  }
+  const user = r.user();
+  const fileId = `${user.id}_${r.world.ids.uuid()}`;
+  upload.tus.push({ fileId, filename, length, offset: 0, ownerId: user.id });
+  const url = new URL(r.c.req.url);
+  const origin = r.c.req.header('origin') ?? url.origin;
+  const path = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`;
+  return tus(r, 201, undefined, { Location: `${origin}${path}${fileId}`, 'Upload-Filename': filename });
+}
+
+/** `POST /api/tasks/{id}/data/`: dispatched on its headers as CVAT's UploadMixin does. */
+export function handleCreateTaskData(r: ApiRequest): Response {
+  const task = taskOf(r);
+  if (task instanceof Response) return task;
+  if (task.data_id !== null) return cvatJson(r.c, 'Adding more data is not supported', 400);
+  const has = (name: string) => r.c.req.header(name) !== undefined;
+  if (has('upload-finish')) return finishUpload(r, task);
+  if (has('upload-start')) {
+    uploadOf(requestsOf(r.state), task.id);
+    return emptyBody(r.c, 202);
+  }
+  if (has('upload-length')) return createTusUpload(r, task);
+  if (has('upload-multiple')) return appendFiles(r, task);
+  return finishUpload(r, task);
+}
+
+/** The TUS upload of the path: 404 unknown (or finished), 403 another user's. */
+function tusUploadOf(r: ApiRequest, task: TaskRec) {
+  const fileId = r.c.req.param('file_id') ?? '';
+  const upload = requestsOf(r.state).uploads.get(task.id);
+  const t = upload?.tus.find((u) => u.fileId === fileId);
+  if (!upload || !t) return tus(r, 404);
+  if (t.ownerId !== r.user().id) return tus(r, 403);
+  return { upload, t };
+}
+
+/** `HEAD /api/tasks/{id}/data/{file_id}`: where a TUS upload stands (a GET is 405, as in CVAT). */
+export function handleTusHead(r: ApiRequest): Response {
+  if (r.c.req.method !== 'HEAD')
+    return cvatJson(r.c, { detail: `Method "${r.c.req.method}" not allowed.` }, 405);
+  const task = taskOf(r);
+  if (task instanceof Response) return task;
+  const found = tusUploadOf(r, task);
+  if (found instanceof Response) return found;
+  return tus(r, 200, undefined, {
+    'Upload-Offset': String(found.t.offset),
+    'Upload-Length': String(found.t.length),
+  });
+}
+
+/** `PATCH /api/tasks/{id}/data/{file_id}`: one chunk at `Upload-Offset` (its size from Content-Length). */
+export function handleTusPatch(r: ApiRequest): Response {
+  const task = taskOf(r);
+  if (task instanceof Response) return task;
+  const found = tusUploadOf(r, task);
+  if (found instanceof Response) return found;
+  const { upload, t } = found;
+  if (Number(r.c.req.header('upload-offset')) !== t.offset) return tus(r, 409);
+  const lengthHeader = r.c.req.header('content-length');
+  if (lengthHeader === undefined) return tus(r, 400, ['Content-Length header is missing']);
+  const end = t.offset + Number(lengthHeader);
+  if (end > t.length) return tus(r, 413);
+  t.offset = end;
+  if (end === t.length) {
+    upload.tus = upload.tus.filter((u) => u !== t);
+    let name = t.filename;
+    const dot = name.lastIndexOf('.');
+    for (let n = 1; upload.files.some((f) => f.name === name); n++) {
+      name = dot > 0 ? `${t.filename.slice(0, dot)}_${n}${t.filename.slice(dot)}` : `${t.filename}_${n}`;
+    }
+    upload.files.push({ name, size: t.length });
+  }
+  return tus(r, 204, undefined, { 'Upload-Offset': String(end) });
+}
