@@ -91,7 +91,7 @@ export function createRandom(seed: string | number): Random {
     },
     uuid() {
       // The same as formatting hex(32) (four words) as a version-4 uuid, made as one flat string: one
-      // is made per request and kept in its journal entry (bench/, issue 8).
+      // is made per request and kept in its journal entry (bench/, decision 0008).
       for (let w = 0; w < 4; w++) {
         const word = u32();
         for (let i = 0; i < 8; i++) NIBBLES[w * 8 + i] = (word >>> (28 - 4 * i)) & 0xf;

@@ -225,7 +225,7 @@ export function parseRequest<T extends z.ZodType>(
 /**
  * {@link parseRequest} remembered per raw body text: clients send the same bytes again and again (a
  * retried update, a poller, a load test), and the walk for unknown fields plus zod's parse were the
- * bulk of an update's own CPU (bench/, issue 8). The parse is a pure function of the schema, the body
+ * bulk of an update's own CPU (bench/, decision 0008). The parse is a pure function of the schema, the body
  * text and the strictness, so the remembered result is the one a fresh parse would give; it is
  * deep-frozen because requests share it. Bodies over `maxBodyChars` are not remembered; a schema's
  * memory is cleared once it holds `maxEntries` bodies.

@@ -260,7 +260,7 @@ export function createControlPlane<S>(
   });
   // `/faults/unfired` is served here rather than by a route of its own: a static segment beside `:id`
   // keeps Hono's RegExpRouter (the fast one) from taking the app's routes, which then all went through
-  // the slower TrieRouter (bench/, issue 8).
+  // the slower TrieRouter (bench/, decision 0008).
   control.get('/faults/:id', (c) => {
     if (c.req.param('id') === 'unfired') {
       return c.json({ faults: world(c).faults.unfired().map(ruleView) });

@@ -14,7 +14,7 @@ interface Literal<T> {
 /**
  * Hono's RegExpRouter, with literal paths (no `:param`, no `*`) kept apart in a map. The RegExpRouter
  * cannot hold a literal segment beside a parameter at the same place (CVAT's `/api/users/self` beside
- * `/api/users/:id`), and one such pair sent a whole app to the slower TrieRouter (bench/, issue 8).
+ * `/api/users/:id`), and one such pair sent a whole app to the slower TrieRouter (bench/, decision 0008).
  * A literal path's handlers are merged with the pattern routes' in the order the routes were added,
  * as Hono's own routers give them.
  */
