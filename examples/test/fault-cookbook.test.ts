@@ -256,6 +256,36 @@ describe('annotation-sim recipes do what they say', () => {
     });
   });
 
+  /** A new task without data, its data sent: the creation request's id. */
+  async function createTaskData(): Promise<string> {
+    const task = await send(`${sim.url}/api/tasks`, 'POST', { name: 't2', project_id: 1 }, admin);
+    expect(task.status).toBe(201);
+    const data = { image_quality: 70, server_files: ['a.jpg', 'b.jpg'] };
+    const res = await send(`${sim.url}/api/tasks/${task.body.id}/data/`, 'POST', data, admin);
+    expect(res.status).toBe(202);
+    return res.body.rq_id;
+  }
+  const requestOf = async (rqId: string) =>
+    (await send(`${sim.url}/api/requests/${encodeURIComponent(rqId)}`, 'GET', undefined, admin)).body;
+
+  it('failed task creation: the request ends "failed" with the message, and the task has no jobs', async () => {
+    await control.faults.add(recipe('failed-task-data'));
+    const rqId = await createTaskData();
+    expect(await requestOf(rqId)).toMatchObject({
+      status: 'failed',
+      message: 'ValueError: No media data found\n',
+    });
+    const jobs = await send(`${sim.url}/api/jobs?task_id=2`, 'GET', undefined, admin);
+    expect(jobs.body.count).toBe(0);
+  });
+
+  it('lost worker: the task creation request stays "started" whatever the clock says', async () => {
+    await control.faults.add(recipe('lost-worker'));
+    const rqId = await createTaskData();
+    await control.clock.advance('1d');
+    expect((await requestOf(rqId)).status).toBe('started');
+  });
+
   it('throttled API: the next task update answers 429', async () => {
     await control.faults.add(recipe('throttled'));
     expect((await send(`${sim.url}/api/tasks/1`, 'PATCH', { name: 'x' }, admin)).status).toBe(429);
