@@ -1,3 +1,4 @@
+import { paginatedRequestListSchema, requestSchema } from '@sims/annotation-schema';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventsOf } from '../src/domain/events/state';
 import { aWebhook } from './support/builders';
@@ -79,6 +80,8 @@ describe('task data creation as a background request', () => {
       result_url: null,
       result_id: null,
     });
+    // CVAT's `Request` component (the schema package's copy of cvat-schema.yml).
+    expect(requestSchema.parse(request.body)).toEqual(request.body);
     expect(await jobCount()).toBe(3);
     // The data is attached: CVAT refuses more with a bare JSON string.
     const again = await createData();
@@ -223,6 +226,7 @@ describe('completed:request[create:task] webhooks', () => {
       expect(q.signatureValid).toBe(true);
       expect(Object.keys(q.json)).toEqual(['event', 'request', 'webhook_id']);
       expect(q.json.request).toEqual(answer);
+      expect(requestSchema.parse(q.json.request)).toEqual(q.json.request);
     }
     // The jobs' own events came first, from the worker.
     const order = r.requests.map((q) => q.json.event);
@@ -379,6 +383,7 @@ describe('GET /api/requests and cancel', () => {
     );
     const list = async (q: string, as = 'alice') => (await h.get(`/api/requests${q}`, { as })).body;
     const all = await list('');
+    expect(paginatedRequestListSchema.parse(all)).toEqual(all);
     expect(all.count).toBe(2);
     expect(all.results.map((r: { id: string }) => r.id)).toEqual([
       'action=create&target=task&target_id=2',
