@@ -45,21 +45,23 @@ const receiverFaults = {
 /** A receiver-side fault's name. */
 export type ReceiverFault = keyof typeof receiverFaults;
 
-const exportDuration = z.union([
+const duration = z.union([
   z.number().nonnegative(),
   z.string().refine(isDurationString, { message: 'expected a duration such as "500ms", "1.5s", "2m"' }),
 ]);
 
-/** Faults of the events API. */
-const eventsFaults = {
-  /** The export stays queued/running for a duration on the world clock, or for N status polls. */
-  exportDelay: z
+/**
+ * A background job held on the world clock (`exportDelay`, `requestDelay`): for a duration, for N status
+ * polls, and/or queued a while before a worker takes it.
+ */
+const delayOf = (name: string) =>
+  z
     .object({
       /** Time from enqueue to the outcome. */
-      duration: exportDuration.optional(),
+      duration: duration.optional(),
       /** Time spent `queued` before `started` (default: the world's setting, capped at the duration). */
-      queued: exportDuration.optional(),
-      /** Status polls answered as `started` before the job finishes (on the next poll). */
+      queued: duration.optional(),
+      /** Status polls answered as `started` before it ends (on the next poll). */
       polls: z.int().min(0).optional(),
     })
     .strict()
@@ -67,16 +69,23 @@ const eventsFaults = {
       message: 'duration and polls cannot be combined',
     })
     .refine((e) => e.duration !== undefined || e.polls !== undefined || e.queued !== undefined, {
-      message: 'exportDelay needs duration, polls or queued',
-    }),
+      message: `${name} needs duration, polls or queued`,
+    });
+
+/** A background job that fails with `message`, `after` a while from enqueue (default: its usual time). */
+const failure = z
+  .object({
+    message: z.string().min(1),
+    after: duration.optional(),
+  })
+  .strict();
+
+/** Faults of the events API. */
+const eventsFaults = {
+  /** The export stays queued/running for a duration on the world clock, or for N status polls. */
+  exportDelay: delayOf('exportDelay'),
   /** The export fails with this message (what `GET /api/requests/{id}` shows as `message`). */
-  exportFails: z
-    .object({
-      message: z.string().min(1),
-      /** When it fails, from enqueue (default: the world's export duration). */
-      after: exportDuration.optional(),
-    })
-    .strict(),
+  exportFails: failure,
   /** The analytics store is unreachable for the matching request. */
   analyticsStoreDown: flag,
 };
@@ -87,33 +96,12 @@ const eventsFaults = {
  */
 const requestFaults = {
   /** The request stays queued/running for a duration on the world clock, or for N status polls. */
-  requestDelay: z
-    .object({
-      /** Time from enqueue to the outcome. */
-      duration: exportDuration.optional(),
-      /** Time spent `queued` before `started` (default: the world's setting, capped at the duration). */
-      queued: exportDuration.optional(),
-      /** Status polls answered as `started` before the request ends (on the next poll). */
-      polls: z.int().min(0).optional(),
-    })
-    .strict()
-    .refine((e) => !(e.duration !== undefined && e.polls !== undefined), {
-      message: 'duration and polls cannot be combined',
-    })
-    .refine((e) => e.duration !== undefined || e.polls !== undefined || e.queued !== undefined, {
-      message: 'requestDelay needs duration, polls or queued',
-    }),
+  requestDelay: delayOf('requestDelay'),
   /**
    * The request fails with this `message`, taken as given: CVAT's is the worker's exception as
    * `format_exception_only` prints it, e.g. `"ValueError: No media data found\n"`. Its work is not done.
    */
-  requestFails: z
-    .object({
-      message: z.string().min(1),
-      /** When it fails, from enqueue (default: the request's usual duration). */
-      after: exportDuration.optional(),
-    })
-    .strict(),
+  requestFails: failure,
   /** The worker dies with the request: it stays `started`, sends nothing, and never ends by itself. */
   requestLost: flag,
 };
