@@ -85,7 +85,7 @@ export const clusterStates = {
 
 // ---------------------------------------------------------------- annotation-sim (CVAT REST API)
 
-/** States of the `webhook-admin` and `events-exporter` → `annotation-sim` pacts. */
+/** States of the `webhook-admin`, `events-exporter` and `task-creator` → `annotation-sim` pacts. */
 export const annotationStates = {
   user: defineState<{ username: string; userId: number; token: string }>(
     'user {username} with id {userId} authenticates with token {token}',
@@ -112,6 +112,12 @@ export const annotationStates = {
   legacyExportFinished: defineState<{ queryId: string }>('legacy export {queryId} is finished'),
   legacyExportFailed: defineState<{ queryId: string; message: string }>(
     'legacy export {queryId} failed with {message}',
+  ),
+  taskWithoutData: defineState<{ taskId: number; taskName: string; projectId: number }>(
+    'task {taskId} named {taskName} in project {projectId} has no data yet',
+  ),
+  taskCreationFinished: defineState<{ rqId: string; username: string }>(
+    'task creation {rqId} requested by {username} is finished',
   ),
 } as const;
 
@@ -162,5 +168,8 @@ export const webhookMessageStates = {
   ),
   memberJoined: defineState<{ username: string; orgSlug: string; role: string }>(
     'user {username} joins organization {orgSlug} as {role}',
+  ),
+  taskDataCreated: defineState<{ username: string; taskId: number; projectId: number }>(
+    'user {username} sends the data of task {taskId} in project {projectId} and its creation finishes',
   ),
 } as const;

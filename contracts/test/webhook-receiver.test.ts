@@ -157,6 +157,56 @@ describe('parseWebhookEvent', () => {
   });
 });
 
+describe('parseWebhookEvent of completed:request[…]', () => {
+  it('reads a failed task creation: no sender, the request with its message', () => {
+    const event = parseWebhookEvent({
+      event: 'completed:request[create:task]',
+      request: {
+        status: 'failed',
+        message: 'ValueError: No media data found\n',
+        id: 'action=create&target=task&target_id=5',
+        operation: { type: 'create:task', target: 'task', project_id: 1, task_id: 5, org_id: 3 },
+        finished_date: '2026-08-12T10:00:02.356000Z',
+        result_url: null,
+      },
+      webhook_id: 7,
+    });
+    expect(event).toEqual({
+      kind: 'request-completed',
+      webhookId: 7,
+      request: {
+        id: 'action=create&target=task&target_id=5',
+        status: 'failed',
+        message: 'ValueError: No media data found\n',
+        type: 'create:task',
+        taskId: 5,
+        projectId: 1,
+        finishedDate: '2026-08-12T10:00:02.356000Z',
+        resultUrl: null,
+      },
+    });
+  });
+
+  it('reads the other completion events the same way (an export has a result_url)', () => {
+    const event = parseWebhookEvent({
+      event: 'completed:request[export:dataset]',
+      request: {
+        status: 'finished',
+        message: '',
+        id: 'action=export&target=task&target_id=5&user_id=2&format=COCO_1~0&subresource=dataset',
+        operation: { type: 'export:dataset', target: 'task', project_id: null, task_id: 5 },
+        finished_date: '2026-08-12T10:00:02Z',
+        result_url: 'http://cvat.test/api/export/download?rq_id=x',
+      },
+      webhook_id: 7,
+    });
+    expect(event).toMatchObject({
+      kind: 'request-completed',
+      request: { type: 'export:dataset', resultUrl: 'http://cvat.test/api/export/download?rq_id=x' },
+    });
+  });
+});
+
 describe('pythonJsonDumps', () => {
   it("writes what Python's json.dumps writes", () => {
     // Expected strings printed by CPython 3 `json.dumps(...)`.

@@ -1,8 +1,14 @@
 /**
  * Dev script: drives the simulator through its endpoints and validates every JSON response against
- * CVAT's own OpenAPI document (the response schema of the matching path, method and status).
+ * CVAT's own OpenAPI document (the response schema of the matching path, method and status), and the
+ * webhook payloads the schema has a component for (the `request` of `completed:request[create:task]`).
  *
+ *   pnpm --filter @sims/annotation-sim validate:schema -- ../../../shared/reference/cvat-schema.yml
  *   pnpm --filter @sims/annotation-sim exec tsx scripts/validate-against-schema.ts ../../../shared/reference/cvat-schema.yml
+ *
+ * Background requests (`GET /api/requests/{id}`, `GET /api/requests`, the completion payload) are also
+ * checked the other way: a key the schema does not list fails, a key it lists that the simulator leaves
+ * out is printed as a note.
  *
  * Exit code 1 when any response does not validate. Tests never read the schema file: this script is
  * how the facts copied into code are checked against the source.
@@ -14,7 +20,8 @@ import { parse } from 'yaml';
 import { createAnnotationSim } from '../src/app';
 
 type Schema = Record<string, unknown>;
-const schemaPath = process.argv[2];
+// `pnpm … validate:schema -- <file>` passes the `--` through.
+const schemaPath = process.argv.slice(2).find((arg) => arg !== '--');
 if (!schemaPath) {
   console.error('usage: validate-against-schema.ts <cvat-schema.yml>');
   process.exit(2);
@@ -31,8 +38,12 @@ function resolve(s: Schema): Schema {
   return cur;
 }
 
-/** A small OpenAPI 3.0 schema validator: type, nullable, enum, properties, required, items, allOf/anyOf/oneOf, formats, lengths, patterns. */
-function validate(value: unknown, schema: Schema, path: string, errors: string[]): void {
+/**
+ * A small OpenAPI 3.0 schema validator: type, nullable, enum, properties, required, items,
+ * allOf/anyOf/oneOf, formats, lengths, patterns, bounds. `strict`: an object schema that lists its
+ * properties (and combines no others) allows no other key, whatever `additionalProperties` says.
+ */
+function validate(value: unknown, schema: Schema, path: string, errors: string[], strict = false): void {
   const s = resolve(schema);
   if (value === null) {
     if (s.nullable === true) return;
@@ -41,12 +52,13 @@ function validate(value: unknown, schema: Schema, path: string, errors: string[]
     errors.push(`${path}: null is not allowed`);
     return;
   }
-  if (Array.isArray(s.allOf)) for (const sub of s.allOf as Schema[]) validate(value, sub, path, errors);
+  if (Array.isArray(s.allOf))
+    for (const sub of s.allOf as Schema[]) validate(value, sub, path, errors, strict);
   for (const key of ['anyOf', 'oneOf'] as const) {
     if (Array.isArray(s[key])) {
       const ok = (s[key] as Schema[]).some((sub) => {
         const e: string[] = [];
-        validate(value, sub, path, e);
+        validate(value, sub, path, e, strict);
         return e.length === 0;
       });
       if (!ok) errors.push(`${path}: matches none of ${key}`);
@@ -62,29 +74,29 @@ function validate(value: unknown, schema: Schema, path: string, errors: string[]
       for (const r of (s.required as string[] | undefined) ?? [])
         if (!(r in obj)) errors.push(`${path}.${r}: required`);
       const props = (s.properties ?? {}) as Record<string, Schema>;
+      const closed = s.additionalProperties === false || (strict && s.properties !== undefined && !s.allOf);
       for (const [k, v] of Object.entries(obj)) {
-        if (props[k]) validate(v, props[k], `${path}.${k}`, errors);
-        else if (s.additionalProperties === false) errors.push(`${path}.${k}: not allowed`);
+        if (props[k]) validate(v, props[k], `${path}.${k}`, errors, strict);
+        else if (closed) errors.push(`${path}.${k}: not in the schema`);
       }
       return;
     }
     case 'array':
       if (!Array.isArray(value)) return void errors.push(`${path}: expected array`);
       value.forEach((v, i) => {
-        if (s.items) validate(v, s.items as Schema, `${path}[${i}]`, errors);
+        if (s.items) validate(v, s.items as Schema, `${path}[${i}]`, errors, strict);
       });
       return;
     case 'integer':
-      if (!Number.isInteger(value)) errors.push(`${path}: expected integer, got ${JSON.stringify(value)}`);
+    case 'number':
+      if (s.type === 'integer' ? !Number.isInteger(value) : typeof value !== 'number')
+        errors.push(`${path}: expected ${s.type}, got ${JSON.stringify(value)}`);
       else {
         if (typeof s.minimum === 'number' && (value as number) < s.minimum)
           errors.push(`${path}: below minimum`);
         if (typeof s.maximum === 'number' && (value as number) > s.maximum)
           errors.push(`${path}: above maximum`);
       }
-      return;
-    case 'number':
-      if (typeof value !== 'number') errors.push(`${path}: expected number`);
       return;
     case 'boolean':
       if (typeof value !== 'boolean') errors.push(`${path}: expected boolean`);
@@ -104,6 +116,34 @@ function validate(value: unknown, schema: Schema, path: string, errors: string[]
   }
 }
 
+/** Keys an object schema lists (through `$ref` and `allOf`) that `value` leaves out, as paths. */
+function absentKeys(value: unknown, schema: Schema, path: string): string[] {
+  const s = resolve(schema);
+  if (value === null || typeof value !== 'object') return [];
+  if (Array.isArray(value)) {
+    return s.items ? value.flatMap((v, i) => absentKeys(v, s.items as Schema, `${path}[${i}]`)) : [];
+  }
+  const obj = value as Record<string, unknown>;
+  const out = ((s.allOf as Schema[] | undefined) ?? []).flatMap((sub) => absentKeys(value, sub, path));
+  for (const [k, sub] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) {
+    if (!(k in obj)) out.push(`${path}.${k}`);
+    else out.push(...absentKeys(obj[k], sub, `${path}.${k}`));
+  }
+  return out;
+}
+
+/** The body of a `completed:request[create:task]` delivery (reference §2.4); `request` is CVAT's `Request`. */
+const COMPLETED_TASK_CREATION: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['event', 'request', 'webhook_id'],
+  properties: {
+    event: { type: 'string', enum: ['completed:request[create:task]'] },
+    request: { $ref: '#/components/schemas/Request' },
+    webhook_id: { type: 'integer' },
+  },
+};
+
 function templateFor(path: string, method: string): string | undefined {
   const candidates = Object.keys(doc.paths).filter((tpl) => {
     const re = new RegExp(`^${tpl.replace(/\{[^}]+\}/g, '[^/]+')}$`);
@@ -115,7 +155,16 @@ function templateFor(path: string, method: string): string | undefined {
 
 async function main() {
   const receivers: http.Server[] = [];
-  const receiver = http.createServer((_req, res) => res.writeHead(200).end('ok'));
+  /** Every delivery body the receiver got, parsed. */
+  const delivered: Record<string, unknown>[] = [];
+  const receiver = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      delivered.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>);
+      res.writeHead(200).end('ok');
+    });
+  });
   receivers.push(receiver);
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
@@ -131,7 +180,23 @@ async function main() {
   let failures = 0;
   let checked = 0;
   const results: Record<string, unknown> = {};
-  async function call(name: string, method: string, path: string, body?: unknown, user = 'alice') {
+  /** Reports one check: its errors (a failure) and notes (printed only). */
+  function report(name: string, what: string, errors: string[], notes: string[] = []) {
+    checked++;
+    if (errors.length > 0) {
+      failures++;
+      console.log(`FAIL ${name}: ${what}\n  ${errors.slice(0, 8).join('\n  ')}`);
+    } else console.log(`ok   ${name}: ${what}`);
+    for (const note of notes) console.log(`     note: ${note}`);
+  }
+  async function call(
+    name: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    user = 'alice',
+    { strict = false }: { strict?: boolean } = {},
+  ) {
     const headers: Record<string, string> = {
       authorization: user === 'admin' ? basic('admin', 'admin') : basic(user),
     };
@@ -153,15 +218,20 @@ async function main() {
     >;
     const schema = responses[String(res.status)]?.content?.['application/vnd.cvat+json']?.schema;
     const errors: string[] = [];
+    const notes: string[] = [];
     if (!tpl) errors.push('no path in the schema');
     else if (!responses[String(res.status)])
       errors.push(`status ${res.status} is not documented (${Object.keys(responses).join(', ')})`);
-    else if (schema && json !== undefined) validate(json, schema, '$', errors);
-    checked++;
-    if (errors.length > 0) {
-      failures++;
-      console.log(`FAIL ${name}: ${method} ${path} → ${res.status}\n  ${errors.slice(0, 8).join('\n  ')}`);
-    } else console.log(`ok   ${name}: ${method} ${path} → ${res.status}${tpl ? ` (${tpl})` : ''}`);
+    else if (schema && json !== undefined) {
+      validate(json, schema, '$', errors, strict);
+      if (strict) notes.push(...absentKeys(json, schema, '$').map((p) => `${p} (in the schema) is absent`));
+    }
+    report(
+      name,
+      `${method} ${path} → ${res.status}${tpl && errors.length === 0 ? ` (${tpl})` : ''}`,
+      errors,
+      notes,
+    );
     return json as Record<string, unknown>;
   }
 
@@ -191,10 +261,70 @@ async function main() {
   await call('projects.list', 'GET', '/api/projects?org=acme');
   await call('projects.retrieve', 'GET', '/api/projects/1');
   await call('tasks.create', 'POST', '/api/tasks?org=acme', { name: 'T', project_id: 1, segment_size: 2 });
-  await call('tasks.create_data', 'POST', '/api/tasks/1/data/', {
+  const completionHook = await call('webhooks.create (completed:request)', 'POST', '/api/webhooks?org=acme', {
+    target_url: target,
+    type: 'organization',
+    events: ['completed:request[create:task]'],
+  });
+  const created = await call('tasks.create_data', 'POST', '/api/tasks/1/data/', {
     image_quality: 70,
     server_files: ['a.jpg', 'b.jpg', 'c.jpg'],
   });
+  const requestPath = (rqId: unknown) => `/api/requests/${encodeURIComponent(String(rqId))}`;
+  const strict = { strict: true };
+  const finished = await call(
+    'requests.retrieve (finished task creation)',
+    'GET',
+    requestPath(created.rq_id),
+    undefined,
+    'alice',
+    strict,
+  );
+  // The completion webhook: `{event, request, webhook_id}`, `request` being CVAT's `Request`.
+  await sim.deliveries().idle();
+  const completions = delivered.filter((b) => b.event === 'completed:request[create:task]');
+  for (const payload of completions) {
+    const errors: string[] = [];
+    validate(payload, COMPLETED_TASK_CREATION, '$', errors, true);
+    if (payload.webhook_id !== completionHook.id)
+      errors.push(`$.webhook_id: ${JSON.stringify(payload.webhook_id)}, not ${completionHook.id}`);
+    if (JSON.stringify(payload.request) !== JSON.stringify(finished))
+      errors.push(
+        `$.request differs from GET ${requestPath(created.rq_id)}: ${JSON.stringify(payload.request)}`,
+      );
+    const notes = absentKeys(payload, COMPLETED_TASK_CREATION, '$').map(
+      (p) => `${p} (in the schema) is absent`,
+    );
+    report('webhook completed:request[create:task]', 'payload.request against Request', errors, notes);
+  }
+  if (completions.length !== 1)
+    report('webhook completed:request[create:task]', 'deliveries', [
+      `${completions.length} deliveries, not 1`,
+    ]);
+  // A request still queued (started_date, finished_date and expiry_date null), then both in the list.
+  await call('tasks.create (second)', 'POST', '/api/tasks?org=acme', {
+    name: 'T-queued',
+    project_id: 1,
+    segment_size: 2,
+  });
+  const settings = await sim.app.request('http://localhost/_sim/requests/settings', {
+    method: 'PATCH',
+    body: JSON.stringify({ queued: '1s', taskCreation: '3s' }),
+  });
+  if (!settings.ok) throw new Error(`PATCH /_sim/requests/settings answered ${settings.status}`);
+  const queued = await call('tasks.create_data (second)', 'POST', '/api/tasks/2/data/', {
+    image_quality: 50,
+    server_files: ['d.jpg'],
+  });
+  await call(
+    'requests.retrieve (queued task creation)',
+    'GET',
+    requestPath(queued.rq_id),
+    undefined,
+    'alice',
+    strict,
+  );
+  await call('requests.list', 'GET', '/api/requests', undefined, 'alice', strict);
   await call('tasks.list', 'GET', '/api/tasks?org=acme');
   await call('tasks.retrieve', 'GET', '/api/tasks/1');
   await call('tasks.partial_update', 'PATCH', '/api/tasks/1', { name: 'T2', assignee_id: 3 });

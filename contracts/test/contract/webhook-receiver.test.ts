@@ -5,7 +5,7 @@ import { webhookMessageStates } from '../../src/states';
 import { pythonJsonDumps } from '../support/python-json';
 import { createPact, type GivenState } from './support/pact';
 
-const { integer, regex, string } = MatchersV3;
+const { integer, number, regex, string } = MatchersV3;
 
 const SECRET = 'b5c1f0e2a9d84e7c'; // the webhook's secret, shared by CVAT and the receiver
 const ORG_SECRET = 'org-webhook-secret';
@@ -60,6 +60,10 @@ async function receives(
     });
   return { status: answer?.status ?? 0, events };
 }
+
+// DRF's ISO 8601 in UTC: microseconds when there are any, `Z` for +00:00.
+const DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+const TASK_RQ_ID = `action=create&target=task&target_id=${TASK_ID}`;
 
 describe('webhook-receiver ← annotation-sim-webhooks', () => {
   let pact: PactV4;
@@ -221,6 +225,74 @@ describe('webhook-receiver ← annotation-sim-webhooks', () => {
     expect(result).toEqual({
       status: 200,
       events: [{ kind: 'ping', webhookId: WEBHOOK_ID, sender: USERNAME }],
+    });
+  });
+
+  it('reports the finished creation of a task from the request of completed:request[create:task]', async () => {
+    const result = await receives(
+      pact,
+      [
+        webhookMessageStates.projectWebhook.with({
+          webhookId: WEBHOOK_ID,
+          projectId: PROJECT_ID,
+          events: ['completed:request[create:task]'],
+          secret: SECRET,
+        }),
+        webhookMessageStates.taskDataCreated.with({
+          username: USERNAME,
+          taskId: TASK_ID,
+          projectId: PROJECT_ID,
+        }),
+      ],
+      'a completed:request[create:task] delivery for the finished creation of task 42',
+      {
+        // Key order `event, request, webhook_id`; no `sender` (reference §2.4).
+        event: 'completed:request[create:task]',
+        // Exactly what GET /api/requests/{rq_id} answers when the request ends (task-creator pact).
+        request: {
+          status: 'finished',
+          message: '',
+          id: TASK_RQ_ID,
+          operation: {
+            type: 'create:task',
+            target: 'task',
+            project_id: PROJECT_ID,
+            task_id: TASK_ID,
+            job_id: null,
+            org_id: null,
+            format: null,
+            lightweight: null,
+          },
+          progress: number(0),
+          created_date: regex(DATE, '2026-08-12T10:00:00.104000Z'),
+          started_date: regex(DATE, '2026-08-12T10:00:00.104000Z'),
+          finished_date: regex(DATE, '2026-08-12T10:00:02.356000Z'),
+          expiry_date: regex(DATE, '2026-08-12T10:08:22.356000Z'),
+          owner: { id: integer(2), username: USERNAME },
+          result_url: null,
+          result_id: null,
+        },
+        webhook_id: WEBHOOK_ID,
+      },
+    );
+    expect(result).toEqual({
+      status: 200,
+      events: [
+        {
+          kind: 'request-completed',
+          webhookId: WEBHOOK_ID,
+          request: {
+            id: TASK_RQ_ID,
+            status: 'finished',
+            message: '',
+            type: 'create:task',
+            taskId: TASK_ID,
+            projectId: PROJECT_ID,
+            finishedDate: '2026-08-12T10:00:02.356000Z',
+            resultUrl: null,
+          },
+        },
+      ],
     });
   });
 

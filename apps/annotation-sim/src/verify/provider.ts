@@ -4,7 +4,7 @@
  * simulator on the manual clock whose webhook sender is injected (no network: the receiver states
  * decide the answers), with a handler for every provider state of contracts/STATES.md. The handlers are
  * named functions in `states/`, one file a resource family, each exporting its table by state template;
- * they set the world up through `/_sim/seed`, `/_sim/events/exports` and the API itself
+ * they set the world up through `/_sim/seed`, `/_sim/events/exports`, `/_sim/requests` and the API itself
  * (`state-support.ts`), and messages are checked against the engine's deliveries (`messages.ts`).
  * Development-time only: `src/main.ts` never imports this file, so pact stays out of the Docker image.
  */
@@ -22,6 +22,7 @@ import {
 import { eventExportStates } from './states/events';
 import { organizationStates } from './states/organizations';
 import { projectStates } from './states/projects';
+import { requestStates } from './states/requests';
 import { taskStates } from './states/tasks';
 import { userStates } from './states/users';
 import { webhookStates } from './states/webhooks';
@@ -33,6 +34,7 @@ const STATE_TABLES: readonly StateTable[] = [
   webhookStates,
   eventExportStates,
   taskStates,
+  requestStates,
   organizationStates,
 ];
 

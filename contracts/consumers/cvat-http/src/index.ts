@@ -10,3 +10,4 @@ export {
   type Query,
 } from './cvat-http';
 export { asArray, asObject, bool, type Json, num, numOrNull, str, strings, strOrNull } from './read';
+export { type CvatRequest, type CvatRequestStatus, readCvatRequest } from './request';

@@ -1,4 +1,13 @@
-import { asObject, type Json, num, numOrNull, str, strOrNull } from '../../cvat-http/src';
+import {
+  asObject,
+  type CvatRequest,
+  type Json,
+  num,
+  numOrNull,
+  readCvatRequest,
+  str,
+  strOrNull,
+} from '../../cvat-http/src';
 
 /** What the receiver makes of a delivery: the events its team acts on, and everything else as `other`. */
 export type WebhookEvent =
@@ -42,6 +51,12 @@ export type WebhookEvent =
       readonly organizationId: number;
       readonly username: string;
       readonly role: string;
+    }
+  | {
+      /** `completed:request[<operation>]`: a background request ended, `finished` or `failed`. */
+      readonly kind: 'request-completed';
+      readonly webhookId: number;
+      readonly request: CvatRequest;
     }
   | { readonly kind: 'other'; readonly event: string };
 
@@ -136,6 +151,15 @@ export function parseWebhookEvent(body: unknown): WebhookEvent {
       };
     }
     default:
+      // `completed:request[create:task]`, `…[export:dataset]`, …: no sender, the request as
+      // `GET /api/requests/{id}` shows it (reference §2.4).
+      if (/^completed:request\[[\w:]+\]$/.test(event)) {
+        return {
+          kind: 'request-completed',
+          webhookId: num(payload, 'webhook_id'),
+          request: readCvatRequest(payload['request']),
+        };
+      }
       return { kind: 'other', event };
   }
 }

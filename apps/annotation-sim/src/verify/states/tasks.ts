@@ -1,8 +1,9 @@
 /**
- * Tasks and jobs: seeding them, the actions on them through the API (each returning the one change it
- * emitted), and the message states whose delivery is such an action's.
+ * Tasks and jobs: seeding them (a task without data, for the REST API's task creation), the actions on
+ * them through the API (each returning the one change it emitted), and the message states whose delivery
+ * is such an action's.
  */
-import { webhookMessageStates } from '@sims/contracts';
+import { annotationStates, webhookMessageStates } from '@sims/contracts';
 import { int, paramsOf, str } from '@sims/pact-verify';
 import { actingUser, messageFor } from '../messages';
 import {
@@ -16,6 +17,7 @@ import {
   stateOf,
 } from '../state-support';
 
+const a = annotationStates;
 const m = webhookMessageStates;
 
 /** Seeds task `taskId` in project `projectId`, with the single job `withJobId` when given. */
@@ -72,6 +74,22 @@ export async function deleteTask(ctx: StateContext, token: string, taskId: numbe
 
 export async function moveJob(ctx: StateContext, token: string, jobId: number, state: string) {
   return capture(ctx, 'update:job', () => call(ctx, 'PATCH', `/api/jobs/${jobId}`, { state }, token));
+}
+
+// ---- the REST API (annotation-sim)
+
+/** A task of the project's owner with that id and name, without data (no jobs): its data may be sent. */
+async function taskWithoutData(ctx: StateContext, params: unknown) {
+  const p = paramsOf(params, a.taskWithoutData.template, 'taskId', 'taskName', 'projectId');
+  const projectId = int(p.projectId, 'projectId');
+  const project = projectById(ctx, projectId);
+  if (!project) throw new Error(`no project ${projectId}: a project state must come first`);
+  const owner = project.owner_id === null ? undefined : stateOf(ctx).users.get(project.owner_id);
+  if (!owner) throw new Error(`project ${projectId} has no owner`);
+  const taskId = int(p.taskId, 'taskId');
+  await seedTask(ctx, owner.username, projectId, taskId, str(p.taskName, 'taskName'));
+  const task = stateOf(ctx).tasks.get(taskId);
+  if (task?.data_id !== null || task.size !== 0) throw new Error(`task ${taskId} was seeded with data`);
 }
 
 // ---- message states
@@ -133,6 +151,7 @@ async function jobStateChanged(ctx: StateContext, params: unknown) {
 }
 
 export const taskStates: StateTable = {
+  [a.taskWithoutData.template]: taskWithoutData,
   [m.taskCreated.template]: taskCreated,
   [m.taskRenamed.template]: taskRenamed,
   [m.taskDeleted.template]: taskDeleted,
