@@ -82,7 +82,7 @@ export const REQUESTS_CONTROL_OPENAPI: Record<string, unknown> = {
     patch: op(
       'Change how long requests take',
       'the settings',
-      '{ queued?, taskCreation?, resultTtl?, failureTtl? } as durations ("2s") or ms',
+      '{ queued?, taskCreation?, export?, resultTtl?, failureTtl? } as durations ("2s") or ms',
     ),
   },
   '/_sim/requests/complete': {

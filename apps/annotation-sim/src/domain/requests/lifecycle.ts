@@ -33,10 +33,20 @@ export type NewRequest = Pick<
   'id' | 'operation' | 'owner' | 'httpRequestId' | 'baseUrl' | 'work'
 >;
 
+/**
+ * CVAT's export cache TTL, an export's `result_ttl` and `failure_ttl` both (24 h, the default the
+ * events export uses too).
+ */
+const EXPORT_CACHE_TTL_MS = 86_400_000;
+
+/** How long a request stays once ended: exports the cache TTL, others RQ's result or failure TTL. */
+function ttlOf(rs: RequestsState, r: BackgroundRequest): number {
+  if (r.work.kind !== 'create:task') return EXPORT_CACHE_TTL_MS;
+  return r.outcome?.status === 'failed' ? rs.settings.failureTtlMs : rs.settings.resultTtlMs;
+}
+
 function isExpired(rs: RequestsState, r: BackgroundRequest, now: number): boolean {
-  if (r.outcome === null) return false;
-  const ttl = r.outcome.status === 'finished' ? rs.settings.resultTtlMs : rs.settings.failureTtlMs;
-  return now >= r.outcome.at + ttl;
+  return r.outcome !== null && now >= r.outcome.at + ttlOf(rs, r);
 }
 
 /** The request with this id, unless it expired (RQ dropped it). */
@@ -120,7 +130,7 @@ export function settleRequest(
     r.outcome =
       'failed' in result
         ? { status: 'failed', at, message: result.failed }
-        : { status: 'finished', at, resultId: result.resultId, resultPath: result.resultPath };
+        : { status: 'finished', at, ...result };
   }
   rs.hooks.ended(r);
 }
@@ -139,7 +149,7 @@ export function countRequestPoll(rs: RequestsState, r: BackgroundRequest, now: n
 export function viewRequest(rs: RequestsState, r: BackgroundRequest, now: number): RequestView {
   const status = requestStatus(r, now);
   const ended = r.outcome?.at ?? null;
-  const ttl = r.outcome?.status === 'failed' ? rs.settings.failureTtlMs : rs.settings.resultTtlMs;
+  const ttl = ttlOf(rs, r);
   const finished = r.outcome?.status === 'finished' ? r.outcome : null;
   return {
     id: r.id,

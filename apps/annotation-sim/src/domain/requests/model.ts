@@ -20,21 +20,44 @@ interface RequestOperation {
   lightweight: boolean | null;
 }
 
+/** An export's work: what is exported, how, and the name its file is downloaded under. */
+export interface ExportWork {
+  kind: 'export:dataset' | 'export:annotations' | 'export:backup';
+  target: 'project' | 'task' | 'job';
+  targetId: number;
+  /** The format's display name (`COCO 1.0`); null for a backup. */
+  format: string | null;
+  /** The download's file name: `filename` as asked, else CVAT's default from the resource at enqueue. */
+  filename: string;
+  /** Exported to cloud storage: finished without a local file (`result_url` null). */
+  cloud: boolean;
+}
+
 /** The work a request does when its worker runs it; each kind has a runner (`domain/requests/runners.ts`). */
-type RequestWork = {
-  kind: 'create:task';
-  taskId: number;
-  /** The frames the data gives (the files are only counted), quality and chunk size as asked. */
-  size: number;
-  imageQuality?: number;
-  chunkSize?: number;
-};
+export type RequestWork =
+  | {
+      kind: 'create:task';
+      taskId: number;
+      /** The frames the data gives (the files are only counted), quality and chunk size as asked. */
+      size: number;
+      imageQuality?: number;
+      chunkSize?: number;
+    }
+  | ExportWork;
+
+/** A finished export's file: its download name and the archive's bytes as base64 (kept as snapshots keep it). */
+interface ExportFile {
+  name: string;
+  base64: string;
+}
 
 /** What a finished request leaves: `result_id` (e.g. a report), or a file `result_url` points at. */
 export interface RequestResult {
   resultId: number | null;
   /** Path and query of the download (`/api/tasks/5/dataset/download?rq_id=…`), when there is a file. */
   resultPath: string | null;
+  /** The file an export made (none for a cloud export or other kinds). */
+  file?: ExportFile;
 }
 
 /** One background request. Times are epoch ms of the world clock. */
@@ -111,6 +134,16 @@ export function formatRequestId(fields: {
     parts.push(`${key}=${text.replace(/\./g, '~').replace(/ /g, '_')}`);
   }
   return parts.join('&');
+}
+
+/**
+ * Python's `urllib.parse.quote` (safe `/`): how CVAT puts an rq_id in `result_url` (`&` → `%26`,
+ * `=` → `%3D`, `~` kept) and a file name in `filename*`.
+ */
+export function pythonQuote(text: string): string {
+  return encodeURIComponent(text)
+    .replace(/[!'()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%2F/g, '/');
 }
 
 /** What {@link renderRequest} reads: a background request or an events export job, as one shape. */

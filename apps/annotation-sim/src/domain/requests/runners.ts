@@ -2,12 +2,21 @@
  * What the simulator's workers do: each kind of background request's work on the world's state, and
  * the `completed:request[…]` webhooks CVAT 2.73 sends when one ends.
  */
+import { backupArchive } from '../exports/backup';
+import { datasetArchive } from '../exports/dataset';
+import { exportSource } from '../exports/source';
 import type { Payload } from '../payloads';
 import type { AnnotationState } from '../state';
 import { attachTaskData } from '../tasks';
 import { selectWebhooks } from '../webhooks';
 import { renderBackgroundRequest } from './lifecycle';
-import type { BackgroundRequest, RequestResult } from './model';
+import {
+  type BackgroundRequest,
+  type ExportWork,
+  pythonQuote,
+  type RequestResult,
+  type RequestWork,
+} from './model';
 import type { RequestHooks, RequestsState } from './state';
 
 /**
@@ -18,22 +27,22 @@ function formattedException(exceptionClass: string, message: string): string {
   return `${exceptionClass}: ${message}\n`;
 }
 
+/** The worker's failure when the request's resource was deleted meanwhile (Django's `DoesNotExist`). */
+const doesNotExist = (model: string) =>
+  formattedException(
+    `cvat.apps.engine.models.${model}.DoesNotExist`,
+    `${model} matching query does not exist.`,
+  );
+
 /** Task data creation: the worker cuts the data into jobs (their events carry the request's id). */
 function createTaskData(
   state: AnnotationState,
   r: BackgroundRequest,
+  work: Extract<RequestWork, { kind: 'create:task' }>,
   at: number,
 ): RequestResult | { failed: string } {
-  const work = r.work;
   const task = state.tasks.get(work.taskId);
-  if (task === undefined) {
-    return {
-      failed: formattedException(
-        'cvat.apps.engine.models.Task.DoesNotExist',
-        'Task matching query does not exist.',
-      ),
-    };
-  }
+  if (task === undefined) return { failed: doesNotExist('Task') };
   attachTaskData(
     {
       state,
@@ -44,6 +53,34 @@ function createTaskData(
     { size: work.size, image_quality: work.imageQuality, chunk_size: work.chunkSize },
   );
   return { resultId: null, resultPath: null };
+}
+
+/** The model a vanished export target is looked up as (`Task.DoesNotExist`). */
+const MODELS = { project: 'Project', task: 'Task', job: 'Job' } as const;
+
+/**
+ * A dataset, annotations or backup export: the archive is built from the world as it is when the
+ * worker ends, kept with the result (none for a cloud export: `result_url` null).
+ */
+function runExport(
+  state: AnnotationState,
+  r: BackgroundRequest,
+  work: ExportWork,
+  at: number,
+): RequestResult | { failed: string } {
+  const src = exportSource(state, work.target, work.targetId);
+  if (src === undefined) return { failed: doesNotExist(MODELS[work.target]) };
+  if (work.cloud) return { resultId: null, resultPath: null };
+  const bytes =
+    work.kind === 'export:backup'
+      ? backupArchive(src, at)
+      : datasetArchive(src, work.format ?? '', work.kind === 'export:dataset', at, r.baseUrl);
+  const subresource = work.kind === 'export:backup' ? 'backup' : 'dataset';
+  return {
+    resultId: null,
+    resultPath: `/api/${work.target}s/${work.targetId}/${subresource}/download?rq_id=${pythonQuote(r.id)}`,
+    file: { name: work.filename, base64: Buffer.from(bytes).toString('base64') },
+  };
 }
 
 /**
@@ -62,7 +99,11 @@ export function requestHooks(
     run(r, at) {
       switch (r.work.kind) {
         case 'create:task':
-          return createTaskData(state, r, at);
+          return createTaskData(state, r, r.work, at);
+        case 'export:dataset':
+        case 'export:annotations':
+        case 'export:backup':
+          return runExport(state, r, r.work, at);
       }
     },
     ended(r) {

@@ -15,15 +15,18 @@ export interface RequestSettings {
    * finished on the world clock.
    */
   taskCreationMs: number;
-  /** How long a finished request stays (RQ's default `result_ttl`, 500 s). */
+  /** Time from enqueue to the end of a dataset, annotations or backup export (default 2 s, as the events export). */
+  exportMs: number;
+  /** How long a finished task creation stays (RQ's default `result_ttl`, 500 s; exports: 24 h). */
   resultTtlMs: number;
-  /** How long a failed request stays (RQ's default `failure_ttl`, one year). */
+  /** How long a failed task creation stays (RQ's default `failure_ttl`, one year; exports: 24 h). */
   failureTtlMs: number;
 }
 
 const DEFAULT_REQUEST_SETTINGS: RequestSettings = {
   queuedMs: 0,
   taskCreationMs: 0,
+  exportMs: 2000,
   resultTtlMs: 500_000,
   failureTtlMs: 365 * 86_400_000,
 };
@@ -102,15 +105,27 @@ const operationSchema = z
     lightweight: z.boolean().nullable(),
   })
   .strict();
-const workSchema = z
-  .object({
-    kind: z.literal('create:task'),
-    taskId: z.number(),
-    size: z.number(),
-    imageQuality: z.number().optional(),
-    chunkSize: z.number().optional(),
-  })
-  .strict();
+const workSchema = z.union([
+  z
+    .object({
+      kind: z.literal('create:task'),
+      taskId: z.number(),
+      size: z.number(),
+      imageQuality: z.number().optional(),
+      chunkSize: z.number().optional(),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.enum(['export:dataset', 'export:annotations', 'export:backup']),
+      target: z.enum(['project', 'task', 'job']),
+      targetId: z.number(),
+      format: z.string().nullable(),
+      filename: z.string(),
+      cloud: z.boolean(),
+    })
+    .strict(),
+]);
 const requestSchema = z
   .object({
     id: z.string(),
@@ -133,6 +148,7 @@ const requestSchema = z
             at: z.number(),
             resultId: nInt,
             resultPath: z.string().nullable(),
+            file: z.object({ name: z.string(), base64: z.string() }).strict().optional(),
           })
           .strict(),
         z.object({ status: z.literal('failed'), at: z.number(), message: z.string() }).strict(),
@@ -146,6 +162,7 @@ const snapshotSchema = z
       .object({
         queuedMs: z.number(),
         taskCreationMs: z.number(),
+        exportMs: z.number().default(DEFAULT_REQUEST_SETTINGS.exportMs),
         resultTtlMs: z.number(),
         failureTtlMs: z.number(),
       })
@@ -203,6 +220,7 @@ const requestSettingsInputSchema = z
   .object({
     queued: durationInput.optional(),
     taskCreation: durationInput.optional(),
+    export: durationInput.optional(),
     resultTtl: durationInput.optional(),
     failureTtl: durationInput.optional(),
   })
@@ -213,6 +231,7 @@ export function applyRequestSettings(rs: RequestsState, input: unknown): Request
   const s = parseInput(requestSettingsInputSchema, input, 'requests');
   if (s.queued !== undefined) rs.settings.queuedMs = s.queued;
   if (s.taskCreation !== undefined) rs.settings.taskCreationMs = s.taskCreation;
+  if (s.export !== undefined) rs.settings.exportMs = s.export;
   if (s.resultTtl !== undefined) rs.settings.resultTtlMs = s.resultTtl;
   if (s.failureTtl !== undefined) rs.settings.failureTtlMs = s.failureTtl;
   return rs.settings;
@@ -224,6 +243,7 @@ export function describeRequestSettings(rs: RequestsState) {
   return {
     queued: s.queuedMs,
     taskCreation: s.taskCreationMs,
+    export: s.exportMs,
     resultTtl: s.resultTtlMs,
     failureTtl: s.failureTtlMs,
   };

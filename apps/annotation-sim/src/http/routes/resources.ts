@@ -1,6 +1,7 @@
 import type { RouteDeps } from '../api';
 import type { Kernel } from '../deps';
 import { type RouteSpec, registerRoutes } from '../route-table';
+import { exportRoutes } from './exports';
 import { commentRoutes, issueRoutes } from './issues';
 import { jobRoutes } from './jobs';
 import { projectRoutes } from './projects';
@@ -13,9 +14,10 @@ const RESOURCE_ROUTES: readonly RouteSpec[] = [
   ...jobRoutes,
   ...issueRoutes,
   ...commentRoutes,
+  ...exportRoutes,
 ];
 
-/** Registers projects, tasks, jobs, issues and comments on the kernel's app. */
+/** Registers projects, tasks, jobs, issues, comments and their exports on the kernel's app. */
 export function registerResourceRoutes(kernel: Kernel, deps: RouteDeps): void {
   registerRoutes(kernel, deps, RESOURCE_ROUTES);
 }

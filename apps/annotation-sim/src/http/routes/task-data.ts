@@ -4,15 +4,14 @@
  * chunk endpoints `HEAD`/`PATCH /api/tasks/{id}/data/{file_id}`. The data is then created by a
  * background request (`action=create&target=task&target_id=<id>`) that `GET /api/requests/{id}` follows.
  */
-import { parseDuration } from '@sims/sim-core';
-import { annotationEffects } from '../../domain/fault-effects';
 import type { TaskRec } from '../../domain/model';
-import { enqueueRequest, type RequestPlan, statusOf } from '../../domain/requests/lifecycle';
+import { enqueueRequest, statusOf } from '../../domain/requests/lifecycle';
 import { formatRequestId } from '../../domain/requests/model';
 import { type RequestsState, requestsOf, type TaskUpload } from '../../domain/requests/state';
 import { taskDataInput } from '../../domain/tasks';
 import type { ApiRequest } from '../api';
 import { parseMultipart } from '../multipart';
+import { requestPlan } from '../request-plan';
 import { cvatJson, emptyBody } from '../respond';
 import { refused } from '../route-table';
 import { loadRecord } from './resource-support';
@@ -38,28 +37,6 @@ const tus = (r: ApiRequest, status: number, data?: unknown, headers: Record<stri
   data === undefined
     ? emptyBody(r.c, status, { ...TUS_HEADERS, ...headers })
     : cvatJson(r.c, data, status, { ...TUS_HEADERS, ...headers });
-
-/**
- * How a new request runs: the world's settings, changed by a matching fault rule (`requestDelay`,
- * `requestFails`, `requestLost`).
- */
-function requestPlan(r: ApiRequest, rs: RequestsState, durationMs: number): RequestPlan {
-  const sim = r.sim;
-  const plan: RequestPlan = { durationMs, queuedMs: rs.settings.queuedMs };
-  const delay = annotationEffects.takeEffect(sim, 'requestDelay');
-  if (delay?.queued !== undefined) plan.queuedMs = parseDuration(delay.queued);
-  if (delay?.duration !== undefined) plan.durationMs = parseDuration(delay.duration);
-  // `queued` alone: the request waits that long, then takes its usual time.
-  else if (delay?.queued !== undefined) plan.durationMs = plan.queuedMs + durationMs;
-  if (delay?.polls !== undefined) plan.polls = delay.polls;
-  const fails = annotationEffects.takeEffect(sim, 'requestFails');
-  if (fails) {
-    plan.failWith = fails.message;
-    if (fails.after !== undefined) plan.durationMs = parseDuration(fails.after);
-  }
-  if (annotationEffects.takeEffect(sim, 'requestLost') !== undefined) plan.lost = true;
-  return plan;
-}
 
 /** The task of the path, if the caller may change it; else its refusal. */
 function taskOf(r: ApiRequest): TaskRec | Response {

@@ -1,0 +1,252 @@
+/**
+ * Dataset, annotations and backup exports as background requests (CVAT's `DatasetExporter` and
+ * `BackupExporter`): `POST /api/{projects,tasks,jobs}/{id}/dataset/export` and
+ * `POST /api/{projects,tasks}/{id}/backup/export` answer 202 `{"rq_id"}`; the worker builds the archive
+ * and `GET …/dataset/download?rq_id=` or `…/backup/download?rq_id=` hands it to the request's owner.
+ */
+import type { Context } from 'hono';
+import { isAdmin } from '../../domain/access';
+import { backupFileName, datasetFileName, isExportFormat } from '../../domain/exports/dataset';
+import type { ExportTarget } from '../../domain/exports/source';
+import type { JobRec, ProjectRec, TaskRec } from '../../domain/model';
+import { enqueueRequest, findRequest, statusOf } from '../../domain/requests/lifecycle';
+import { type ExportWork, formatRequestId, pythonQuote, requestStatus } from '../../domain/requests/model';
+import { requestsOf } from '../../domain/requests/state';
+import type { ApiRequest } from '../api';
+import { requestPlan } from '../request-plan';
+import { cvatJson, djangoHtml, PERMISSION_DENIED } from '../respond';
+import { byId, type RouteSpec, refused } from '../route-table';
+import { loadRecord } from './resource-support';
+
+type Exported =
+  | { target: 'project'; rec: ProjectRec }
+  | { target: 'task'; rec: TaskRec }
+  | { target: 'job'; rec: JobRec };
+
+/** The resource of the path, if the caller may view it; else its refusal (404, 403). */
+function exportedOf(r: ApiRequest, target: ExportTarget): Exported | Response {
+  const s = r.state;
+  const loaded =
+    target === 'project'
+      ? loadRecord(r, 'project', s.projects, 'Project', false)
+      : target === 'task'
+        ? loadRecord(r, 'task', s.tasks, 'Task', false)
+        : loadRecord(r, 'job', s.jobs, 'Job', false);
+  return loaded.ok ? ({ target, rec: loaded.value } as Exported) : refused(r, loaded);
+}
+
+/** The task a resource belongs to (itself for a task; none for a project). */
+function taskOf(r: ApiRequest, e: Exported): TaskRec | undefined {
+  if (e.target === 'task') return e.rec;
+  return e.target === 'job' ? r.state.tasks.get(e.rec.task_id) : undefined;
+}
+
+/** `location` and `cloud_storage_id` as CVAT's exporters check them: a cloud export, or the 400. */
+function cloudOf(r: ApiRequest): boolean | Response {
+  const location = r.query('location') ?? 'local';
+  if (location !== 'local' && location !== 'cloud_storage') {
+    return cvatJson(r.c, [`Unexpected location ${location} specified for the request`], 400);
+  }
+  if (location === 'cloud_storage' && !r.query('cloud_storage_id')) {
+    return cvatJson(
+      r.c,
+      ['Cloud storage location was selected as the destination, but cloud storage id was not specified'],
+      400,
+    );
+  }
+  return location === 'cloud_storage';
+}
+
+/** Enqueues the export (409 `{"rq_id"}` while the same one is queued or started). */
+function enqueueExport(r: ApiRequest, e: Exported, work: Omit<ExportWork, 'target' | 'targetId'>): Response {
+  const user = r.user();
+  const subresource = work.kind.slice('export:'.length);
+  const id = formatRequestId({
+    action: 'export',
+    target: e.target,
+    target_id: e.rec.id,
+    user_id: user.id,
+    format: work.format ?? undefined,
+    subresource,
+  });
+  const rs = requestsOf(r.state);
+  const status = statusOf(rs, id, r.now);
+  if (status === 'queued' || status === 'started') return cvatJson(r.c, { rq_id: id }, 409);
+  const task = taskOf(r, e);
+  const projectId = e.target === 'project' ? e.rec.id : (task?.project_id ?? null);
+  const orgId = e.target === 'project' ? e.rec.organization_id : (task?.organization_id ?? null);
+  enqueueRequest(
+    rs,
+    r.world.clock,
+    {
+      id,
+      operation: {
+        type: work.kind,
+        target: e.target,
+        project_id: projectId,
+        task_id: task?.id ?? null,
+        job_id: e.target === 'job' ? e.rec.id : null,
+        org_id: orgId,
+        format: work.format,
+        lightweight: null,
+      },
+      owner: { id: user.id, username: user.username, email: user.email },
+      httpRequestId: r.sim.requestId,
+      baseUrl: r.state.baseUrl,
+      work: { ...work, target: e.target, targetId: e.rec.id },
+    },
+    requestPlan(r, rs, rs.settings.exportMs),
+  );
+  return cvatJson(r.c, { rq_id: id }, 202);
+}
+
+/** attrs' `to_bool` of a query flag (`save_images`): `true`, `t`, `yes`, `y`, `on`, `1`, any case. */
+const flag = (v: string | undefined) => /^(true|t|yes|y|on|1)$/i.test(v ?? '');
+
+/** `POST /api/<target>s/{id}/dataset/export?format=…&save_images=…`. */
+const exportDataset = (target: ExportTarget) => (r: ApiRequest) => {
+  const e = exportedOf(r, target);
+  if (e instanceof Response) return e;
+  // `init_request_args` (location) before `validate_request` (format).
+  const cloud = cloudOf(r);
+  if (cloud instanceof Response) return cloud;
+  const format = r.query('format');
+  if (!isExportFormat(format)) return cvatJson(r.c, ['Unknown format specified for the request'], 400);
+  const saveImages = flag(r.query('save_images'));
+  const filename =
+    r.query('filename') || datasetFileName(target, e.rec.id, e.rec.updated_date, format, saveImages);
+  return enqueueExport(r, e, {
+    kind: saveImages ? 'export:dataset' : 'export:annotations',
+    format,
+    filename,
+    cloud,
+  });
+};
+
+/** `POST /api/<target>s/{id}/backup/export`. */
+const exportBackup = (target: 'project' | 'task') => (r: ApiRequest) => {
+  const e = exportedOf(r, target);
+  if (e instanceof Response) return e;
+  const cloud = cloudOf(r);
+  if (cloud instanceof Response) return cloud;
+  if (e.target === 'task' && e.rec.data_id === null) {
+    return cvatJson(r.c, ['Backup of a task without data is not allowed'], 400);
+  }
+  const name = (e.rec as ProjectRec | TaskRec).name;
+  const filename = r.query('filename') || backupFileName(target, name, e.rec.updated_date);
+  return enqueueExport(r, e, { kind: 'export:backup', format: null, filename, cloud });
+};
+
+/**
+ * django-sendfile2's attachment header of CVAT's `make_attachment_file_name` (backslashes and quotes
+ * escaped, white space runs one space, control characters dropped): an ASCII `filename`, and
+ * `filename*` in RFC 5987 form when the name is not ASCII.
+ */
+function attachment(filename: string): string {
+  const name = filename
+    .replace(/\s+/g, ' ')
+    .replace(/\p{Cc}/gu, '')
+    .replace(/[\\"]/g, '\\$&');
+  const ascii = name.normalize('NFKD').replace(/[^ -~]/g, '');
+  if (ascii === name) return `attachment; filename="${name}"`;
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${pythonQuote(name)}`;
+}
+
+/** The export subresources each download serves. */
+const SERVES = { dataset: ['dataset', 'annotations'], backup: ['backup'] } as const;
+
+/** `ExportRequestId.parse`: the fields of an export request id, or undefined when it is not one. */
+function parseExportId(rqId: string): URLSearchParams | undefined {
+  const p = new URLSearchParams(rqId);
+  const known = ['action', 'target', 'target_id', 'id', 'user_id', 'lightweight', 'format', 'subresource'];
+  const ok =
+    [...p.keys()].every((k) => known.includes(k)) &&
+    p.get('action') === 'export' &&
+    !!p.get('target') &&
+    p.has('target_id') !== p.has('id') &&
+    /^\d*$/.test(p.get('target_id') ?? '') &&
+    /^\d*$/.test(p.get('user_id') ?? '') &&
+    ['backup', 'dataset', 'annotations', null].includes(p.get('subresource'));
+  return ok ? p : undefined;
+}
+
+/**
+ * `GET /api/<target>s/{id}/<dataset|backup>/download?rq_id=`. The permission reads the id first
+ * (missing: 400; not an export id: 400 "Unexpected request id format"; another user's: 403 unless
+ * admin), then CVAT's `Downloader` (an id of another resource or subresource, unknown, unfinished,
+ * exported to cloud), then the archive as an attachment.
+ */
+const download = (target: ExportTarget, kind: keyof typeof SERVES) => (r: ApiRequest) => {
+  const e = exportedOf(r, target);
+  if (e instanceof Response) return e;
+  const rqId = r.query('rq_id');
+  if (!rqId) return cvatJson(r.c, ['Missing request id in the query parameters'], 400);
+  const p = parseExportId(rqId);
+  if (!p) return cvatJson(r.c, ['Unexpected request id format'], 400);
+  const user = r.user();
+  if (!isAdmin(user) && p.get('user_id') !== String(user.id)) {
+    return cvatJson(r.c, { detail: PERMISSION_DENIED }, 403);
+  }
+  const sub = p.get('subresource') ?? '';
+  const matches =
+    p.get('target') === target &&
+    p.get('target_id') === String(e.rec.id) &&
+    (SERVES[kind] as readonly string[]).includes(sub);
+  if (!matches) return cvatJson(r.c, ['Invalid export request id'], 400);
+  const request = findRequest(requestsOf(r.state), rqId, r.now);
+  if (!request) return djangoHtml(r.c, 400, 'Unknown export request id');
+  const outcome = request.outcome;
+  if (requestStatus(request, r.now) !== 'finished' || outcome?.status !== 'finished') {
+    return djangoHtml(r.c, 400, 'The export process is not finished');
+  }
+  if (!outcome.file) {
+    return djangoHtml(r.c, 400, 'The export process has no result file to be downloaded locally');
+  }
+  return new Response(Buffer.from(outcome.file.base64, 'base64'), {
+    status: 200,
+    headers: {
+      'Content-Type': 'application/zip',
+      'Content-Disposition': attachment(outcome.file.name),
+      'X-Request-Id': r.sim.requestId,
+    },
+  });
+};
+
+// Fault rules can target one export by its resource (`tasks/5`), or one download by `rq_id`.
+const rqIdQuery = (c: Context) => c.req.query('rq_id') ?? '';
+
+/** The export and download routes of projects, tasks and jobs. */
+export const exportRoutes: readonly RouteSpec[] = [
+  ...(['project', 'task', 'job'] as const).flatMap((target): RouteSpec[] => [
+    {
+      method: 'post',
+      path: `/api/${target}s/:id/dataset/export`,
+      operation: `${target}s.create_dataset_export`,
+      resource: byId(`${target}s`),
+      handle: exportDataset(target),
+    },
+    {
+      method: 'get',
+      path: `/api/${target}s/:id/dataset/download`,
+      operation: `${target}s.download_dataset`,
+      resource: rqIdQuery,
+      handle: download(target, 'dataset'),
+    },
+  ]),
+  ...(['project', 'task'] as const).flatMap((target): RouteSpec[] => [
+    {
+      method: 'post',
+      path: `/api/${target}s/:id/backup/export`,
+      operation: `${target}s.create_backup_export`,
+      resource: byId(`${target}s`),
+      handle: exportBackup(target),
+    },
+    {
+      method: 'get',
+      path: `/api/${target}s/:id/backup/download`,
+      operation: `${target}s.download_backup`,
+      resource: rqIdQuery,
+      handle: download(target, 'backup'),
+    },
+  ]),
+];
