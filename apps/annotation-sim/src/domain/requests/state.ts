@@ -84,7 +84,7 @@ export function createRequestsState(
 }
 
 /** A JSON snapshot (timers dropped). */
-export function exportRequestsState(rs: RequestsState) {
+export function exportRequestsState(rs: RequestsState): unknown {
   return {
     settings: { ...rs.settings },
     requests: [...rs.requests.values()].map(({ timer: _timer, ...r }) => r),
