@@ -202,9 +202,12 @@ function stringValue(v: unknown, type: z.ZodString | z.ZodStringFormat): Outcome
 /** The bounds a schema declares with `.min()`/`.max()` (not the safe-integer range `.int()` implies). */
 function boundsOf(type: z.ZodNumber): { min?: number; max?: number } {
   const bounds: { min?: number; max?: number } = {};
+  // Read by the check's name: `z.core`'s classes as values would bundle all of zod's core (its locales
+  // too) into the simulator's startup (docs/decisions/0009).
   for (const check of type._zod.def.checks ?? []) {
-    if (check instanceof z.core.$ZodCheckGreaterThan) bounds.min = Number(check._zod.def.value);
-    else if (check instanceof z.core.$ZodCheckLessThan) bounds.max = Number(check._zod.def.value);
+    const def = check._zod.def as { check: string; value?: unknown };
+    if (def.check === 'greater_than') bounds.min = Number(def.value);
+    else if (def.check === 'less_than') bounds.max = Number(def.value);
   }
   return bounds;
 }
