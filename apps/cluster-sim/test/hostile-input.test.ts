@@ -100,6 +100,13 @@ describe('request body size', () => {
     }
   });
 
+  it('refuses a body longer than the Content-Length it declared when that passes the limit', async () => {
+    // A real server's HTTP parser never delivers more than the declared length; in-process it can.
+    const res = await send(`{"nodeVersion":"-"}${' '.repeat(LIMIT)}`, { 'content-length': '20' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe('Request payload size exceeds the limit: 10485760 bytes.');
+  });
+
   it('reads a body just under the limit (and answers its content)', async () => {
     const padding = ' '.repeat(LIMIT - 100);
     const res = await send(`{"nodeVersion":"-"}${padding}`);

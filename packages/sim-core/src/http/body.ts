@@ -38,6 +38,15 @@ export async function readBoundedText(request: Request, limit: number): Promise<
     }
     return { ok: false, limit };
   }
+  if (declared !== null && /^\d+$/.test(declared)) {
+    // A declared length within the limit: the server's HTTP parser delivers exactly that many bytes, so
+    // the body is read in one go by the runtime's own reader (a web-stream reader loop costs a stream
+    // per request: a third of a small PUT's throughput, bench/ figure 3). A body longer than it
+    // declared (possible only in-process) is still refused.
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    if (bytes.byteLength > limit) return { ok: false, limit };
+    return { ok: true, text: decoder.decode(bytes) };
+  }
   const stream = request.body;
   if (!stream) return { ok: true, text: '' };
   const reader = stream.getReader();
