@@ -13,7 +13,9 @@ const routes = Object.entries(doc.paths)
   .filter(([path]) => OWN(path))
   .flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ method, path })))
   .filter((r) => !PUBLIC.has(`${r.method} ${r.path}`));
-const concrete = (path: string) => path.replace(/\{[^}]+\}/g, '999');
+// A TUS upload's id has CVAT's form (`<user id>_<uuid>`): any other is no route at all.
+const concrete = (path: string) =>
+  path.replace('{file_id}', '999_00000000-0000-4000-8000-000000000000').replace(/\{[^}]+\}/g, '999');
 
 describe('every route', () => {
   it('covers the resource and webhook surface', () => {

@@ -361,6 +361,10 @@ describe('upload forms', () => {
       'upload-metadata': `filename ${Buffer.from('a.jpg').toString('base64')}`,
     });
     const chunkUrl = new URL(created.headers.get('location') as string).pathname;
+    // A file id not of CVAT's form is no route at all: Django's 404 page.
+    const bad = await send('PATCH', '/api/tasks/1/data/1', { 'upload-offset': '0', 'content-length': '0' });
+    expect(bad.status).toBe(404);
+    expect(await bad.text()).toContain('<title>Not Found</title>');
     const bob = `Basic ${Buffer.from('bob:password').toString('base64')}`;
     const other = await h.sim.app.request(`http://localhost${chunkUrl}`, {
       method: 'HEAD',

@@ -469,7 +469,7 @@ export async function annotationApiSetup(): Promise<FuzzSetup> {
   const notes = new Set<string>();
   if (ops.every((op) => op.bodySchema === undefined)) {
     notes.add(
-      "annotation-sim API: the served /openapi.json gives no requestBody for any operation, so request bodies are fuzzed from stand-in schemas written from the routes' DRF field specs (fuzz/src/targets/annotation.ts), not from the document. The document also lists `GET /api/requests/{id}{.+}` (a regex route's pattern leaking into a path template).",
+      "annotation-sim API: the served /openapi.json gives no requestBody for any operation, so request bodies are fuzzed from stand-in schemas written from the routes' DRF field specs (fuzz/src/targets/annotation.ts), not from the document.",
     );
   }
   const parts: RequestArbParts = {

@@ -79,7 +79,8 @@ export function buildOpenApi(routes: { method: string; path: string }[]): Record
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     if (!(r.path.startsWith('/api/') || r.path.startsWith('/webhooks/')) || r.method === 'ALL') continue;
-    const path = r.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+    // `:name` and `:name{regex}` are both the path parameter `{name}`.
+    const path = r.path.replace(/:([A-Za-z_]+)(\{(?:[^{}]|\{[^{}]*\})*\})?/g, '{$1}');
     const method = r.method.toLowerCase();
     const family = path.split('/')[2] ?? '';
     const read = READ[family];

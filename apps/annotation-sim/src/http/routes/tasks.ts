@@ -58,6 +58,10 @@ function handleDestroyTask(r: ApiRequest): Response {
 
 const TASK = byId('tasks');
 
+/** A TUS upload's URL: CVAT routes only file ids of its own form (`<user id>_<uuid>`); others are Django's 404. */
+const TUS_FILE =
+  '/api/tasks/:id/data/:file_id{[0-9]+_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}}';
+
 /** `/api/tasks`: CVAT's TaskViewSet (list, create, retrieve, partial update, destroy, data upload). */
 export const taskRoutes: readonly RouteSpec[] = [
   { method: 'get', path: '/api/tasks', operation: 'tasks.list', handle: handleListTasks },
@@ -93,14 +97,14 @@ export const taskRoutes: readonly RouteSpec[] = [
   // TUS chunks of an upload (`HEAD` is served by the GET route, as the router routes it).
   {
     method: 'get',
-    path: '/api/tasks/:id/data/:file_id',
+    path: TUS_FILE,
     operation: 'tasks.append_data_chunk',
     resource: TASK,
     handle: handleTusHead,
   },
   {
     method: 'patch',
-    path: '/api/tasks/:id/data/:file_id',
+    path: TUS_FILE,
     operation: 'tasks.append_data_chunk',
     resource: TASK,
     handle: handleTusPatch,
