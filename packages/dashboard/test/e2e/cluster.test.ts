@@ -223,7 +223,8 @@ describe('cluster-sim dashboard', () => {
     await page.getByRole('textbox', { name: 'Name' }).fill('team-a');
     await page.getByRole('button', { name: 'Create and switch' }).click();
     await expect.poll(() => page.getByTestId('namespace').textContent()).toBe('team-a');
-    expect(page.url()).toContain('namespace=team-a');
+    // The address follows the switch a moment after the page shows it.
+    await expect.poll(() => page.url()).toContain('namespace=team-a');
     await page.getByRole('tab', { name: 'Requests' }).click();
     await call(base, 'GET', `/_ns/team-a${POOL}`, { headers: AUTH, expectStatus: 404 });
     await call(base, 'GET', POOL, { headers: AUTH }); // default namespace: not shown here
