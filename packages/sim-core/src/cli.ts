@@ -200,18 +200,24 @@ export async function runSimulatorCli(config: {
     );
   }
   const stop = async () => {
+    // A save that fails is a failed run: exit 1 with one line naming the file, so a CI job that keeps
+    // its world between steps never goes on believing it was saved.
+    let code = 0;
+    const { stateFile } = parsed.options;
     try {
       await running.beforeExit?.();
-      const { stateFile } = parsed.options;
       if (stateFile && running.app) {
         // Atomic: a kill during the save leaves the previous snapshot whole (docs/decisions/0015).
         writeFileAtomic(stateFile, await control(running, parsed.options, 'GET', '/_sim/state'));
       }
     } catch (err) {
-      proc.stderr(`${config.name}: could not save the state: ${(err as Error).message}`);
+      code = 1;
+      proc.stderr(
+        `${config.name}: could not save the state${stateFile ? ` to "${stateFile}"` : ''}: ${(err as Error).message}`,
+      );
     } finally {
       await running.close();
-      proc.exit(0);
+      proc.exit(code);
     }
   };
   proc.onSignal('SIGTERM', () => void stop());

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -233,6 +233,27 @@ describe('simulator CLI with the app (scenarios and state file)', () => {
     });
     expect(await (await fetch(`${b?.url}/widgets/kept`)).json()).toEqual({ name: 'kept', color: 'gold' });
     await b?.close();
+  });
+
+  it('exits 1 with one line naming the file when the state cannot be saved on SIGTERM', async () => {
+    const dir = tmp();
+    // A directory where the file should be: the save's rename cannot replace it.
+    const stateFile = join(dir, 'state.json');
+    const p = fakeProcess(['--port', '0', '--state-file', stateFile, '--admin-token', 't']);
+    const a = await runSimulatorCli({
+      name: 'toy-sim',
+      version: '1',
+      defaultPort: 1,
+      proc: p.proc,
+      start: startWithApp,
+    });
+    expect(a).toBeDefined();
+    mkdirSync(stateFile);
+    writeFileSync(join(stateFile, 'keep'), 'x');
+    p.signals.get('SIGTERM')?.();
+    await p.exitedPromise;
+    expect(p.code()).toBe(1);
+    expect(p.err).toEqual([expect.stringMatching(/^toy-sim: could not save the state to ".*state\.json": /)]);
   });
 
   it('prints one line per emulated-API request at --log debug, and none at info', async () => {
