@@ -58,8 +58,9 @@ const MAX_SCENARIO_DEPTH = 64;
  * How deep a YAML/JSON text nests, counted before parsing (a parser given thousands of levels can exhaust
  * the process): flow brackets outside quotes, and block indentation in steps of one.
  */
-function nestingDepth(text: string): number {
+function nestingDepth(text: string): { depth: number; at: number } {
   let max = 0;
+  let at = 0;
   let depth = 0;
   let quote: string | undefined;
   for (let i = 0; i < text.length; i++) {
@@ -68,16 +69,31 @@ function nestingDepth(text: string): number {
       if (ch === '\\' && quote === '"') i++;
       else if (ch === quote) quote = undefined;
     } else if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '[' || ch === '{') max = Math.max(max, ++depth);
-    else if (ch === ']' || ch === '}') depth = Math.max(0, depth - 1);
+    else if (ch === '[' || ch === '{') {
+      if (++depth > max) [max, at] = [depth, i];
+    } else if (ch === ']' || ch === '}') depth = Math.max(0, depth - 1);
   }
   // Block nesting: each level indents further; a line indented 2n columns is at most n levels deep.
+  let offset = 0;
   for (const line of text.split('\n')) {
     const indent = line.length - line.trimStart().length;
     const dashes = /^(\s*-\s+)+/.exec(line)?.[0].split('-').length ?? 1;
-    max = Math.max(max, Math.ceil(indent / 2) + dashes - 1);
+    const levels = Math.ceil(indent / 2) + dashes - 1;
+    if (levels > max) [max, at] = [levels, offset + indent];
+    offset += line.length + 1;
   }
-  return max;
+  return { depth: max, at };
+}
+
+/** `line:column` (1-based) of an offset in a text. */
+function lineColumn(text: string, offset: number): string {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return `${line}:${offset - start + 1}`;
 }
 
 /**
@@ -119,11 +135,11 @@ export async function parseYamlText(
   source: string,
   what: string,
 ): Promise<{ doc: import('yaml').Document.Parsed; value: unknown }> {
-  const { LineCounter, parseDocument } = await loadYaml();
-  const depth = nestingDepth(text);
+  const { LineCounter, parseDocument, visit } = await loadYaml();
+  const { depth, at } = nestingDepth(text);
   if (depth > MAX_SCENARIO_DEPTH)
     throw new SimInputError(
-      `${source}: nested ${depth} levels deep; ${what} nests at most ${MAX_SCENARIO_DEPTH}`,
+      `${source}:${lineColumn(text, at)}: nested ${depth} levels deep; ${what} nests at most ${MAX_SCENARIO_DEPTH}`,
     );
   const lineCounter = new LineCounter();
   try {
@@ -134,10 +150,22 @@ export async function parseYamlText(
       throw new SimInputError(`${source}:${pos.line}:${pos.col}: ${err.message.split('\n')[0]}`);
     }
     // Expanding aliases is bounded by the parser (an alias bomb throws): a 400, not a crash.
-    return { doc, value: doc.toJS({ maxAliasCount: 100 }) };
+    try {
+      return { doc, value: doc.toJS({ maxAliasCount: 100 }) };
+    } catch (err) {
+      // The parser does not say where: point at the first alias, where the expansion starts.
+      let where = 0;
+      visit(doc, {
+        Alias(_key, node) {
+          where = node.range?.[0] ?? 0;
+          return visit.BREAK;
+        },
+      });
+      throw new SimInputError(`${source}:${lineColumn(text, where)}: ${(err as Error).message}`);
+    }
   } catch (err) {
     if (err instanceof SimInputError) throw err;
-    throw new SimInputError(`${source}: ${(err as Error).message}`);
+    throw new SimInputError(`${source}:1:1: ${(err as Error).message}`);
   }
 }
 

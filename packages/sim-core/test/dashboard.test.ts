@@ -599,11 +599,11 @@ describe('POST /_sim/faults as YAML', () => {
     const deep = `${'['.repeat(100)}${']'.repeat(100)}`;
     const res = await yaml(app, deep);
     expect(res.status).toBe(400);
-    expect(res.body.error.message).toBe('faults: nested 100 levels deep; a fault rule nests at most 64');
+    expect(res.body.error.message).toBe('faults:1:100: nested 100 levels deep; a fault rule nests at most 64');
     const block = Array.from({ length: 80 }, (_, i) => `${'  '.repeat(i)}k${i}:`).join('\n');
     const blockRes = await yaml(app, block);
     expect(blockRes.status).toBe(400);
-    expect(blockRes.body.error.message).toMatch(/^faults: nested \d+ levels deep/);
+    expect(blockRes.body.error.message).toMatch(/^faults:\d+:\d+: nested \d+ levels deep/);
   });
 
   it('answers an alias bomb with a 400, not a crash', async () => {
@@ -616,7 +616,8 @@ describe('POST /_sim/faults as YAML', () => {
     }
     const res = await yaml(app, lines.join('\n'));
     expect(res.status).toBe(400);
-    expect(res.body.error.message).toMatch(/^faults: /);
+    // One line with the place of the first alias, like every other bad file.
+    expect(res.body.error.message).toMatch(/^faults:2:\d+: Excessive alias count/);
   });
 
   it('adds none of a list when one rule is invalid, naming its index', async () => {
