@@ -599,7 +599,9 @@ describe('POST /_sim/faults as YAML', () => {
     const deep = `${'['.repeat(100)}${']'.repeat(100)}`;
     const res = await yaml(app, deep);
     expect(res.status).toBe(400);
-    expect(res.body.error.message).toBe('faults:1:100: nested 100 levels deep; a fault rule nests at most 64');
+    expect(res.body.error.message).toBe(
+      'faults:1:100: nested 100 levels deep; a fault rule nests at most 64',
+    );
     const block = Array.from({ length: 80 }, (_, i) => `${'  '.repeat(i)}k${i}:`).join('\n');
     const blockRes = await yaml(app, block);
     expect(blockRes.status).toBe(400);
