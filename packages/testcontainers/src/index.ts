@@ -1,3 +1,4 @@
+export type { ApiCredentials } from './annotation-sim';
 export {
   ANNOTATION_SIM_IMAGE,
   ANNOTATION_SIM_PORT,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { basename, resolve } from 'node:path';
@@ -117,9 +118,34 @@ export abstract class SimContainer<TStarted extends StartedSimContainer> extends
     return this;
   }
 
-  /** Protects the control plane (`/_sim`, health excepted); `client()` sends the token. */
+  /**
+   * Protects the control plane (`/_sim`, health excepted) with this token; `client()` sends it. Without
+   * this call the container gets a random token (`getAdminToken()` on the started container).
+   */
   withAdminToken(token: string): this {
+    this.openControlPlane = false;
     return this.withEnvironment({ SIM_ADMIN_TOKEN: token });
+  }
+
+  /**
+   * Starts with an open control plane, as the bare image does: anyone who reaches the published port can
+   * change the simulator. Only for a host nobody else reaches.
+   */
+  withoutAdminToken(): this {
+    this.openControlPlane = true;
+    delete this.environment.SIM_ADMIN_TOKEN;
+    return this;
+  }
+
+  private openControlPlane = false;
+
+  /**
+   * What `start()` adds before the container runs: a random admin token unless one was given or
+   * `withoutAdminToken()` was called, so a published port is never an open control plane.
+   */
+  protected applySecureDefaults(): void {
+    if (!this.openControlPlane && !this.environment.SIM_ADMIN_TOKEN)
+      this.withEnvironment({ SIM_ADMIN_TOKEN: randomSecret() });
   }
 
   /**
@@ -142,6 +168,7 @@ export abstract class SimContainer<TStarted extends StartedSimContainer> extends
   protected abstract createStarted(started: StartedTestContainer, endpoint: SimEndpoint): TStarted;
 
   override async start(): Promise<TStarted> {
+    this.applySecureDefaults();
     const output = new OutputTail();
     const userConsumer = this.logConsumer;
     this.withLogConsumer((stream) => {
@@ -266,6 +293,11 @@ function looksLikeScenarioText(value: string): boolean {
   if (existsSync(value)) return false;
   const text = value.trim();
   return text.includes('\n') || text.startsWith('{') || /^[\w-]+:\s/.test(text);
+}
+
+/** 24 random bytes, URL-safe: an admin token or an API password nobody can guess. */
+export function randomSecret(): string {
+  return randomBytes(24).toString('base64url');
 }
 
 /** The token the simulator will require: from withAdminToken() or a SIM_ADMIN_TOKEN set directly. */

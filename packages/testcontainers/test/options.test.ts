@@ -23,6 +23,18 @@ class InspectedClusterSim extends ClusterSimContainer {
   contents() {
     return this.contentsToCopy;
   }
+  /** The environment `start()` hands to docker, after its secure defaults. */
+  started() {
+    this.applySecureDefaults();
+    return this.environment;
+  }
+}
+
+class InspectedAnnotationSim extends AnnotationSimContainer {
+  started() {
+    this.applySecureDefaults();
+    return this.environment;
+  }
 }
 
 describe('container options (no Docker needed)', () => {
@@ -42,6 +54,26 @@ describe('container options (no Docker needed)', () => {
     });
     expect(() => new ClusterSimContainer().withClock('sideways' as 'real')).toThrow(/real or manual/);
     expect(() => new ClusterSimContainer().withClock('real', 0)).toThrow(/speed must be > 0/);
+  });
+
+  it('starts with a random admin token (and a random API password) unless given, so a published port is never open', () => {
+    const a = new InspectedClusterSim().started().SIM_ADMIN_TOKEN;
+    const b = new InspectedClusterSim().started().SIM_ADMIN_TOKEN;
+    expect(a).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(b).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(a).not.toBe(b);
+    expect(new InspectedClusterSim().withAdminToken('mine').started().SIM_ADMIN_TOKEN).toBe('mine');
+    expect(new InspectedClusterSim().withoutAdminToken().started()).not.toHaveProperty('SIM_ADMIN_TOKEN');
+    // A token given after withoutAdminToken() wins again.
+    expect(new InspectedClusterSim().withoutAdminToken().withAdminToken('t').started().SIM_ADMIN_TOKEN).toBe(
+      't',
+    );
+    const annotation = new InspectedAnnotationSim().started();
+    expect(annotation.SIM_ADMIN_TOKEN).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(annotation.SIM_ADMIN_PASSWORD).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(annotation.SIM_ADMIN_PASSWORD).not.toBe('admin');
+    const chosen = new InspectedAnnotationSim().withApiCredentials('alice', 's3cret').started();
+    expect(chosen).toMatchObject({ SIM_ADMIN_USERNAME: 'alice', SIM_ADMIN_PASSWORD: 's3cret' });
   });
 
   it('copies scenarios into the container and lists them, in order, in SIM_SCENARIO', () => {

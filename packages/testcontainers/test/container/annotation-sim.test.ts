@@ -54,6 +54,21 @@ describe.skipIf(skipReason)('AnnotationSimContainer', () => {
     expect(await script.text()).toContain('Deliveries');
   });
 
+  it('seeds the API superuser with a random password, handed out by getApiCredentials()', async () => {
+    const { username, password } = sim.getApiCredentials();
+    expect(username).toBe('admin');
+    expect(password).not.toBe('admin');
+    const basic = (u: string, p: string) => ({
+      authorization: `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`,
+    });
+    const guessed = await fetch(`${sim.getBaseUrl()}/api/users/self`, { headers: basic('admin', 'admin') });
+    await guessed.arrayBuffer();
+    expect(guessed.status).toBe(401);
+    const self = await fetch(`${sim.getBaseUrl()}/api/users/self`, { headers: basic(username, password) });
+    expect(self.status).toBe(200);
+    expect(await self.json()).toMatchObject({ username: 'admin', is_superuser: true });
+  });
+
   it('logs the ready line', async () => {
     const text = await readLogsUntil(await sim.logs(), / ready at http:\/\//);
     expect(text).toMatch(/annotation-sim \S+ ready at http:\/\//);
