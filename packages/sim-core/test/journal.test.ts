@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createJournal, DeferredJournalEntry, type Journal, type JournalEntry } from '../src/journal';
@@ -205,6 +206,11 @@ describe('journal byte budget in the kernel', () => {
     const [entry] = kernel.namespaces.get('default').journal.list();
     expect(entry?.requestBody).toMatchObject({ truncated: true, size: expect.any(Number) });
     expect((entry?.requestBody as { size?: number } | undefined)?.size).toBeGreaterThan(1_000_000);
+    // Its hash tells which body came without the journal keeping it.
+    const sent = JSON.stringify({ name: 'big', color: 'c'.repeat(1_000_000) });
+    expect(entry?.requestBody).toMatchObject({
+      sha256: createHash('sha256').update(sent).digest('hex'),
+    });
     // The response (the widget, a million characters) is past the limit too: a preview only.
     expect(entry?.responseBody).toMatchObject({
       truncated: true,

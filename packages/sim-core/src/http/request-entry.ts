@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Http2ServerRequest } from 'node:http2';
 import type { Context } from 'hono';
 import { DeferredJournalEntry, type JournalEntry } from '../journal';
@@ -27,10 +28,14 @@ const DEFAULT_SENSITIVE = [
   'x-xsrf-token',
 ];
 
-/** What a journal entry keeps of a body past the capture limit: its size and the start of it. */
+/**
+ * What a journal entry keeps of a body past the capture limit: its size, the start of it and its SHA-256
+ * (of the UTF-8 text), so a test can still tell which body came without the journal holding it.
+ */
 interface TruncatedText {
   size: number;
   preview: string;
+  sha256: string;
 }
 
 const PREVIEW_CHARS = 256;
@@ -49,11 +54,13 @@ function keptText(
   if (text.length <= limit) return slots.get(slot, text);
   // A copy: a slice of a long string would keep the whole string alive.
   const preview = Buffer.from(text.slice(0, PREVIEW_CHARS), 'utf16le').toString('utf16le');
-  return { size: text.length, preview };
+  return { size: text.length, preview, sha256: sha256(text) };
 }
 
 const keptSize = (text: string | TruncatedText | undefined): number =>
-  text === undefined ? 0 : typeof text === 'string' ? text.length : text.preview.length + 16;
+  text === undefined ? 0 : typeof text === 'string' ? text.length : text.preview.length + 80;
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** A body as the journal shows it: parsed JSON or text, secret-looking fields redacted (redact.ts). */
 function capture(
@@ -64,9 +71,14 @@ function capture(
   if (value === undefined || value === '' || limit === 0) return undefined;
   const preview = (text: string) => redactText(text, secretFields);
   if (typeof value !== 'string')
-    return { truncated: true, size: value.size, preview: preview(value.preview) };
+    return { truncated: true, size: value.size, sha256: value.sha256, preview: preview(value.preview) };
   if (value.length > limit)
-    return { truncated: true, size: value.length, preview: preview(value.slice(0, PREVIEW_CHARS)) };
+    return {
+      truncated: true,
+      size: value.length,
+      sha256: sha256(value),
+      preview: preview(value.slice(0, PREVIEW_CHARS)),
+    };
   try {
     // Parsed afresh at every build: redacting it changes nothing the simulator keeps.
     return redactJson(JSON.parse(value), secretFields);
