@@ -29,6 +29,7 @@ const verifyStaysOutside: EsbuildPlugin = {
  * A simulator's CLI: `dist/main.js` plus the chunks it imports on first use (the YAML parser for scenario
  * files), self-contained (nothing external), which is all the Docker image holds (docs/decisions/0009).
  * The `verify` command is a separate bundle (`verifyBuild`) that main.js imports only when it is named.
+ * Minified but for identifiers: startup compiles the startup chunks (docs/decisions/0009).
  */
 export function cliBuild(): Options {
   return {
@@ -39,6 +40,10 @@ export function cliBuild(): Options {
     bundle: true,
     noExternal: [/.*/],
     splitting: true,
+    // Whitespace and syntax only: identifiers keep their names, so stack traces still name the functions
+    // (docs/decisions/0009).
+    minifyWhitespace: true,
+    minifySyntax: true,
     // The other two builds write dist/lib and dist/verify at the same time.
     clean: ['!lib/**', '!verify/**'],
     banner: REQUIRE_BANNER,

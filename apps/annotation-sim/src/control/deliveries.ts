@@ -1,4 +1,4 @@
-import { controlError, parseDuration, parseInput, readControlJson, type SimEnv } from '@sims/sim-core';
+import { controlError, lazy, parseDuration, parseInput, readControlJson, type SimEnv } from '@sims/sim-core';
 import type { Context, Hono } from 'hono';
 import * as z from 'zod';
 import type { EgressSettings } from '../delivery/egress';
@@ -9,28 +9,30 @@ const WAIT_LIMIT_MS = 60_000;
 const DEFAULT_WAIT = '10s';
 
 /** `PATCH /_sim/deliveries/settings`; the egress settings themselves are checked by `configureEgress`. */
-const settingsSchema = z.object({ egress: z.unknown().optional() }).strict();
+const settingsSchema = lazy(() => z.object({ egress: z.unknown().optional() }).strict());
 
 /** A journal id or a filter value as given (`3` or `"3"`); compared as text. */
-const idOrText = z.union([z.number(), z.string()]);
+const idOrText = () => z.union([z.number(), z.string()]);
 
 /**
  * `POST /_sim/deliveries/wait`: a filter and how long to wait in wall time (a long-poll is a transport
  * matter, not simulated time), as `/_sim/journal/wait` takes it: `timeout` is `"2s"` or milliseconds.
  * `timeoutMs` (milliseconds) is the older spelling, still sent by `@sims/sim-client`.
  */
-const waitSchema = z
-  .object({
-    webhook: idOrText.optional(),
-    event: z.string().optional(),
-    deliveryId: idOrText.optional(),
-    timeout: z.union([z.string().min(1), z.number().nonnegative()]).optional(),
-    timeoutMs: z.number().nonnegative().optional(),
-  })
-  .refine((b) => b.timeout === undefined || b.timeoutMs === undefined, {
-    message: 'give timeout or timeoutMs, not both',
-    path: ['timeout'],
-  });
+const waitSchema = lazy(() =>
+  z
+    .object({
+      webhook: idOrText().optional(),
+      event: z.string().optional(),
+      deliveryId: idOrText().optional(),
+      timeout: z.union([z.string().min(1), z.number().nonnegative()]).optional(),
+      timeoutMs: z.number().nonnegative().optional(),
+    })
+    .refine((b) => b.timeout === undefined || b.timeoutMs === undefined, {
+      message: 'give timeout or timeoutMs, not both',
+      path: ['timeout'],
+    }),
+);
 
 function matcher(q: { webhook?: string | number; event?: string; deliveryId?: string | number }) {
   return (e: OutboundEntry) =>
@@ -69,13 +71,13 @@ export function registerDeliveryControlRoutes(
   /** `{egress: {policy?, allow?}}`: `allow` replaces the list; what is not given stays. */
   control.patch('/deliveries/settings', async (c) => {
     const engine = engineOf(worldOf(c).state);
-    const { egress } = parseInput(settingsSchema, (await readControlJson(c)) ?? {});
+    const { egress } = parseInput(settingsSchema(), (await readControlJson(c)) ?? {});
     if (egress !== undefined) engine.configureEgress(egress);
     return c.json(settingsOf(engine));
   });
   /** Long-poll (wall time, at most a minute) until a journal entry matches `{webhook?, event?, deliveryId?}`. */
   control.post('/deliveries/wait', async (c) => {
-    const { timeout, timeoutMs, ...filter } = parseInput(waitSchema, (await readControlJson(c)) ?? {});
+    const { timeout, timeoutMs, ...filter } = parseInput(waitSchema(), (await readControlJson(c)) ?? {});
     const ms = parseDuration(timeout ?? timeoutMs ?? DEFAULT_WAIT);
     const engine = engineOf(worldOf(c).state);
     const entry = await engine.waitFor(matcher(filter), Math.min(ms, WAIT_LIMIT_MS));

@@ -1,4 +1,5 @@
 import {
+  lazy,
   parseInput,
   parseTime,
   readControlJson,
@@ -19,55 +20,59 @@ import {
 import type { EventsControlView, ExportJobView } from './views';
 
 /** A time as the control plane takes it: ISO text or epoch ms. */
-const time = z.union([z.string(), z.number()]);
+const time = () => z.union([z.string(), z.number()]);
 
 /** A row of `POST /_sim/events/records`, checked: a bad one is a 400, never a crash in the store. */
-const recordSchema = z
-  .object({
-    scope: z.string().optional(),
-    obj_name: z.string().nullable().optional(),
-    obj_id: z.number().nullable().optional(),
-    obj_val: z.string().nullable().optional(),
-    source: z.string().nullable().optional(),
-    timestamp: time.optional(),
-    count: z.number().nullable().optional(),
-    duration: z.number().optional(),
-    project_id: z.number().nullable().optional(),
-    task_id: z.number().nullable().optional(),
-    job_id: z.number().nullable().optional(),
-    user_id: z.number().nullable().optional(),
-    user_name: z.string().nullable().optional(),
-    user_email: z.string().nullable().optional(),
-    org_id: z.number().nullable().optional(),
-    org_slug: z.string().nullable().optional(),
-    payload: z.string().nullable().optional(),
-    access_token_id: z.number().nullable().optional(),
-  })
-  .strict();
-type RecordInput = z.output<typeof recordSchema>;
+const recordSchema = () =>
+  z
+    .object({
+      scope: z.string().optional(),
+      obj_name: z.string().nullable().optional(),
+      obj_id: z.number().nullable().optional(),
+      obj_val: z.string().nullable().optional(),
+      source: z.string().nullable().optional(),
+      timestamp: time().optional(),
+      count: z.number().nullable().optional(),
+      duration: z.number().optional(),
+      project_id: z.number().nullable().optional(),
+      task_id: z.number().nullable().optional(),
+      job_id: z.number().nullable().optional(),
+      user_id: z.number().nullable().optional(),
+      user_name: z.string().nullable().optional(),
+      user_email: z.string().nullable().optional(),
+      org_id: z.number().nullable().optional(),
+      org_slug: z.string().nullable().optional(),
+      payload: z.string().nullable().optional(),
+      access_token_id: z.number().nullable().optional(),
+    })
+    .strict();
+type RecordInput = z.output<ReturnType<typeof recordSchema>>;
 
-const recordsSchema = z.object({ events: z.array(recordSchema) });
+// The control plane's schemas are built on the first request that needs them (docs/decisions/0009).
+const recordsSchema = lazy(() => z.object({ events: z.array(recordSchema()) }));
 
-const seedJobSchema = z
-  .object({
-    query_id: z.string(),
-    user_id: z.int(),
-    username: z.string().min(1),
-    status: z.enum(['queued', 'started', 'finished', 'failed']),
-    message: z.string().optional(),
-    filename: z.string().nullable().optional(),
-    org_id: z.int().nullable().optional(),
-    created_at: time.optional(),
-    from: time.optional(),
-    to: time.optional(),
-    filters: z
-      .partialRecord(z.enum(['org_id', 'project_id', 'task_id', 'job_id', 'user_id']), z.int())
-      .optional(),
-  })
-  .strict();
+const seedJobSchema = lazy(() =>
+  z
+    .object({
+      query_id: z.string(),
+      user_id: z.int(),
+      username: z.string().min(1),
+      status: z.enum(['queued', 'started', 'finished', 'failed']),
+      message: z.string().optional(),
+      filename: z.string().nullable().optional(),
+      org_id: z.int().nullable().optional(),
+      created_at: time().optional(),
+      from: time().optional(),
+      to: time().optional(),
+      filters: z
+        .partialRecord(z.enum(['org_id', 'project_id', 'task_id', 'job_id', 'user_id']), z.int())
+        .optional(),
+    })
+    .strict(),
+);
 
-const completeSchema = z.object({ rq_id: z.string(), fail: z.string().optional() });
-const expireSchema = z.object({ rq_id: z.string() });
+const completeSchema = lazy(() => z.object({ rq_id: z.string(), fail: z.string().optional() }));
+const expireSchema = lazy(() => z.object({ rq_id: z.string() }));
 
 /** The body of a control request (bounded in size and depth by sim-core; `{}` when empty), parsed. */
 async function bodyOf<T extends z.ZodType>(c: Context, schema: T, prefix = ''): Promise<z.output<T>> {
@@ -152,7 +157,7 @@ export function registerEventControlRoutes<S>(
   });
   control.post('/events/records', async (c) => {
     const { events, now } = at(c);
-    const input = await bodyOf(c, recordsSchema);
+    const input = await bodyOf(c, recordsSchema());
     const stored = recordEvents(
       events,
       input.events.map((r, i) => recordOf(r, now, i)),
@@ -161,7 +166,7 @@ export function registerEventControlRoutes<S>(
   });
   control.post('/events/exports', async (c) => {
     const { events, now } = at(c);
-    const input = await bodyOf(c, seedJobSchema, 'export');
+    const input = await bodyOf(c, seedJobSchema(), 'export');
     let job: ExportJob;
     try {
       job = seedExportJob(events, now, {
@@ -185,7 +190,7 @@ export function registerEventControlRoutes<S>(
   });
   control.post('/events/exports/complete', async (c) => {
     const { world, events, now } = at(c);
-    const input = await bodyOf(c, completeSchema);
+    const input = await bodyOf(c, completeSchema());
     const job = jobOf(events, input.rq_id);
     if (input.fail !== undefined) job.failWith = input.fail;
     if (job.timer !== undefined) world.clock.cancel(job.timer);
@@ -194,7 +199,7 @@ export function registerEventControlRoutes<S>(
   });
   control.post('/events/exports/expire-file', async (c) => {
     const { events, now } = at(c);
-    const job = jobOf(events, (await bodyOf(c, expireSchema)).rq_id);
+    const job = jobOf(events, (await bodyOf(c, expireSchema())).rq_id);
     job.fileExpired = true;
     return c.json(jobView(events, job, now));
   });

@@ -1,4 +1,4 @@
-import { parseInput, readControlJson, type SimEnv, SimInputError, type World } from '@sims/sim-core';
+import { lazy, parseInput, readControlJson, type SimEnv, SimInputError, type World } from '@sims/sim-core';
 import type { Context, Hono } from 'hono';
 import * as z from 'zod';
 import { findRequest, settleRequest, viewRequest } from '../domain/requests/lifecycle';
@@ -44,7 +44,9 @@ function view(rs: RequestsState, r: BackgroundRequest, now: number): RequestCont
   };
 }
 
-const completeSchema = z.object({ rq_id: z.string(), fail: z.string().min(1).optional() }).strict();
+const completeSchema = lazy(() =>
+  z.object({ rq_id: z.string(), fail: z.string().min(1).optional() }).strict(),
+);
 
 /**
  * `/_sim/requests`: the background requests' settings (how long task creation takes, …), the list, and
@@ -75,7 +77,7 @@ export function registerRequestControlRoutes(
   });
   control.post('/requests/complete', async (c) => {
     const { world, rs, now } = at(c);
-    const input = parseInput(completeSchema, (await readControlJson(c)) ?? {});
+    const input = parseInput(completeSchema(), (await readControlJson(c)) ?? {});
     const r = findRequest(rs, input.rq_id, now);
     if (!r) throw new SimInputError(`no request "${input.rq_id}"`, 'rq_id');
     if (r.outcome !== null) throw new SimInputError(`request "${input.rq_id}" has already ended`, 'rq_id');

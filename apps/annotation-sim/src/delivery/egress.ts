@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import net from 'node:net';
-import { parseInput } from '@sims/sim-core';
+import { lazy, parseInput } from '@sims/sim-core';
 import * as z from 'zod';
 import type { OutboundResult } from './outbound';
 
@@ -125,7 +125,11 @@ function contains(range: Cidr, ip: Ip): boolean {
   return true;
 }
 
-const ranges = (...texts: string[]) => texts.map((t) => parseCidr(t) as Cidr);
+/**
+ * The ranges parsed on first use: parsing an IPv6 range compiles node's IPv6 pattern (~5 ms), which
+ * startup does not need (docs/decisions/0009).
+ */
+const ranges = (...texts: string[]) => lazy(() => texts.map((t) => parseCidr(t) as Cidr));
 /** Go's `IsLoopback`, `IsMulticast`, `IsLinkLocalUnicast`, `IsUnspecified`, broadcast: not global unicast. */
 const NOT_GLOBAL_UNICAST = ranges(
   '127.0.0.0/8',
@@ -179,12 +183,12 @@ export function formatIp(ip: Ip): string {
 function denyRule(policy: EgressPolicy, ip: Ip): DenyRule | undefined {
   if (policy === 'cvat-proxy') {
     // smokescreen's classifyAddr, without user-configured deny ranges (CVAT configures none).
-    if (inAny(NOT_GLOBAL_UNICAST, ip)) return 'Deny: Not Global Unicast';
-    if (inAny(PRIVATE, ip)) return 'Deny: Private Range';
+    if (inAny(NOT_GLOBAL_UNICAST(), ip)) return 'Deny: Not Global Unicast';
+    if (inAny(PRIVATE(), ip)) return 'Deny: Private Range';
     return undefined;
   }
-  if (inAny(LINK_LOCAL, ip)) return 'Deny: Not Global Unicast';
-  if (inAny(AWS_METADATA_V6, ip)) return 'Deny: Private Range';
+  if (inAny(LINK_LOCAL(), ip)) return 'Deny: Not Global Unicast';
+  if (inAny(AWS_METADATA_V6(), ip)) return 'Deny: Private Range';
   return undefined;
 }
 

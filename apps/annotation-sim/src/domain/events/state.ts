@@ -1,4 +1,4 @@
-import { type Clock, parseDuration, parseInput } from '@sims/sim-core';
+import { type Clock, lazy, parseDuration, parseInput } from '@sims/sim-core';
 import * as z from 'zod';
 import { armJob, type ExportJob } from './export';
 import type { EventRecord } from './record';
@@ -73,24 +73,26 @@ export function recordEvents(state: EventsState, records: readonly EventRecord[]
   return kept;
 }
 
-const durationInput = z
-  .union([z.number().nonnegative(), z.string().min(1)])
-  .transform((v) => parseDuration(v));
+/** Settings as the control plane and seeds take them (durations as `2s` or ms), built on first use. */
+const eventsSettingsInputSchema = lazy(() => {
+  const durationInput = z
+    .union([z.number().nonnegative(), z.string().min(1)])
+    .transform((v) => parseDuration(v));
 
-/** Settings as the control plane and seeds take them (durations as `2s` or ms). */
-const eventsSettingsInputSchema = z
-  .object({
-    exportDuration: durationInput.optional(),
-    exportQueued: durationInput.optional(),
-    storeConnected: z.boolean().optional(),
-    resultTtl: durationInput.optional(),
-    maxEvents: z.int().min(0).optional(),
-  })
-  .strict();
+  return z
+    .object({
+      exportDuration: durationInput.optional(),
+      exportQueued: durationInput.optional(),
+      storeConnected: z.boolean().optional(),
+      resultTtl: durationInput.optional(),
+      maxEvents: z.int().min(0).optional(),
+    })
+    .strict();
+});
 
 /** Applies settings input (`{ exportDuration: '5s', storeConnected: false }`); throws SimInputError. */
 export function applyEventsSettings(state: EventsState, input: unknown): EventsSettings {
-  const s = parseInput(eventsSettingsInputSchema, input, 'events');
+  const s = parseInput(eventsSettingsInputSchema(), input, 'events');
   if (s.exportDuration !== undefined) state.settings.exportDurationMs = s.exportDuration;
   if (s.exportQueued !== undefined) state.settings.exportQueuedMs = s.exportQueued;
   if (s.storeConnected !== undefined) state.settings.storeConnected = s.storeConnected;
@@ -111,72 +113,75 @@ export function describeEventsSettings(state: EventsState) {
   };
 }
 
-const nInt = z.number().nullable();
-const nStr = z.string().nullable();
-const recordSchema = z
-  .object({
-    scope: z.string(),
-    obj_name: nStr,
-    obj_id: nInt,
-    obj_val: nStr,
-    source: nStr,
-    timestamp: z.number(),
-    count: nInt,
-    duration: z.number(),
-    project_id: nInt,
-    task_id: nInt,
-    job_id: nInt,
-    user_id: nInt,
-    user_name: nStr,
-    user_email: nStr,
-    org_id: nInt,
-    org_slug: nStr,
-    payload: nStr,
-    access_token_id: nInt,
-  })
-  .strict();
+/** The snapshot's `events` part, built on first use (docs/decisions/0009). */
+const snapshotSchema = lazy(() => {
+  const nInt = z.number().nullable();
+  const nStr = z.string().nullable();
+  const recordSchema = z
+    .object({
+      scope: z.string(),
+      obj_name: nStr,
+      obj_id: nInt,
+      obj_val: nStr,
+      source: nStr,
+      timestamp: z.number(),
+      count: nInt,
+      duration: z.number(),
+      project_id: nInt,
+      task_id: nInt,
+      job_id: nInt,
+      user_id: nInt,
+      user_name: nStr,
+      user_email: nStr,
+      org_id: nInt,
+      org_slug: nStr,
+      payload: nStr,
+      access_token_id: nInt,
+    })
+    .strict();
 
-const jobSchema = z
-  .object({
-    rqId: z.string(),
-    queryId: z.string(),
-    owner: z.object({ id: z.number(), username: z.string() }).strict(),
-    orgId: nInt,
-    query: z.object({ from: z.number(), to: z.number(), ids: z.record(z.string(), z.number()) }).strict(),
-    filename: nStr,
-    cloud: z.boolean(),
-    createdAt: z.number(),
-    startAt: z.number(),
-    finishAt: nInt,
-    pollsLeft: nInt,
-    failWith: nStr,
-    storeDown: z.boolean(),
-    outcome: z
-      .union([
-        z.object({ status: z.literal('finished'), at: z.number(), rowLimit: z.number() }).strict(),
-        z.object({ status: z.literal('failed'), at: z.number(), message: z.string() }).strict(),
-      ])
-      .nullable(),
-    fileExpired: z.boolean(),
-  })
-  .strict();
+  const jobSchema = z
+    .object({
+      rqId: z.string(),
+      queryId: z.string(),
+      owner: z.object({ id: z.number(), username: z.string() }).strict(),
+      orgId: nInt,
+      query: z.object({ from: z.number(), to: z.number(), ids: z.record(z.string(), z.number()) }).strict(),
+      filename: nStr,
+      cloud: z.boolean(),
+      createdAt: z.number(),
+      startAt: z.number(),
+      finishAt: nInt,
+      pollsLeft: nInt,
+      failWith: nStr,
+      storeDown: z.boolean(),
+      outcome: z
+        .union([
+          z.object({ status: z.literal('finished'), at: z.number(), rowLimit: z.number() }).strict(),
+          z.object({ status: z.literal('failed'), at: z.number(), message: z.string() }).strict(),
+        ])
+        .nullable(),
+      fileExpired: z.boolean(),
+    })
+    .strict();
 
-const snapshotSchema = z
-  .object({
-    settings: z
-      .object({
-        exportDurationMs: z.number(),
-        exportQueuedMs: z.number(),
-        storeConnected: z.boolean(),
-        resultTtlMs: z.number(),
-        maxEvents: z.number().default(DEFAULT_EVENTS_SETTINGS.maxEvents),
-      })
-      .strict(),
-    dropped: z.number().default(0),
-    events: z.array(recordSchema),
-    jobs: z.array(jobSchema),
-  })
-  .strict();
+  return z
+    .object({
+      settings: z
+        .object({
+          exportDurationMs: z.number(),
+          exportQueuedMs: z.number(),
+          storeConnected: z.boolean(),
+          resultTtlMs: z.number(),
+          maxEvents: z.number().default(DEFAULT_EVENTS_SETTINGS.maxEvents),
+        })
+        .strict(),
+      dropped: z.number().default(0),
+      events: z.array(recordSchema),
+      jobs: z.array(jobSchema),
+    })
+    .strict();
+});
 
 /** A JSON snapshot of the events state (every row: a large log makes a large snapshot). */
 export function exportEventsState(state: EventsState) {
@@ -190,7 +195,7 @@ export function exportEventsState(state: EventsState) {
 
 /** Rebuilds an events state from a snapshot and re-arms pending export timers; throws SimInputError. */
 export function importEventsState(snapshot: unknown, clock: Clock): EventsState {
-  const s = parseInput(snapshotSchema, snapshot, 'events');
+  const s = parseInput(snapshotSchema(), snapshot, 'events');
   const state = createEventsState(s.settings);
   state.dropped = s.dropped;
   for (const r of s.events) state.store.append(r);

@@ -1,4 +1,4 @@
-import { type Clock, parseDuration, parseInput } from '@sims/sim-core';
+import { type Clock, lazy, parseDuration, parseInput } from '@sims/sim-core';
 import * as z from 'zod';
 import type { BackgroundRequest, RequestResult } from './model';
 
@@ -92,107 +92,110 @@ export function exportRequestsState(rs: RequestsState): unknown {
   };
 }
 
-const nInt = z.number().nullable();
-const operationSchema = z
-  .object({
-    type: z.string(),
-    target: z.string(),
-    project_id: nInt,
-    task_id: nInt,
-    job_id: nInt,
-    org_id: nInt,
-    format: z.string().nullable(),
-    lightweight: z.boolean().nullable(),
-  })
-  .strict();
-const workSchema = z.union([
-  z
+/** The snapshot's `requests` part, built on first use (docs/decisions/0009). */
+const snapshotSchema = lazy(() => {
+  const nInt = z.number().nullable();
+  const operationSchema = z
     .object({
-      kind: z.literal('create:task'),
-      taskId: z.number(),
-      size: z.number(),
-      imageQuality: z.number().optional(),
-      chunkSize: z.number().optional(),
-    })
-    .strict(),
-  z
-    .object({
-      kind: z.enum(['export:dataset', 'export:annotations', 'export:backup']),
-      target: z.enum(['project', 'task', 'job']),
-      targetId: z.number(),
+      type: z.string(),
+      target: z.string(),
+      project_id: nInt,
+      task_id: nInt,
+      job_id: nInt,
+      org_id: nInt,
       format: z.string().nullable(),
-      filename: z.string(),
-      cloud: z.boolean(),
+      lightweight: z.boolean().nullable(),
     })
-    .strict(),
-]);
-const requestSchema = z
-  .object({
-    id: z.string(),
-    operation: operationSchema,
-    owner: z.object({ id: z.number(), username: z.string(), email: z.string() }).strict(),
-    httpRequestId: z.string(),
-    baseUrl: z.string(),
-    work: workSchema,
-    createdAt: z.number(),
-    startAt: z.number(),
-    finishAt: nInt,
-    pollsLeft: nInt,
-    failWith: z.string().nullable(),
-    lost: z.boolean(),
-    outcome: z
-      .union([
-        z
-          .object({
-            status: z.literal('finished'),
-            at: z.number(),
-            resultId: nInt,
-            resultPath: z.string().nullable(),
-            file: z.object({ name: z.string(), base64: z.string() }).strict().optional(),
-          })
-          .strict(),
-        z.object({ status: z.literal('failed'), at: z.number(), message: z.string() }).strict(),
-      ])
-      .nullable(),
-  })
-  .strict();
-const snapshotSchema = z
-  .object({
-    settings: z
+    .strict();
+  const workSchema = z.union([
+    z
       .object({
-        queuedMs: z.number(),
-        taskCreationMs: z.number(),
-        exportMs: z.number().default(DEFAULT_REQUEST_SETTINGS.exportMs),
-        resultTtlMs: z.number(),
-        failureTtlMs: z.number(),
+        kind: z.literal('create:task'),
+        taskId: z.number(),
+        size: z.number(),
+        imageQuality: z.number().optional(),
+        chunkSize: z.number().optional(),
       })
       .strict(),
-    requests: z.array(requestSchema),
-    uploads: z
-      .array(
-        z.tuple([
-          z.number(),
+    z
+      .object({
+        kind: z.enum(['export:dataset', 'export:annotations', 'export:backup']),
+        target: z.enum(['project', 'task', 'job']),
+        targetId: z.number(),
+        format: z.string().nullable(),
+        filename: z.string(),
+        cloud: z.boolean(),
+      })
+      .strict(),
+  ]);
+  const requestSchema = z
+    .object({
+      id: z.string(),
+      operation: operationSchema,
+      owner: z.object({ id: z.number(), username: z.string(), email: z.string() }).strict(),
+      httpRequestId: z.string(),
+      baseUrl: z.string(),
+      work: workSchema,
+      createdAt: z.number(),
+      startAt: z.number(),
+      finishAt: nInt,
+      pollsLeft: nInt,
+      failWith: z.string().nullable(),
+      lost: z.boolean(),
+      outcome: z
+        .union([
           z
             .object({
-              files: z.array(z.object({ name: z.string(), size: z.number() }).strict()),
-              tus: z.array(
-                z
-                  .object({
-                    fileId: z.string(),
-                    filename: z.string(),
-                    length: z.number(),
-                    offset: z.number(),
-                    ownerId: z.number(),
-                  })
-                  .strict(),
-              ),
+              status: z.literal('finished'),
+              at: z.number(),
+              resultId: nInt,
+              resultPath: z.string().nullable(),
+              file: z.object({ name: z.string(), base64: z.string() }).strict().optional(),
             })
             .strict(),
-        ]),
-      )
-      .default([]),
-  })
-  .strict();
+          z.object({ status: z.literal('failed'), at: z.number(), message: z.string() }).strict(),
+        ])
+        .nullable(),
+    })
+    .strict();
+  return z
+    .object({
+      settings: z
+        .object({
+          queuedMs: z.number(),
+          taskCreationMs: z.number(),
+          exportMs: z.number().default(DEFAULT_REQUEST_SETTINGS.exportMs),
+          resultTtlMs: z.number(),
+          failureTtlMs: z.number(),
+        })
+        .strict(),
+      requests: z.array(requestSchema),
+      uploads: z
+        .array(
+          z.tuple([
+            z.number(),
+            z
+              .object({
+                files: z.array(z.object({ name: z.string(), size: z.number() }).strict()),
+                tus: z.array(
+                  z
+                    .object({
+                      fileId: z.string(),
+                      filename: z.string(),
+                      length: z.number(),
+                      offset: z.number(),
+                      ownerId: z.number(),
+                    })
+                    .strict(),
+                ),
+              })
+              .strict(),
+          ]),
+        )
+        .default([]),
+    })
+    .strict();
+});
 
 /** A registry from a snapshot, pending requests armed again on `clock`; throws SimInputError. */
 export function importRequestsState(
@@ -203,7 +206,7 @@ export function importRequestsState(
 ): RequestsState {
   // Snapshots from before background requests had no such part: an empty registry.
   if (snapshot === undefined) return createRequestsState(hooks);
-  const s = parseInput(snapshotSchema, snapshot, 'requests');
+  const s = parseInput(snapshotSchema(), snapshot, 'requests');
   const rs = createRequestsState(hooks, s.settings);
   for (const r of s.requests) rs.requests.set(r.id, r as BackgroundRequest);
   for (const [taskId, upload] of s.uploads) rs.uploads.set(taskId, upload);
@@ -211,24 +214,26 @@ export function importRequestsState(
   return rs;
 }
 
-const durationInput = z
-  .union([z.number().nonnegative(), z.string().min(1)])
-  .transform((v) => parseDuration(v));
+/** Settings as the control plane and seeds take them (durations as `2s` or ms), built on first use. */
+const requestSettingsInputSchema = lazy(() => {
+  const durationInput = z
+    .union([z.number().nonnegative(), z.string().min(1)])
+    .transform((v) => parseDuration(v));
 
-/** Settings as the control plane and seeds take them (durations as `2s` or ms). */
-const requestSettingsInputSchema = z
-  .object({
-    queued: durationInput.optional(),
-    taskCreation: durationInput.optional(),
-    export: durationInput.optional(),
-    resultTtl: durationInput.optional(),
-    failureTtl: durationInput.optional(),
-  })
-  .strict();
+  return z
+    .object({
+      queued: durationInput.optional(),
+      taskCreation: durationInput.optional(),
+      export: durationInput.optional(),
+      resultTtl: durationInput.optional(),
+      failureTtl: durationInput.optional(),
+    })
+    .strict();
+});
 
 /** Applies settings input (`{ taskCreation: '3s' }`); throws SimInputError. */
 export function applyRequestSettings(rs: RequestsState, input: unknown): RequestSettings {
-  const s = parseInput(requestSettingsInputSchema, input, 'requests');
+  const s = parseInput(requestSettingsInputSchema(), input, 'requests');
   if (s.queued !== undefined) rs.settings.queuedMs = s.queued;
   if (s.taskCreation !== undefined) rs.settings.taskCreationMs = s.taskCreation;
   if (s.export !== undefined) rs.settings.exportMs = s.export;
