@@ -340,10 +340,13 @@ describe('request parsing', () => {
       [{ nodeVersion: 133 }, `Invalid value at 'node_version' (TYPE_STRING), 133`],
       [
         { upgradeSettings: { strategy: 'FAST' } },
-        `Invalid value at 'upgrade_settings.strategy' (TYPE_ENUM), "FAST"`,
+        `Invalid value at 'upgrade_settings.strategy' (type.googleapis.com/google.container.v1beta1.NodePoolUpdateStrategy), "FAST"`,
       ],
       [{ flexStart: 'yes' }, `Invalid value at 'flex_start' (TYPE_BOOL), "yes"`],
-      [{ taints: { taints: [{ effect: 9 }] } }, `Invalid value at 'taints.taints[0].effect' (TYPE_ENUM), 9`],
+      [
+        { taints: { taints: [{ effect: 9 }] } },
+        `Invalid value at 'taints.taints[0].effect' (type.googleapis.com/google.container.v1beta1.NodeTaint.Effect), 9`,
+      ],
       [
         { upgradeSettings: { maxSurge: 1.5 } },
         `Invalid value at 'upgrade_settings.max_surge' (TYPE_INT32), 1.5`,
@@ -388,7 +391,7 @@ describe('responses', () => {
     expect(pool.config.bootDisk.sizeGb).toBe('100');
     expect(pool.config.diskSizeGb).toBe(100);
     expect(pool.upgradeSettings).toEqual({ maxSurge: 1, strategy: 'SURGE' });
-    expect(pool.autoscaling).toEqual({});
+    expect(pool.autoscaling).toBeUndefined();
     expect(pool.statusMessage).toBeUndefined();
     expect(JSON.stringify(pool)).not.toMatch(/"[a-z]+_[a-z_]+":/);
   });

@@ -281,7 +281,7 @@ describe('@googleapis/container (discovery REST client)', () => {
         requestBody: { autoscaling: { enabled: false } },
       });
       await pollToDone(zonalOpStatus(gke, off.data.name));
-      expect((await gke.projects.zones.clusters.nodePools.get(ZONAL)).data.autoscaling).toEqual({});
+      expect((await gke.projects.zones.clusters.nodePools.get(ZONAL)).data.autoscaling).toBeUndefined();
       expect((await journal('operation=nodePools.setAutoscaling')).map((e) => e.path)).toEqual([
         `/v1beta1/${NAME}:setAutoscaling`,
         `/v1beta1/projects/p1/zones/us-central1-a/clusters/c1/nodePools/np1/autoscaling`,

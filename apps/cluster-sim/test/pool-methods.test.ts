@@ -143,7 +143,12 @@ describe('nodePools.setSize', () => {
     await finish(res.body.name);
     const pool = (await h.get(C2_POOL)).body;
     expect(pool.initialNodeCount).toBe(4);
-    expect(pool.autoscaling).toEqual({ enabled: true, minNodeCount: 1, maxNodeCount: 5 });
+    expect(pool.autoscaling).toEqual({
+      enabled: true,
+      minNodeCount: 1,
+      maxNodeCount: 5,
+      locationPolicy: 'BALANCED',
+    });
   });
 
   it('accepts deprecated ids that match the path and refuses ones that contradict it', async () => {
@@ -246,11 +251,11 @@ describe('nodePools.setAutoscaling', () => {
     'enables and disables autoscaling through the %s form with an UPDATE_CLUSTER operation on the pool',
     async (_, path) => {
       const before = (await h.get(POOL)).body;
-      expect(before.autoscaling).toEqual({});
+      expect(before.autoscaling).toBeUndefined();
       const res = await h.post(path, { autoscaling: { enabled: true, minNodeCount: 1, maxNodeCount: 5 } });
       expect(res.status, res.text).toBe(200);
       expect(res.body).toEqual(pendingOp('UPDATE_CLUSTER'));
-      expect((await h.get(POOL)).body.autoscaling).toEqual({});
+      expect((await h.get(POOL)).body.autoscaling).toBeUndefined();
       const done = await finish(res.body.name);
       expect(done.progress).toEqual({ metrics: [{ name: 'NODES_TOTAL', intValue: '0' }] });
       expect(done.targetLink).toBe(TARGET);
@@ -267,7 +272,7 @@ describe('nodePools.setAutoscaling', () => {
       const off = await h.post(path, { autoscaling: { enabled: false } });
       expect(off.status, off.text).toBe(200);
       await finish(off.body.name);
-      expect((await h.get(POOL)).body.autoscaling).toEqual({});
+      expect((await h.get(POOL)).body.autoscaling).toBeUndefined();
       expect((await h.journal()).find((e) => e.method === 'POST')?.operation).toBe(
         'nodePools.setAutoscaling',
       );
@@ -290,7 +295,7 @@ describe('nodePools.setAutoscaling', () => {
       { enabled: true, maxNodeCount: 3, locationPolicy: 'LOCATION_POLICY_UNSPECIFIED' },
       { enabled: true, maxNodeCount: 3, locationPolicy: 'BALANCED' },
     ],
-    ['no autoscaling as disabled', undefined, {}],
+    ['no autoscaling as disabled', undefined, undefined],
   ])('takes %s', async (_, autoscaling, stored) => {
     const res = await h.post(`${POOL}:setAutoscaling`, autoscaling === undefined ? {} : { autoscaling });
     expect(res.status, res.text).toBe(200);
@@ -387,7 +392,7 @@ describe('clusters.update with desiredNodePoolAutoscaling', () => {
     expect(res.body).toEqual(pendingOp('UPDATE_CLUSTER', TARGET.replace(/np1$/, 'np2')));
     await finish(res.body.name);
     expect((await h.get(`${CLUSTER}/nodePools/np2`)).body.autoscaling).toMatchObject({ maxNodeCount: 4 });
-    expect((await h.get(POOL)).body.autoscaling).toEqual({});
+    expect((await h.get(POOL)).body.autoscaling).toBeUndefined();
     const missing = await h.put(CLUSTER, {
       update: { desiredNodePoolId: 'nope', desiredNodePoolAutoscaling: { enabled: true, maxNodeCount: 4 } },
     });

@@ -63,14 +63,17 @@ export {
   WorkloadMetadataConfig,
 } from './node-config';
 export {
+  betaOnlyFields,
   duration,
   enumNameOf,
   enumNumbers,
+  enumTypeName,
   int32,
   int64,
   isDurationText,
   isInt64Schema,
   isInt64Text,
+  markBetaOnly,
   protoEnum,
   stringMap,
   timestamp,

@@ -7,19 +7,48 @@ import * as z from 'zod';
  */
 
 const ENUM_NUMBERS = new WeakMap<z.ZodType, Readonly<Record<string, number>>>();
+const ENUM_TYPE_NAMES = new WeakMap<z.ZodType, string>();
+const BETA_ONLY_FIELDS = new WeakMap<z.ZodType, ReadonlySet<string>>();
 const INT64_SCHEMAS = new WeakSet<z.ZodType>();
 
 /**
  * A proto enum: its JSON form is the value name; the numbering is kept so that numeric input
- * (`"strategy": 3`, as the GAPIC REST client sends) can be mapped back to names.
+ * (`"strategy": 3`, as the GAPIC REST client sends) can be mapped back to names. `typeName` is the enum's
+ * full proto name under v1beta1, which the front end's error for a bad value names.
  *
- * @example const Effect = protoEnum({ EFFECT_UNSPECIFIED: 0, NO_SCHEDULE: 1 });
+ * @example const Effect = protoEnum({ EFFECT_UNSPECIFIED: 0, NO_SCHEDULE: 1 }, 'google.container.v1beta1.NodeTaint.Effect');
  */
-export function protoEnum<const T extends Record<string, number>>(values: T) {
+export function protoEnum<const T extends Record<string, number>>(values: T, typeName?: string) {
   const names = Object.keys(values) as [keyof T & string, ...(keyof T & string)[]];
   const schema = z.enum(names);
   ENUM_NUMBERS.set(schema, Object.freeze({ ...values }));
+  if (typeName !== undefined) ENUM_TYPE_NAMES.set(schema, typeName);
   return schema;
+}
+
+/**
+ * The full proto name of an enum made by `protoEnum` (under v1beta1), or undefined.
+ *
+ * @example enumTypeName(WindowsOsVersion) // 'google.container.v1beta1.WindowsNodeConfig.OSVersion'
+ */
+export function enumTypeName(schema: z.ZodType): string | undefined {
+  return ENUM_TYPE_NAMES.get(schema);
+}
+
+/**
+ * Records the fields (JSON names) of a message schema that exist under v1beta1 but not in the v1 message
+ * of the same name: a v1 request carrying one names an unknown field. Returns the schema.
+ *
+ * @example betaOnlyFields(markBetaOnly(z.object({ a: z.string() }), ['a'])) // Set { 'a' }
+ */
+export function markBetaOnly<T extends z.ZodType>(schema: T, fields: readonly string[]): T {
+  BETA_ONLY_FIELDS.set(schema, new Set(fields));
+  return schema;
+}
+
+/** The v1beta1-only fields of a message schema recorded by {@link markBetaOnly}, or undefined. */
+export function betaOnlyFields(schema: z.ZodType): ReadonlySet<string> | undefined {
+  return BETA_ONLY_FIELDS.get(schema);
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { CreateClusterRequestShape } from '@sims/cluster-schema';
+import { defaultCluster, V1BETA1_ONLY_CLUSTER_FIELDS } from './cluster-defaults';
 import { admit, type DomainContext } from './context';
-import { defaultCluster } from './defaults';
 import { fail, ok, type Result } from './errors';
-import { computeEtag } from './etag';
-import { type ApiVersion, clusterSelfLink, isZone } from './names';
+import { canonical, computeEtag, fingerprint, labelFingerprint } from './etag';
+import { type ApiVersion, clusterSelfLink, isZone, projectNumber } from './names';
 import { nodeCount, omitDefaults, refreshCluster, renderNodePool, writePool } from './node-pools';
 import { createOperation } from './operations';
 import { seededPool } from './pool-requests';
@@ -53,10 +53,12 @@ export function buildCluster(
   const ip = `34.${ctx.ids.int(0, 256)}.${ctx.ids.int(0, 256)}.${ctx.ids.int(1, 255)}`;
   const cluster = defaultCluster(input, {
     projectId,
+    projectNumber: projectNumber(state, projectId),
     location,
     masterVersion,
     now: timestamp(ctx.now),
-    id: ctx.ids.hex(32),
+    // 64 hex digits, as recorded; the pod range, the DNS endpoint and the pod CIDR derive from it.
+    id: ctx.ids.hex(64),
     endpoint: ip,
   });
   const record: ClusterRecord = {
@@ -75,10 +77,33 @@ export function buildCluster(
     const name = p.name ?? 'default-pool';
     record.pools.set(name, seededPool(record, { ...p, name }, masterVersion, ctx));
   }
-  delete record.cluster.initialNodeCount;
+  // GKE returns a top-level initialNodeCount only when the request sent one (recorded).
+  if (!input.initialNodeCount) delete record.cluster.initialNodeCount;
   refreshCluster(state, record);
   return ok(record);
 }
+
+/** Cluster fields that are output only (the Cluster reference): a create request's values are ignored. */
+const OUTPUT_ONLY_FIELDS = [
+  'selfLink',
+  'zone',
+  'endpoint',
+  'currentMasterVersion',
+  'currentNodeVersion',
+  'createTime',
+  'status',
+  'statusMessage',
+  'servicesIpv4Cidr',
+  'instanceGroupUrls',
+  'currentNodeCount',
+  'expireTime',
+  'location',
+  'conditions',
+  'etag',
+  'id',
+  'labelFingerprint',
+  'master',
+];
 
 /** clusters.create: PROVISIONING (pools too) until the CREATE_CLUSTER operation is DONE. */
 export function createCluster(
@@ -98,11 +123,14 @@ export function createCluster(
   if (state.clusters.has(clusterKey(projectId, location, input.name))) {
     return fail({ code: 'CLUSTER_ALREADY_EXISTS', project: projectId, location, cluster: input.name });
   }
+  // Output-only fields a client may echo back are GKE's to set (seeds, unlike requests, may set some).
+  const given: Record<string, unknown> = { ...input };
+  for (const field of OUTPUT_ONLY_FIELDS) delete given[field];
   const built = buildCluster(
     state,
     projectId,
     location,
-    { ...input, name: input.name, currentMasterVersion: undefined },
+    { ...(given as ClusterShape), name: input.name },
     ctx,
   );
   if (!built.ok) return built;
@@ -154,15 +182,44 @@ export function deleteCluster(
   );
 }
 
+/** Cluster fields that follow its pools: they do not move the cluster's etag (recorded). */
+const POOL_DERIVED_FIELDS = [
+  'currentNodeCount',
+  'currentNodeVersion',
+  'nodeConfig',
+  'status',
+  'instanceGroupUrls',
+];
+
+/**
+ * The cluster as the API answers it: its pools, their instance groups, the label fingerprint and the
+ * maintenance policy's version (8 hex digits of a SHA-256 of what they cover), its self link and etag
+ * (a UUID that pool changes leave as it is, as recorded). v1 leaves out the fields only v1beta1 has.
+ */
 export function renderCluster(record: ClusterRecord, version: ApiVersion): ClusterShape {
   const pools = [...record.pools.values()].map((p) => renderNodePool(record, p, version));
-  const etag = computeEtag({ cluster: record.cluster, pools: pools.map((p) => p.etag) }, record.generation);
-  return omitDefaults({
-    ...record.cluster,
+  const stored = record.cluster as ClusterShape & Record<string, unknown>;
+  const own: Record<string, unknown> = { ...stored };
+  for (const field of POOL_DERIVED_FIELDS) delete own[field];
+  const etag = computeEtag(own, record.generation);
+  const { resourceVersion: _rv, ...policy } = (stored.maintenancePolicy ?? {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = {
+    ...stored,
     nodePools: pools,
+    instanceGroupUrls: pools.flatMap((p) => p.instanceGroupUrls ?? []),
+    labelFingerprint: labelFingerprint(stored.resourceLabels),
+    maintenancePolicy: {
+      ...policy,
+      resourceVersion: fingerprint(Object.keys(policy).length > 0 ? canonical(policy) : ''),
+    },
     selfLink: clusterSelfLink(version, record.projectId, record.location, record.name),
     etag,
-  });
+  };
+  // The deprecated nodeConfig mirrors the default pool as rendered (its node image in v1beta1).
+  const defaultPool = pools.find((p) => p.name === 'default-pool');
+  if (out.nodeConfig !== undefined && defaultPool?.config) out.nodeConfig = defaultPool.config;
+  if (version === 'v1') for (const field of V1BETA1_ONLY_CLUSTER_FIELDS) delete out[field];
+  return omitDefaults(out as ClusterShape);
 }
 
 /** A zonal legacy path cannot address a regional cluster. */

@@ -13,15 +13,34 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
- * The etag of a resource: a checksum of its content (8 bytes of SHA-256, base64, the length of the
- * recorded `"abcdef0123A="`). `generation` counts writes that leave no visible trace (a concurrent
- * writer injected by a fault), so they too change the etag.
+ * The etag of a resource: a checksum of its content in the form GKE's etags have (a version-4 UUID,
+ * recorded un-normalized: node pools "a375ee87-924a-40b1-a52c-49b1c893962a", clusters
+ * "a81d4d29-c927-49f5-8498-11b992534b85"). The same content keeps its etag; any change gives a new one.
+ * `generation` counts writes that leave no visible trace (a concurrent writer injected by a fault), so
+ * they too change the etag.
  */
 export function computeEtag(content: unknown, generation: number): string {
-  return createHash('sha256')
-    .update(canonicalJson(content))
-    .update(`#${generation}`)
-    .digest()
-    .subarray(0, 8)
-    .toString('base64');
+  const hex = createHash('sha256').update(canonicalJson(content)).update(`#${generation}`).digest('hex');
+  const variant = ((Number.parseInt(hex[16] as string, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * 8 lowercase hex digits of a SHA-256: GKE's `labelFingerprint` and `maintenancePolicy.resourceVersion`
+ * have this form (recorded "7d2504da"; "e3b0c442" for an empty maintenance policy, which is the
+ * SHA-256 of nothing).
+ */
+export function fingerprint(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 8);
+}
+
+/** The fingerprint of a label map (keys sorted): empty labels give "e3b0c442". */
+export function labelFingerprint(labels: Record<string, string> | undefined): string {
+  const entries = Object.entries(labels ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return fingerprint(entries.map(([k, v]) => `${k}=${v}`).join(','));
+}
+
+/** `canonicalJson` for other modules (fingerprints of messages). */
+export function canonical(value: unknown): string {
+  return canonicalJson(value);
 }

@@ -16,7 +16,7 @@ export function locationSegment(location: string): 'zones' | 'locations' {
  * The project number of a project id: an explicit one from the state, else 12 digits derived from
  * the id (stable across runs, so links are deterministic).
  */
-function projectNumber(state: ClusterState, projectId: string): string {
+export function projectNumber(state: ClusterState, projectId: string): string {
   if (/^\d+$/.test(projectId)) return projectId;
   const explicit = state.projectNumbers[projectId];
   if (explicit) return explicit;

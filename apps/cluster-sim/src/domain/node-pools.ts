@@ -1,4 +1,5 @@
 import type { UpdateNodePoolRequestShape } from '@sims/cluster-schema';
+import { withKubeletDefaults } from './defaults';
 import { computeEtag } from './etag';
 import { deepFreeze } from './freeze';
 import { type ApiVersion, nodePoolSelfLink } from './names';
@@ -97,6 +98,8 @@ export function applyNodePoolUpdate(
   for (const field of direct) {
     if (req[field] !== undefined) (config as Record<string, unknown>)[field] = structuredClone(req[field]);
   }
+  // The kubelet config is replaced as a whole, then GKE's defaults are applied again (recorded).
+  if (req.kubeletConfig !== undefined) config.kubeletConfig = withKubeletDefaults(config.kubeletConfig);
   if (req.tags !== undefined) config.tags = [...(req.tags.tags ?? [])];
   if (req.taints !== undefined) config.taints = structuredClone(req.taints.taints ?? []);
   if (req.labels !== undefined) config.labels = { ...(req.labels.labels ?? {}) };
@@ -158,11 +161,15 @@ const KEEP_FALSE = new Set([
   'flexStart',
   'enablePrivateNodes',
   'cpuCfsQuota',
+  // DNSEndpointConfig's proto3 optional booleans (recorded false in clusters.get).
+  'allowExternalTraffic',
+  'enableK8sTokensViaDns',
+  'enableK8sCertsViaDns',
 ]);
 
 /**
  * proto3 JSON output: default-valued scalars and empty lists are omitted; empty messages stay (the
- * recordings show `"autoscaling": {}`); proto3 `optional` booleans keep an explicit false.
+ * recordings show `"legacyAbac": {}`); proto3 `optional` booleans keep an explicit false.
  */
 export function omitDefaults<T>(value: T, key?: string): T {
   if (Array.isArray(value)) return value.map((v) => omitDefaults(v)) as T;
@@ -180,6 +187,23 @@ export function omitDefaults<T>(value: T, key?: string): T {
   return value;
 }
 
+/**
+ * The COS image GKE boots a pool's nodes from (v1beta1's `config.nodeImageConfig`), named after the
+ * node version (recorded: 1.35.5-gke.1241004 → "gke-1355-gke1241004-cos-125-19216-395-7-c-pre"; the
+ * COS build part is the recorded one for every version). None for other image types or a custom image.
+ */
+function nodeImageConfig(pool: NodePoolShape): { image: string; imageProject: string } | undefined {
+  const config = pool.config as (NodePoolShape['config'] & { nodeImageConfig?: unknown }) | undefined;
+  if (config?.nodeImageConfig !== undefined) return undefined;
+  const imageType = config?.imageType ?? 'COS_CONTAINERD';
+  const m = /^(\d+)\.(\d+)\.(\d+)-gke\.(\d+)$/.exec(pool.version ?? '');
+  if (!m || (imageType !== 'COS_CONTAINERD' && imageType !== 'COS')) return undefined;
+  return {
+    image: `gke-${m[1]}${m[2]}${m[3]}-gke${m[4]}-cos-125-19216-395-7-c-pre`,
+    imageProject: 'gke-node-images',
+  };
+}
+
 /** The pool as the API answers it (deep-frozen and shared: copy it to change it). */
 export function renderNodePool(
   record: ClusterRecord,
@@ -194,7 +218,15 @@ export function renderNodePool(
   const derived = derivedOf(poolRecord);
   const last = derived.rendered;
   if (last !== undefined && last.selfLink === selfLink && last.etag === etag) return last.value;
-  const value = deepFreeze(omitDefaults({ ...pool, selfLink, etag }));
+  // NodeConfig.nodeImageConfig is v1beta1's only: v1 leaves it out, v1beta1 names the node image.
+  let config = pool.config as (NodePoolShape['config'] & { nodeImageConfig?: unknown }) | undefined;
+  if (version === 'v1' && config?.nodeImageConfig !== undefined) {
+    const { nodeImageConfig: _, ...rest } = config;
+    config = rest;
+  }
+  const image = version === 'v1beta1' ? nodeImageConfig(pool) : undefined;
+  if (image) config = { ...config, nodeImageConfig: image };
+  const value = deepFreeze(omitDefaults({ ...pool, ...(config ? { config } : {}), selfLink, etag }));
   derived.rendered = { selfLink, etag, value };
   return value;
 }

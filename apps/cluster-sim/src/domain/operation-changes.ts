@@ -1,3 +1,4 @@
+import { instanceGroupUrls } from './defaults';
 import { refreshCluster, writePool } from './node-pools';
 import { phaseOf, rolloutNodesDone } from './rollouts';
 import type { ClusterRecord, ClusterState, OperationRecord, PoolRecord } from './state';
@@ -84,7 +85,13 @@ export function completeChange(state: ClusterState, op: OperationRecord): void {
                   ? template
                       .replace(/\/zones\/[^/]+\//, `/zones/${zone}/`)
                       .replace(/-[0-9a-f]{8}-grp$/, `-${change.hash}-grp`)
-                  : `https://www.googleapis.com/compute/v1/projects/${op.projectId}/zones/${zone}/instanceGroupManagers/gke-${op.cluster}-${p.pool.name}-${change.hash}-grp`),
+                  : (instanceGroupUrls(
+                      op.projectId,
+                      op.cluster,
+                      p.pool.name ?? '',
+                      [zone],
+                      change.hash,
+                    )[0] as string)),
             ),
           },
           { bump: true },

@@ -6,6 +6,7 @@ import type {
 } from '@sims/cluster-schema';
 import type { z } from 'zod';
 import { admit, type DomainContext, findPool, withEffects } from './context';
+import { storedAutoscaling } from './defaults';
 import { fail, ok, type Result } from './errors';
 import { nodeCount, refreshCluster, writePool } from './node-pools';
 import { liveOperations } from './operation-admission';
@@ -132,9 +133,10 @@ export function setNodePoolManagement(
 const nonZero = (n: number | undefined) => n !== undefined && n !== 0;
 
 /**
- * Checks a NodePoolAutoscaling as GKE does and gives what the pool stores: `{}` when disabled (the
- * recordings), else the counts given with `locationPolicy` BALANCED unless set. Zero counts are unset
- * (proto3: a recorded request sent `totalMinNodeCount: 0` beside min/max and was accepted).
+ * Checks a NodePoolAutoscaling as GKE does and gives what the pool stores: `{}` when disabled (no
+ * autoscaling: the pool leaves the field out), else the counts given with `locationPolicy` BALANCED
+ * unless set. Zero counts are unset (proto3: a recorded request sent `totalMinNodeCount: 0` beside
+ * min/max and was accepted).
  */
 function checkAutoscaling(a: Autoscaling | undefined): Result<Autoscaling> {
   if (!a?.enabled) return ok({});
@@ -169,14 +171,7 @@ function checkAutoscaling(a: Autoscaling | undefined): Result<Autoscaling> {
       'Node_pool_autoscaling.total_min_node_count must be less than or equal to node_pool_autoscaling.total_max_node_count.',
     );
   }
-  const stored: Autoscaling = { enabled: true };
-  for (const field of ['minNodeCount', 'maxNodeCount', 'totalMinNodeCount', 'totalMaxNodeCount'] as const) {
-    if (nonZero(a[field])) stored[field] = a[field];
-  }
-  if (a.autoprovisioned) stored.autoprovisioned = true;
-  stored.locationPolicy =
-    a.locationPolicy && a.locationPolicy !== 'LOCATION_POLICY_UNSPECIFIED' ? a.locationPolicy : 'BALANCED';
-  return ok(stored);
+  return ok(storedAutoscaling(a) ?? {});
 }
 
 /**
@@ -192,7 +187,9 @@ export function setNodePoolAutoscaling(
   ctx: DomainContext,
 ): Result<OperationRecord> {
   const checked = checkAutoscaling(autoscaling);
-  const fields = { autoscaling: checked.ok ? checked.value : {} };
+  // Off: GKE leaves `autoscaling` out of a pool that does not autoscale (recorded, 1.29 and 1.35).
+  const value = checked.ok && checked.value.enabled ? checked.value : undefined;
+  const fields: Partial<NodePoolShape> = { autoscaling: value };
   return startPoolChange(state, record, poolName, 'UPDATE_CLUSTER', fields, ctx, () =>
     checked.ok ? ok(undefined) : checked,
   );

@@ -145,6 +145,12 @@ function buildPool(
   version: string,
   hash: string,
 ) {
+  // Pools take the cluster's pod range and subnetwork (recorded).
+  const cluster = record.cluster as {
+    clusterIpv4Cidr?: string;
+    ipAllocationPolicy?: { clusterSecondaryRangeName?: string };
+    networkConfig?: { subnetwork?: string };
+  };
   return defaultNodePool(input, {
     projectId: record.projectId,
     location: record.location,
@@ -152,6 +158,9 @@ function buildPool(
     clusterLocations: record.cluster.locations ?? [record.location],
     version,
     hash,
+    podIpv4CidrBlock: cluster.clusterIpv4Cidr,
+    podRange: cluster.ipAllocationPolicy?.clusterSecondaryRangeName,
+    subnetwork: cluster.networkConfig?.subnetwork,
   });
 }
 

@@ -11,6 +11,8 @@ export type HttpError =
   | { code: 'SCOPE_INSUFFICIENT' }
   | { code: 'PERMISSION_DENIED'; permission: string; resource: string }
   | { code: 'BAD_PAYLOAD'; violations: { field?: string; description: string }[] }
+  /** A bad enum value: `field` the snake_case path, `enumType` the enum's full v1beta1 name, `value` as quoted. */
+  | { code: 'INVALID_ENUM'; field: string; enumType: string; value: string }
   | { code: 'ROUTE_NOT_FOUND'; method: string; path: string }
   | { code: 'INJECTED'; status: RpcCodeName; message?: string; reason?: string }
   | { code: 'PAYLOAD_TOO_LARGE'; limit: number }
@@ -61,8 +63,17 @@ export interface ErrorContext {
 interface Rendered {
   status: RpcCodeName;
   message: string;
-  /** The legacy `errors[0]`; its `message` defaults to the top-level one (the front end's 401s differ). */
-  legacy?: { reason?: string; location?: string; locationType?: string; message?: string };
+  /**
+   * The legacy `errors[0]`; its `message` defaults to the top-level one (the front end's 401s differ), its
+   * `domain` is `global` unless `noDomain`.
+   */
+  legacy?: {
+    reason?: string;
+    location?: string;
+    locationType?: string;
+    message?: string;
+    noDomain?: boolean;
+  };
   details: Record<string, unknown>[];
 }
 
@@ -256,6 +267,18 @@ function describe(error: HttpError, ctx: ErrorContext): Rendered {
           { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: error.violations },
         ],
       };
+    case 'INVALID_ENUM': {
+      // GKE's body for a bad enum value (recorded, docs/research/gke-recordings.md): the enum's type URL
+      // under the request's API version, errors[0] with reason "invalid" and no domain, no details.
+      const version = /^google\.container\.(v1beta1|v1)\./.exec(ctx.method ?? '')?.[1] ?? 'v1beta1';
+      const type = error.enumType.replace(/^google\.container\.v1beta1\./, `google.container.${version}.`);
+      return {
+        status: 'INVALID_ARGUMENT',
+        message: `Invalid value at '${error.field}' (type.googleapis.com/${type}), ${error.value}`,
+        legacy: { reason: 'invalid', noDomain: true },
+        details: [],
+      };
+    }
     case 'ROUTE_NOT_FOUND':
       return {
         status: 'NOT_FOUND',
@@ -317,7 +340,7 @@ function errorBody(error: HttpError, ctx: ErrorContext) {
         errors: [
           {
             message: r.legacy?.message ?? message,
-            domain: 'global',
+            ...(r.legacy?.noDomain ? {} : { domain: 'global' }),
             reason: r.legacy?.reason ?? reason,
             ...legacyLocation(r),
           },

@@ -1,6 +1,8 @@
 import {
+  betaOnlyFields,
   duration as durationSchema,
   enumNameOf,
+  enumTypeName,
   isDurationText,
   isInt64Schema,
   isInt64Text,
@@ -8,16 +10,21 @@ import {
 import type { z } from 'zod';
 import { fail, ok, type Result } from '../domain/errors';
 import { deepFreeze } from '../domain/freeze';
+import type { ApiVersion } from '../domain/names';
 import type { HttpError } from './errors';
 
 /**
  * Request parsing as Google's front end does it for proto3 JSON: field names in lowerCamel or their
  * original snake_case; enums as names or numbers; int64 as strings or numbers; `null` means "not set".
  * Unknown names are reported like ESF (`Invalid JSON payload received. Unknown name "x": Cannot find
- * field.`) when `strict`, or dropped otherwise.
+ * field.`) when `strict`, or dropped otherwise; under v1, a field only v1beta1 has is an unknown name.
+ * A bad enum value is answered as GKE does (`Invalid value at 'node_pool.config.windows_node_config.os_version'
+ * (type.googleapis.com/google.container.v1beta1.WindowsNodeConfig.OSVersion), "OS_2022"`, see
+ * INVALID_ENUM in errors.ts).
  */
 
-type Violation = { field?: string; description: string };
+/** One problem of a body; `enumType` (the enum's full v1beta1 name) marks a bad enum value. */
+type Violation = { field?: string; description: string; enumType?: string; value?: string };
 
 interface Def {
   type: string;
@@ -71,7 +78,12 @@ function invalid(path: string, type: string, value: unknown): Violation {
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 
-function walk(schema: z.ZodType, value: unknown, path: string, strict: boolean, out: Violation[]): unknown {
+interface WalkOptions {
+  strict: boolean;
+  version: ApiVersion;
+}
+
+function walk(schema: z.ZodType, value: unknown, path: string, opts: WalkOptions, out: Violation[]): unknown {
   if (value === null || out.length >= MAX_VIOLATIONS) return undefined;
   const inner = unwrap(schema);
   const def = defOf(inner);
@@ -83,17 +95,20 @@ function walk(schema: z.ZodType, value: unknown, path: string, strict: boolean, 
       }
       const shape = def.shape ?? {};
       const loose = def.catchall !== undefined && defOf(def.catchall).type !== 'never';
+      // Under v1 the fields only v1beta1 has are not in the message.
+      const betaOnly = opts.version === 'v1' ? betaOnlyFields(inner) : undefined;
       const result: Record<string, unknown> = {};
       for (const [key, v] of Object.entries(value)) {
         // Own fields only: `__proto__`, `constructor` or `toString` are unknown names, not Object's.
-        const name = Object.hasOwn(shape, key)
+        let name = Object.hasOwn(shape, key)
           ? key
           : Object.hasOwn(shape, snakeToCamel(key))
             ? snakeToCamel(key)
             : undefined;
+        if (name !== undefined && betaOnly?.has(name)) name = undefined;
         if (name === undefined) {
           if (loose && key !== '__proto__') result[key] = v;
-          else if (strict) {
+          else if (opts.strict) {
             out.push({
               ...(path ? { field: path } : {}),
               description: `Invalid JSON payload received. Unknown name ${echo(key)}${path ? ` at '${path}'` : ''}: Cannot find field.`,
@@ -105,7 +120,7 @@ function walk(schema: z.ZodType, value: unknown, path: string, strict: boolean, 
           shape[name] as z.ZodType,
           v,
           path ? `${path}.${camelToSnake(name)}` : camelToSnake(name),
-          strict,
+          opts,
           out,
         );
         if (child !== undefined) result[name] = child;
@@ -117,7 +132,7 @@ function walk(schema: z.ZodType, value: unknown, path: string, strict: boolean, 
         out.push(invalid(path, 'TYPE_MESSAGE', value));
         return undefined;
       }
-      return value.map((v, i) => walk(def.element as z.ZodType, v, `${path}[${i}]`, strict, out));
+      return value.map((v, i) => walk(def.element as z.ZodType, v, `${path}[${i}]`, opts, out));
     }
     case 'record': {
       if (!isPlainObject(value)) {
@@ -132,7 +147,7 @@ function walk(schema: z.ZodType, value: unknown, path: string, strict: boolean, 
           out.push({ field: path, description: `Invalid map key at '${path}', "__proto__"` });
           continue;
         }
-        result[k] = walk(def.valueType as z.ZodType, v, `${path}[${cut(k)}]`, strict, out);
+        result[k] = walk(def.valueType as z.ZodType, v, `${path}[${cut(k)}]`, opts, out);
       }
       return result;
     }
@@ -143,7 +158,12 @@ function walk(schema: z.ZodType, value: unknown, path: string, strict: boolean, 
         const name = enumNameOf(inner, value);
         if (name !== undefined) return name;
       }
-      out.push(invalid(path, 'TYPE_ENUM', value));
+      const enumType = enumTypeName(inner);
+      out.push(
+        enumType === undefined
+          ? invalid(path, 'TYPE_ENUM', value)
+          : { ...invalid(path, `type.googleapis.com/${enumType}`, value), enumType, value: echo(value) },
+      );
       return undefined;
     }
     case 'string': {
@@ -188,7 +208,34 @@ function walk(schema: z.ZodType, value: unknown, path: string, strict: boolean, 
 }
 
 /**
- * Parses a JSON body against a request schema the way the front end does.
+ * The error of a walk's violations. A bad enum value found first is GKE's answer for it alone
+ * (INVALID_ENUM); otherwise every other violation is listed (BAD_PAYLOAD).
+ */
+function violationError(violations: Violation[]): HttpError {
+  const first = violations[0];
+  if (first?.enumType !== undefined) {
+    return {
+      code: 'INVALID_ENUM',
+      field: first.field ?? '',
+      enumType: first.enumType,
+      value: first.value ?? '',
+    };
+  }
+  return {
+    code: 'BAD_PAYLOAD',
+    violations: violations
+      .filter((v) => v.enumType === undefined)
+      .map((v) =>
+        v.field === undefined
+          ? { description: v.description }
+          : { field: v.field, description: v.description },
+      ),
+  };
+}
+
+/**
+ * Parses a JSON body against a request schema the way the front end does; `version` is the API version of
+ * the request's path (under v1 the fields only v1beta1 has are unknown names).
  *
  * @example parseRequest(UpdateNodePoolRequest, { node_version: '1.33', upgrade_settings: { strategy: 3 } }, true)
  */
@@ -196,6 +243,7 @@ export function parseRequest<T extends z.ZodType>(
   schema: T,
   body: unknown,
   strict: boolean,
+  version: ApiVersion = 'v1beta1',
 ): Result<z.output<T>, HttpError> {
   if (body === undefined) body = {};
   if (!isPlainObject(body)) {
@@ -205,8 +253,8 @@ export function parseRequest<T extends z.ZodType>(
     });
   }
   const violations: Violation[] = [];
-  const normalised = walk(schema, body, '', strict, violations);
-  if (violations.length > 0) return fail({ code: 'BAD_PAYLOAD', violations });
+  const normalised = walk(schema, body, '', { strict, version }, violations);
+  if (violations.length > 0) return fail(violationError(violations));
   const parsed = schema.safeParse(normalised);
   if (!parsed.success) {
     return fail({
@@ -228,7 +276,7 @@ export function parseRequest<T extends z.ZodType>(
  * bulk of an update's own CPU (bench/, decision 0008). The parse is a pure function of the schema, the body
  * text and the strictness, so the remembered result is the one a fresh parse would give; it is
  * deep-frozen because requests share it. Bodies over `maxBodyChars` are not remembered; a schema's
- * memory is cleared once it holds `maxEntries` bodies.
+ * memory is cleared once it holds `maxEntries` bodies. `version` as for {@link parseRequest}.
  *
  * @example const parseBody = createParseCache(); parseBody(UpdateNodePoolRequest, raw, JSON.parse(raw), true)
  */
@@ -239,17 +287,18 @@ export function createParseCache(maxEntries = 256, maxBodyChars = 4096) {
     rawBody: string,
     json: unknown,
     strict: boolean,
+    version: ApiVersion = 'v1beta1',
   ): Result<z.output<T>, HttpError> {
-    if (rawBody.length > maxBodyChars) return parseRequest(schema, json, strict);
+    if (rawBody.length > maxBodyChars) return parseRequest(schema, json, strict, version);
     let remembered = bySchema.get(schema);
     if (remembered === undefined) {
       remembered = new Map();
       bySchema.set(schema, remembered);
     }
-    const key = strict ? `1${rawBody}` : `0${rawBody}`;
+    const key = `${strict ? '1' : '0'}${version === 'v1' ? '1' : 'b'}${rawBody}`;
     let result = remembered.get(key);
     if (result === undefined) {
-      result = deepFreeze(parseRequest(schema, json, strict));
+      result = deepFreeze(parseRequest(schema, json, strict, version));
       if (remembered.size >= maxEntries) remembered.clear();
       remembered.set(key, result);
     }

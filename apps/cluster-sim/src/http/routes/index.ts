@@ -106,7 +106,13 @@ function handler<B>(edge: Edge, spec: RouteSpec<B>, version: ApiVersion, viaZone
             violations: [{ description: `Invalid JSON payload received. ${sim.jsonError}` }],
           });
         }
-        const parsed = parseBody(spec.body, sim.rawBody ?? '', sim.json, state.settings.strictUnknownFields);
+        const parsed = parseBody(
+          spec.body,
+          sim.rawBody ?? '',
+          sim.json,
+          state.settings.strictUnknownFields,
+          version,
+        );
         if (!parsed.ok) return parsed;
         body = parsed.value as B;
       }
