@@ -179,6 +179,22 @@ describe('clusters.create and clusters.get', () => {
     expect(cluster.labelFingerprint).not.toBe('e3b0c442');
   });
 
+  it('refuses an Autopilot cluster with the 501 rather than creating a standard one', async () => {
+    const res = await h.post(`${LOC}/clusters`, { cluster: { name: 'ap', autopilot: { enabled: true } } });
+    expect(res.status).toBe(501);
+    expect(res.headers.get('x-sim-reason')).toBe('not-simulated');
+    expect(res.body.error).toMatchObject({ status: 'UNIMPLEMENTED' });
+    expect(res.body.error.message).toMatch(
+      /^An Autopilot cluster \(cluster\.autopilot\.enabled\): not simulated/,
+    );
+    expect((await h.get(`${LOC}/clusters/ap`)).status).toBe(404);
+    // `{enabled: false}`, as Terraform and Config Connector send it, is a standard cluster.
+    const standard = await h.post(`${LOC}/clusters`, {
+      cluster: { name: 'std', autopilot: { enabled: false } },
+    });
+    expect(standard.status, standard.text).toBe(200);
+  });
+
   it('takes networks as full paths, Compute URLs or short names', async () => {
     const { cluster } = await create({
       name: 'n1',

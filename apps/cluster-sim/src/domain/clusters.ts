@@ -120,6 +120,10 @@ export function createCluster(
       message: "'cluster.name' must be specified.",
       field: 'cluster.name',
     });
+  // An Autopilot cluster has other defaults, manages its own pools and refuses pool changes: none of
+  // that is simulated, so it is refused rather than created as a standard cluster that says Autopilot.
+  if (input.autopilot?.enabled === true)
+    return fail({ code: 'NOT_SIMULATED', what: 'An Autopilot cluster (cluster.autopilot.enabled)' });
   if (state.clusters.has(clusterKey(projectId, location, input.name))) {
     return fail({ code: 'CLUSTER_ALREADY_EXISTS', project: projectId, location, cluster: input.name });
   }
