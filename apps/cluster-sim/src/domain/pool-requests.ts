@@ -30,6 +30,22 @@ function versionRules(state: ClusterState, record: ClusterRecord) {
 }
 
 /**
+ * GKE's rule for `linuxNodeConfig.swapConfig` (a LinuxNodeConfig replaces the pool's as a whole, so
+ * the rule sees exactly what was sent): with swap not enabled, no other swap setting may be given.
+ * The text is GKE's, as the issue's replay against real GKE recorded it.
+ */
+function checkSwapConfig(linux: { swapConfig?: Record<string, unknown> } | undefined): Result<void> {
+  const swap = linux?.swapConfig;
+  if (!swap || swap.enabled === true) return ok(undefined);
+  const others = Object.entries(swap).filter(([k, v]) => k !== 'enabled' && v !== undefined && v !== null);
+  if (others.length === 0) return ok(undefined);
+  return fail({
+    code: 'INVALID_REQUEST',
+    message: 'Swap is disabled, no other swapConfig fields can be set.',
+  });
+}
+
+/**
  * nodePools.update: validates, checks the etag (ABORTED on a stale one, before anything else can
  * happen), resolves the version, checks the cluster's running operations, then starts an
  * UPGRADE_NODES operation. The pool is RECONCILING (so its etag changes) until the operation is DONE,
@@ -46,6 +62,8 @@ export function updateNodePool(
   if (!found.ok) return found;
   const poolRecord = found.value;
   if (!hasUpdatableField(req)) return fail({ code: 'EMPTY_UPDATE' });
+  const swap = checkSwapConfig(req.linuxNodeConfig);
+  if (!swap.ok) return swap;
   // Custom images (`image`, `imageProject`): GKE would boot the nodes from them; refused, not ignored.
   const custom = (['image', 'imageProject'] as const).filter((f) => req[f] !== undefined && req[f] !== '');
   if (custom.length > 0) {
@@ -193,6 +211,8 @@ export function createNodePool(
       message: 'Node pool name must be specified.',
       field: 'node_pool.name',
     });
+  const swap = checkSwapConfig(input.config?.linuxNodeConfig);
+  if (!swap.ok) return swap;
   if (record.pools.has(input.name)) {
     return fail({
       code: 'NODE_POOL_ALREADY_EXISTS',
