@@ -52,22 +52,6 @@ function caCertificate(id: string): string {
   return Buffer.from(pem).toString('base64');
 }
 
-/** Fields only v1beta1 has (v1 answers leave them out). */
-export const V1BETA1_ONLY_CLUSTER_FIELDS = [
-  'clusterTelemetry',
-  'master',
-  'privateCluster',
-  'protectConfig',
-  'podSecurityPolicyConfig',
-  'masterIpv4CidrBlock',
-  'tpuConfig',
-  'workloadCertificates',
-  'workloadAltsConfig',
-  'currentEmulatedVersion',
-  'rollbackSafeUpgrade',
-  'nodePoolUpgradeConcurrencyConfig',
-] as const;
-
 export interface ClusterContext {
   projectId: string;
   projectNumber: string;

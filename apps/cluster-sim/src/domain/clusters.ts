@@ -1,5 +1,5 @@
-import type { CreateClusterRequestShape } from '@sims/cluster-schema';
-import { defaultCluster, V1BETA1_ONLY_CLUSTER_FIELDS } from './cluster-defaults';
+import { betaOnlyFields, Cluster, type CreateClusterRequestShape } from '@sims/cluster-schema';
+import { defaultCluster } from './cluster-defaults';
 import { admit, type DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 import { canonical, computeEtag, fingerprint, labelFingerprint } from './etag';
@@ -222,7 +222,8 @@ export function renderCluster(record: ClusterRecord, version: ApiVersion): Clust
   // The deprecated nodeConfig mirrors the default pool as rendered (its node image in v1beta1).
   const defaultPool = pools.find((p) => p.name === 'default-pool');
   if (out.nodeConfig !== undefined && defaultPool?.config) out.nodeConfig = defaultPool.config;
-  if (version === 'v1') for (const field of V1BETA1_ONLY_CLUSTER_FIELDS) delete out[field];
+  // The fields the v1 proto's Cluster lacks, as the generated schema records them.
+  if (version === 'v1') for (const field of betaOnlyFields(Cluster) ?? []) delete out[field];
   return omitDefaults(out as ClusterShape);
 }
 
