@@ -73,6 +73,7 @@ export {
   isDurationText,
   isInt64Schema,
   isInt64Text,
+  isTimestampText,
   markBetaOnly,
   protoEnum,
   stringMap,

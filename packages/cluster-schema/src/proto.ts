@@ -118,8 +118,29 @@ export function isDurationText(text: string): boolean {
   return m !== null && Number(m[1]) <= DURATION_MAX_SECONDS;
 }
 
-/** RFC 3339 timestamp string. */
-export const timestamp = z.string();
+/**
+ * `google.protobuf.Timestamp` in JSON: RFC 3339 with up to nine fractional digits, `Z` or an offset,
+ * within the type's range, years 0001 to 9999 (timestamp.proto).
+ */
+export const timestamp = z
+  .string()
+  .refine(isTimestampText, 'expected an RFC 3339 time between years 1 and 9999');
+
+/** True for a proto3 JSON Timestamp text: a real calendar time from 0001-01-01 to 9999-12-31. */
+export function isTimestampText(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/.exec(text);
+  if (m === null) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as number[];
+  if (year === 0 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return false;
+  // Day within its month (leap years included): Date rolls 02-30 over to March, which GKE refuses.
+  const days = new Date(Date.UTC(2000, month, 0)).getUTCDate();
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (day < 1 || day > (month === 2 && !leap ? 28 : days)) return false;
+  if (m[9] !== undefined && (Number(m[9]) > 23 || Number(m[10]) > 59)) return false;
+  // An offset can carry a time at the range's edge past it (0001-01-01T00:00:00+01:00).
+  const ms = Date.parse(text.replace(/^(\d{4})/, '+00$1'));
+  return ms >= -62_135_596_800_000 && ms <= 253_402_300_799_999;
+}
 
 /** `map<string, string>`. */
 export const stringMap = z.record(z.string(), z.string());

@@ -57,16 +57,28 @@ interface Timer {
   fn: () => void;
 }
 
-/** Parses an absolute time given as epoch ms or an ISO string. */
+/**
+ * The earliest and latest instants a simulated API can write: a protobuf `Timestamp` (GKE) and a Python
+ * `datetime` (CVAT) both span the years 1 to 9999, so a clock outside that range would answer with times
+ * no real server could send.
+ */
+export const EARLIEST_TIME_MS = -62_135_596_800_000; // 0001-01-01T00:00:00.000Z
+export const LATEST_TIME_MS = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+const TIME_RANGE_TEXT = '0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z';
+
+/** True when `ms` (epoch milliseconds) is a time the simulated APIs can write. */
+export function inTimeRange(ms: number): boolean {
+  return Number.isFinite(ms) && ms >= EARLIEST_TIME_MS && ms <= LATEST_TIME_MS;
+}
+
+/** Parses an absolute time given as epoch ms or an ISO string, within the range the APIs can write. */
 export function parseTime(value: number | string): number {
-  if (typeof value === 'number') {
-    // What a Date can hold (±8.64e15 ms): a clock set past it could not say what time it is.
-    if (!Number.isFinite(value) || Math.abs(value) > 8.64e15)
-      throw new SimInputError(`invalid time ${value}: beyond the range of a date (±8.64e15 ms)`);
-    return value;
-  }
-  const t = Date.parse(value);
+  const t = typeof value === 'number' ? value : Date.parse(value);
   if (Number.isNaN(t)) throw new SimInputError(`invalid time "${value}": expected an ISO-8601 timestamp`);
+  if (!inTimeRange(t)) {
+    const shown = typeof value === 'number' ? String(value) : JSON.stringify(value);
+    throw new SimInputError(`invalid time ${shown}: outside ${TIME_RANGE_TEXT}, the range the API can write`);
+  }
   return t;
 }
 
@@ -209,8 +221,10 @@ export function createClock(options: ClockOptions = {}): Clock {
     },
     advance(delay) {
       const ms = parseDuration(delay);
-      if (now() + ms > 8.64e15)
-        throw new SimInputError(`advancing by ${ms} ms would pass the latest time a date can hold`);
+      if (now() + ms > LATEST_TIME_MS)
+        throw new SimInputError(
+          `advancing by ${ms} ms would pass 9999-12-31T23:59:59.999Z, the latest time the API can write`,
+        );
       if (mode === 'manual') {
         const target = base + ms;
         fireUntil(target);

@@ -7,7 +7,7 @@ export { commonHelp, topLevelHelp } from './cli-help';
 export type { CommonCliOptions } from './cli-options';
 export { cliKernelOptions, parseCommonArgs } from './cli-options';
 export type { Clock, ClockMode, ClockOptions, ClockState } from './clock';
-export { createClock, parseTime } from './clock';
+export { createClock, inTimeRange, parseTime } from './clock';
 export {
   formatDuration,
   isDurationString,

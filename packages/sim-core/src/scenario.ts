@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { parseTime } from './clock';
+import { inTimeRange, parseTime } from './clock';
 import { isDurationString, parseDuration, SimInputError } from './duration';
 import { createFaultEngine } from './faults/engine';
 import type { SimulatorDefinition } from './simulator';
@@ -239,8 +239,10 @@ export async function applyScenario<S>(
   }
   if (scenario.clock?.advance !== undefined) {
     const from = scenario.clock.set !== undefined ? parseTime(scenario.clock.set) : world.clock.now();
-    if (from + parseDuration(scenario.clock.advance) > 8.64e15) {
-      const err = new SimInputError('advancing that far would pass the latest time a date can hold');
+    if (!inTimeRange(from + parseDuration(scenario.clock.advance))) {
+      const err = new SimInputError(
+        'advancing that far would pass 9999-12-31T23:59:59.999Z, the latest time the API can write',
+      );
       throw await withLocation(err, options.text, source, ['clock', 'advance']);
     }
   }

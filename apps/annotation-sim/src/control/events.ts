@@ -1,4 +1,5 @@
 import {
+  inTimeRange,
   lazy,
   parseInput,
   parseTime,
@@ -82,8 +83,11 @@ async function bodyOf<T extends z.ZodType>(c: Context, schema: T, prefix = ''): 
 /** A stored row from a control-plane row; rows without a timestamp are logged now. */
 function recordOf(r: RecordInput, now: number, i: number): EventRecord {
   const timestamp = typeof r.timestamp === 'string' ? Date.parse(r.timestamp) : (r.timestamp ?? now);
-  if (!Number.isFinite(timestamp) || Math.abs(timestamp) > 8.64e15)
-    throw new SimInputError(`events.${i}.timestamp: not a time`, `events.${i}.timestamp`);
+  if (!inTimeRange(timestamp))
+    throw new SimInputError(
+      `events.${i}.timestamp: not a time between years 1 and 9999 (a Python datetime)`,
+      `events.${i}.timestamp`,
+    );
   return {
     scope: r.scope ?? '',
     obj_name: r.obj_name ?? null,

@@ -5,6 +5,7 @@
 import { AccessTokenWriteRequest, PatchedAccessTokenWriteRequest } from '@sims/annotation-schema/requests';
 import { formatDrfDate } from './dates';
 import { fail, invalid, notFound, ok, type Result } from './errors';
+import { parseIsoDateTime } from './events/time';
 import type { AccessTokenRec } from './model';
 import { validated } from './resource-rules';
 import { basicUser } from './serializers';
@@ -57,8 +58,10 @@ export function tokenInUse(
 /** An `expiry_date` as stored (absent and null as they are), or DRF's datetime error. */
 function expiryOf(v: unknown): Result<string | null | undefined> {
   if (v === undefined || v === null) return ok(v as null | undefined);
-  const t = Date.parse(String(v));
-  return Number.isNaN(t) ? fail(invalid({ expiry_date: [WRONG_DATETIME] })) : ok(formatDrfDate(t));
+  const us = typeof v === 'string' ? parseIsoDateTime(v) : undefined;
+  return us === undefined
+    ? fail(invalid({ expiry_date: [WRONG_DATETIME] }))
+    : ok(formatDrfDate(Math.floor(us / 1000)));
 }
 
 /** The fields of a create (all of them) or partial update, checked by the serializer. */

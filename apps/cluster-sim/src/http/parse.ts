@@ -6,6 +6,8 @@ import {
   isDurationText,
   isInt64Schema,
   isInt64Text,
+  isTimestampText,
+  timestamp as timestampSchema,
 } from '@sims/cluster-schema';
 import type { z } from 'zod';
 import { fail, ok, type Result } from '../domain/errors';
@@ -176,6 +178,11 @@ function walk(schema: z.ZodType, value: unknown, path: string, opts: WalkOptions
       if (inner === durationSchema) {
         if (typeof value === 'string' && isDurationText(value)) return value;
         out.push(invalid(path, 'type.googleapis.com/google.protobuf.Duration', value));
+        return undefined;
+      }
+      if (inner === timestampSchema) {
+        if (typeof value === 'string' && isTimestampText(value)) return value;
+        out.push(invalid(path, 'type.googleapis.com/google.protobuf.Timestamp', value));
         return undefined;
       }
       if (typeof value !== 'string') {

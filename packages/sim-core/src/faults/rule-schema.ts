@@ -1,5 +1,7 @@
 import * as z from 'zod';
+import { inTimeRange } from '../clock';
 import { isDurationString } from '../duration';
+import { MAX_GLOB_LENGTH } from '../glob';
 import { lazy } from '../lazy';
 import type { DomainEffectSchemas } from './domain-effects';
 
@@ -13,33 +15,39 @@ const duration = lazy(() =>
 /** An absolute clock time (ISO string or epoch ms) or a time relative to the rule's creation (`+30s`). */
 const clockTime = lazy(() =>
   z.union([
-    z.number(),
+    z.number().refine(inTimeRange, { message: 'expected a time between years 1 and 9999' }),
     z
       .string()
-      .refine((v) => (v.startsWith('+') ? isDurationString(v.slice(1)) : !Number.isNaN(Date.parse(v))), {
+      .refine((v) => (v.startsWith('+') ? isDurationString(v.slice(1)) : inTimeRange(Date.parse(v))), {
         message: 'expected an ISO-8601 time or "+<duration>" relative to the rule\'s creation',
       }),
   ]),
 );
 
+/**
+ * A glob from a request: bounded so that matching (pattern length × text length steps) stays cheap.
+ * Real resource names and paths are far shorter.
+ */
+const glob = () => z.string().max(MAX_GLOB_LENGTH, `a pattern is at most ${MAX_GLOB_LENGTH} characters`);
+
 const faultMatchSchema = lazy(() =>
   z
     .object({
       /** The emulated API's own method name, e.g. `nodePools.update`; a list matches any of them. */
-      operation: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+      operation: z.union([glob().min(1), z.array(glob().min(1)).min(1)]).optional(),
       /** Resource name glob, e.g. `projects/*\/locations/*\/clusters/c1/nodePools/*`. */
-      resource: z.string().min(1).optional(),
+      resource: glob().min(1).optional(),
       method: z
         .string()
         .regex(/^[A-Za-z]+$/, 'expected an HTTP method such as PUT')
         .transform((m) => m.toUpperCase())
         .optional(),
       /** Path glob, matched against the path without any `/_ns/<name>` prefix. */
-      path: z.string().startsWith('/', 'a path glob starts with "/"').optional(),
+      path: glob().startsWith('/', 'a path glob starts with "/"').optional(),
       /** Header name → exact value (or glob); names are case-insensitive. */
-      headers: z.record(z.string(), z.string()).optional(),
+      headers: z.record(z.string(), glob()).optional(),
       /** Query parameter → exact value (or glob). */
-      query: z.record(z.string(), z.string()).optional(),
+      query: z.record(z.string(), glob()).optional(),
       /** Dotted JSON path in the request body → the value it must equal. */
       body: z.record(z.string(), z.unknown()).optional(),
     })

@@ -2,8 +2,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import * as z from 'zod';
+import { inTimeRange } from '../clock';
 import { parseDuration, SimInputError } from '../duration';
 import { createFaultEngine, type FaultRule } from '../faults/engine';
+import { MAX_GLOB_LENGTH } from '../glob';
 import type { JournalFilter } from '../journal';
 import { lazy } from '../lazy';
 import { applyScenario, parseScenario, parseYamlText } from '../scenario';
@@ -34,18 +36,16 @@ const clockPutSchema = lazy(() =>
     })
     .strict(),
 );
-/** The latest time a JavaScript Date can hold, in ms since the epoch. */
-const MAX_CLOCK_MS = 8.64e15;
 const advanceSchema = lazy(() =>
   z.object({ by: z.union([z.string().min(1), z.number().nonnegative()]) }).strict(),
 );
 const journalFilterSchema = lazy(() =>
   z
     .object({
-      operation: z.string().optional(),
-      resource: z.string().optional(),
-      method: z.string().optional(),
-      path: z.string().optional(),
+      operation: z.string().max(MAX_GLOB_LENGTH).optional(),
+      resource: z.string().max(MAX_GLOB_LENGTH).optional(),
+      method: z.string().max(MAX_GLOB_LENGTH).optional(),
+      path: z.string().max(MAX_GLOB_LENGTH).optional(),
       status: z.coerce.number().int().optional(),
       fault: z.string().optional(),
       since: z.coerce.number().int().nonnegative().optional(),
@@ -291,10 +291,9 @@ export function createControlPlane<S>(
     const body = parseInput(advanceSchema(), await readJson(c));
     const clock = world(c).clock;
     const by = parseDuration(body.by);
-    // A Date reaches 8.64e15 ms (year 275760): a clock moved past it could no longer say what time it is.
-    if (!Number.isFinite(by) || clock.now() + by > MAX_CLOCK_MS)
+    if (!inTimeRange(clock.now() + by))
       throw new SimInputError(
-        `advancing by ${JSON.stringify(body.by)} would pass the latest time a clock can show`,
+        `advancing by ${JSON.stringify(body.by)} would pass 9999-12-31T23:59:59.999Z, the latest time the API can write`,
         'by',
       );
     clock.advance(by);

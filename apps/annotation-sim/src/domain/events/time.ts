@@ -37,6 +37,9 @@ export function formatFileTimestamp(us: number): string {
   return `${pad(d.getUTCFullYear(), 4)}_${pad(d.getUTCMonth() + 1)}_${pad(d.getUTCDate())}_${pad(d.getUTCHours())}_${pad(d.getUTCMinutes())}_${pad(d.getUTCSeconds())}`;
 }
 
+const EARLIEST_MS = -62_135_596_800_000; // 0001-01-01T00:00:00Z
+const LATEST_MS = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+
 // Python's `fromisoformat` or, failing that, Django's `datetime_re` (1-2 digit fields, spaces before
 // the offset); no surrounding whitespace.
 const ISO_RE =
@@ -56,9 +59,12 @@ export function parseIsoDateTime(value: string): number | undefined {
   const hour = Number(h);
   const minute = Number(mi);
   const second = Number(s);
-  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
-  const ms = Date.UTC(year, month - 1, day, hour, minute, second);
-  const check = new Date(ms);
+  // Python's datetime holds years 1 to 9999 (MINYEAR, MAXYEAR).
+  if (year < 1 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+  const check = new Date(Date.UTC(2000, month - 1, day, hour, minute, second));
+  check.setUTCFullYear(year, month - 1, day);
+  const ms = check.getTime();
   if (check.getUTCDate() !== day || check.getUTCMonth() !== month - 1) return undefined;
   let offsetMs = 0;
   if (tz !== 'Z' && tz !== 'z') {
@@ -71,5 +77,9 @@ export function parseIsoDateTime(value: string): number | undefined {
     offsetMs = sign * ((oh * 60 + om) * 60 + os) * 1000;
   }
   const micros = Number(frac.slice(0, 6).padEnd(6, '0'));
-  return (ms - offsetMs) * 1000 + micros;
+  const utc = ms - offsetMs;
+  // An offset can carry a time at the range's edge out of it (0001-01-01T00:00:00+01:00): Django's
+  // conversion to UTC fails there, and no such time can be stored.
+  if (utc < EARLIEST_MS || utc > LATEST_MS) return undefined;
+  return utc * 1000 + micros;
 }
