@@ -28,7 +28,8 @@ describe('the delivery thread module (src/delivery/thread/worker.generated.ts)',
     });
     try {
       const answer = new Promise((resolve) => worker.once('message', resolve));
-      worker.postMessage([7, 'ftp://127.0.0.1/x', 'Content-Length\n0', '', 'utf8', true, 1000, 1000, '']);
+      // id, URL, headers, body, encoding, verifyTls, connect and read time-outs, deadline, addresses.
+      worker.postMessage([7, 'ftp://127.0.0.1/x', 'Content-Length\n0', '', 'utf8', true, 1000, 1000, 0, '']);
       expect(await answer).toEqual([7, null, 'Protocol "ftp:" not supported. Expected "http:"']);
     } finally {
       await worker.terminate();

@@ -30,6 +30,11 @@ export interface OutboundDelivery {
   statusCode: number | null;
   /** Ids of the fault rules that fired for this delivery. */
   faults: string[];
+  /**
+   * Only on an attempt cut off by its deadline (no delivery row, as CVAT's RQ job is killed before it
+   * writes one): what RQ records, `rq.timeouts.JobTimeoutException: Task exceeded maximum timeout value (25 seconds)`.
+   */
+  error?: string;
 }
 
 /** Selects outbound deliveries; every given condition must hold. */

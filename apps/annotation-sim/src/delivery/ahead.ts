@@ -3,7 +3,7 @@
 // unless the engine's generation has moved since (a webhook change, a fault rule added, an egress change,
 // the dispose). What this needs from the domain is the two-method AheadWorld, and from the thread a
 // LaneGroup: neither side's internals are reached.
-import type { Attempts, Job, Target } from './attempt';
+import type { Attempts, Finished, Job, Target } from './attempt';
 import type { EgressGuard } from './egress';
 import type { OutboundResult } from './outbound';
 import type { LaneGroup, LaneSender } from './sender';
@@ -40,8 +40,11 @@ export interface Ahead {
 
 /** What the engine does with what comes back. */
 export interface AheadOutcomes {
-  /** A delivery sent ahead came back, its row written with this status code (a retry to schedule?). */
-  answered(job: Job, statusCode: number | null): void;
+  /**
+   * A delivery sent ahead came back: its row, or `'job-timeout'` when the deadline cut it off (a retry
+   * to schedule?).
+   */
+  answered(job: Job, finished: Finished): void;
   /**
    * The webhook has nothing on the thread any more; `returned` came back unsent, in order, to go first
    * in its queue.
@@ -91,8 +94,7 @@ export function createAhead(
       .then((answer: { result: OutboundResult; durationMs: number } | 'stale') => {
         if (answer === 'stale') entry.returned.push(job);
         else {
-          const row = attempts.finish(job, base, answer.result, Math.round(answer.durationMs));
-          outcomes.answered(job, row.status_code);
+          outcomes.answered(job, attempts.finish(job, base, answer.result, Math.round(answer.durationMs)));
         }
       })
       .catch((err) => console.error('annotation-sim: delivery failed unexpectedly', err))

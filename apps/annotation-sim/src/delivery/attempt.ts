@@ -14,6 +14,7 @@ import type { Base, Journal } from './journal';
 import {
   connectionErrorText,
   failedConnectionResult,
+  jobTimeoutText,
   type OutboundRequest,
   type OutboundResult,
   readTimeoutText,
@@ -32,9 +33,17 @@ export interface Job {
 /** What a delivery to a webhook is prepared from. */
 export type Target = Pick<WebhookRec, 'target_url' | 'secret' | 'enable_ssl'>;
 
+/**
+ * What one attempt left: its delivery row, or `'job-timeout'` when its deadline cut it off (no row: CVAT's
+ * RQ job is killed before it writes one, and RQ retries the job).
+ */
+export type Finished = DeliveryRec | 'job-timeout';
+
 export interface AttemptSettings {
   connectTimeoutMs: number;
   readTimeoutMs: number;
+  /** The deadline of one attempt as a whole (ms); 0 or not finite: none. */
+  jobTimeoutMs: number;
   userAgent: string;
   /** Delivery rows kept per webhook. */
   maxRows: number;
@@ -45,19 +54,23 @@ export interface AttemptSettings {
 export interface Attempts {
   /**
    * Re-reads the webhook and sends one attempt of `job` (unless it is gone, inactive without
-   * `ignoreActive`, or dropped by a fault rule); resolves with its row.
+   * `ignoreActive`, or dropped by a fault rule); resolves with its row, or `'job-timeout'`. With
+   * `ignoreActive` (a ping, sent at once and waited for) a deadline gives a 504 row instead.
    */
-  attempt(job: Job, ignoreActive: boolean): Promise<DeliveryRec | undefined>;
+  attempt(job: Job, ignoreActive: boolean): Promise<Finished | undefined>;
   /** A request of `job` to `target` prepared now, with no fault rule applied, and its journal base. */
   prepare(job: Job, target: Target): { request: OutboundRequest; base: Base };
-  /** The delivery row (unless the webhook is gone) and the journal entry of one attempt's outcome. */
+  /**
+   * The delivery row (unless the webhook is gone, or the deadline cut the attempt off) and the journal
+   * entry of one attempt's outcome.
+   */
   finish(
     job: Job,
     base: Base,
     result: OutboundResult,
     duration: number,
     outcome?: OutboundEntry['outcome'],
-  ): DeliveryRec;
+  ): Finished;
 }
 
 export function createAttempts(
@@ -68,7 +81,8 @@ export function createAttempts(
   journal: Journal,
   settings: AttemptSettings,
 ): Attempts {
-  const { connectTimeoutMs, readTimeoutMs, userAgent, maxRows, wallNow } = settings;
+  const { connectTimeoutMs, readTimeoutMs, jobTimeoutMs, userAgent, maxRows, wallNow } = settings;
+  const deadline = Number.isFinite(jobTimeoutMs) && jobTimeoutMs > 0 ? jobTimeoutMs : undefined;
   /** Per webhook, the ids of the rows this engine stored, oldest first (a state's rows by its map). */
   const rowsOf = new WeakMap<Map<number, DeliveryRec>, Map<number, number[]>>();
   /** `target_url` → its path for the fault facts and its `Host` (parsed once per URL, not per delivery). */
@@ -114,6 +128,7 @@ export function createAttempts(
     headers: [string, string][],
     bodyText: string,
     verifyTls: boolean,
+    deadlineMs: number | undefined,
     addresses?: string[],
   ): OutboundRequest {
     let bytes: Buffer | undefined;
@@ -129,6 +144,7 @@ export function createAttempts(
       connectTimeoutMs,
       readTimeoutMs,
     };
+    if (deadlineMs !== undefined) request.deadlineMs = deadlineMs;
     if (addresses !== undefined) request.addresses = addresses;
     return request;
   }
@@ -164,7 +180,7 @@ export function createAttempts(
     }
   }
 
-  async function attempt(job: Job, ignoreActive: boolean): Promise<DeliveryRec | undefined> {
+  async function attempt(job: Job, ignoreActive: boolean): Promise<Finished | undefined> {
     const s = state();
     let webhook = s.webhooks.get(job.webhookId);
     // The worker re-reads the webhook: deleted or inactive means nothing is sent and no row is written.
@@ -223,14 +239,19 @@ export function createAttempts(
         result = pass.result;
         outcome = pass.outcome;
       } else {
-        const request = requestOf(url, headers, bodyText, webhook.enable_ssl, pass.addresses);
+        // The deadline counts from the start of the attempt, the name's resolution included.
+        const left = deadline === undefined ? undefined : Math.max(1, deadline - (wallNow() - started));
+        const request = requestOf(url, headers, bodyText, webhook.enable_ssl, left, pass.addresses);
         result = await sender(request);
-        if (duplicate) {
+        if (duplicate && result.kind !== 'job-timeout') {
           journal.record(base, null, outcomeOf(result), statusOf(result));
           result = await sender(request);
         }
       }
     }
+    // A ping is answered with its row: one cut off by the deadline is recorded as a time-out.
+    if (ignoreActive && result.kind === 'job-timeout')
+      result = { kind: 'timeout', message: pingDeadlineText(deadline ?? 0) };
     return finish(job, base, result, Math.round(wallNow() - started), outcome);
   }
 
@@ -239,7 +260,7 @@ export function createAttempts(
     const url = target.target_url;
     const headers = headersFor(url, bodyText, target.secret, false);
     const base = baseOf(job, url, headers, bodyText, []);
-    return { request: requestOf(url, headers, bodyText, target.enable_ssl), base };
+    return { request: requestOf(url, headers, bodyText, target.enable_ssl, deadline), base };
   }
 
   function finish(
@@ -248,7 +269,12 @@ export function createAttempts(
     result: OutboundResult,
     duration: number,
     outcome: OutboundEntry['outcome'] = outcomeOf(result),
-  ): DeliveryRec {
+  ): Finished {
+    // CVAT's RQ job is killed before it writes the row; only the journal tells of the attempt.
+    if (result.kind === 'job-timeout') {
+      journal.record(base, null, 'timeout', null, jobTimeoutText((deadline ?? 0) / 1000));
+      return 'job-timeout';
+    }
     const status = statusOf(result);
     const response = result.kind === 'response' ? result.body : result.message;
     const s2 = state();
@@ -316,12 +342,18 @@ function baseOf(job: Job, url: string, headers: [string, string][], body: string
 }
 
 function outcomeOf(result: OutboundResult): OutboundEntry['outcome'] {
-  return result.kind === 'response' ? 'response' : result.kind;
+  return result.kind === 'job-timeout' ? 'timeout' : result.kind;
 }
 
 /** The delivery row's `status_code`: the response's, else 504 for a time-out and 502 for the rest. */
 function statusOf(result: OutboundResult): number {
-  return result.kind === 'response' ? result.status : result.kind === 'timeout' ? 504 : 502;
+  if (result.kind === 'response') return result.status;
+  return result.kind === 'connection-error' ? 502 : 504;
+}
+
+/** The `response` of a ping row cut off by the deadline (CVAT's ping runs in no RQ job: a choice). */
+function pingDeadlineText(ms: number): string {
+  return `annotation-sim: the receiver had not finished answering when the delivery deadline passed (jobTimeoutMs, ${ms / 1000} seconds)`;
 }
 
 /**

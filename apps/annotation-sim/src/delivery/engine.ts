@@ -4,16 +4,28 @@ import type { WorldCore } from '@sims/sim-core';
 import type { AnnotationState } from '../domain/state';
 import { type Ahead, createAhead } from './ahead';
 import { aheadWorldOf } from './ahead-world';
-import { createAttempts, type Job } from './attempt';
+import { createAttempts, type Finished, type Job } from './attempt';
 import { createEgressGuard, DEFAULT_EGRESS, egressSettingsOf } from './egress';
 import { createJournal } from './journal';
 import type { WebhookSender } from './outbound';
 import { laneSenderOf } from './sender';
-import { CVAT_RETRY_DELAYS_S, type DeliveryEngine, type DeliveryOptions } from './types';
+import { CVAT_JOB_TIMEOUT_MS, CVAT_RETRY_DELAYS_S, type DeliveryEngine, type DeliveryOptions } from './types';
 
-export { CVAT_RETRY_DELAYS_S, type DeliveryEngine, type DeliveryOptions, type OutboundEntry } from './types';
+export {
+  CVAT_JOB_TIMEOUT_MS,
+  CVAT_RETRY_DELAYS_S,
+  type DeliveryEngine,
+  type DeliveryOptions,
+  type OutboundEntry,
+} from './types';
 
 const RETRYABLE = (status: number) => status >= 500 || status === 408 || status === 429;
+/**
+ * Whether RQ retries the job: CVAT raises on a retryable status after writing the row, and a job its
+ * time-out killed failed as well.
+ */
+const retryDue = (finished: Finished | undefined) =>
+  finished === 'job-timeout' || (finished?.status_code != null && RETRYABLE(finished.status_code));
 
 export function createDeliveryEngine(
   world: WorldCore,
@@ -28,6 +40,7 @@ export function createDeliveryEngine(
   const attempts = createAttempts(world, state, sender, egress, journal, {
     connectTimeoutMs: options.connectTimeoutMs ?? 3000,
     readTimeoutMs: options.readTimeoutMs ?? 10000,
+    jobTimeoutMs: options.jobTimeoutMs ?? CVAT_JOB_TIMEOUT_MS,
     userAgent: options.userAgent ?? 'CVAT/2.73.0 python-requests/2.33.1',
     maxRows: options.maxDeliveriesPerWebhook ?? 1000,
     wallNow: options.wallNow ?? (() => performance.now()),
@@ -46,8 +59,8 @@ export function createDeliveryEngine(
   const ahead: Ahead | undefined =
     lanes && group
       ? createAhead(lanes, group, aheadWorldOf(world, state), egress, attempts, {
-          answered(job, status) {
-            if (status != null && RETRYABLE(status)) scheduleRetry(job);
+          answered(job, finished) {
+            if (retryDue(finished)) scheduleRetry(job);
           },
           drained(webhookId, returned) {
             // Those that came back unsent go first, prepared again (as of now) in their turn.
@@ -114,8 +127,8 @@ export function createDeliveryEngine(
     busy.add(webhookId);
     attempts
       .attempt(job, false)
-      .then((row) => {
-        if (row?.status_code != null && RETRYABLE(row.status_code)) scheduleRetry(job);
+      .then((finished) => {
+        if (retryDue(finished)) scheduleRetry(job);
       })
       .catch((err) => console.error('annotation-sim: delivery failed unexpectedly', err))
       .finally(() => {
@@ -140,6 +153,8 @@ export function createDeliveryEngine(
         true,
       );
       if (!row) throw new Error(`ping of webhook ${webhookId} was dropped by a fault rule`);
+      // Never so: a ping cut off by the deadline has a 504 row.
+      if (row === 'job-timeout') throw new Error(`ping of webhook ${webhookId} has no delivery row`);
       return row;
     },
     idle() {

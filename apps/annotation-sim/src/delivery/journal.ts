@@ -21,6 +21,7 @@ export interface Journal {
     deliveryId: number | null,
     outcome: OutboundEntry['outcome'],
     statusCode: number | null,
+    error?: string,
   ): OutboundEntry;
   read(): { entries: OutboundEntry[]; dropped: number };
   clear(): void;
@@ -40,7 +41,7 @@ export function createJournal(now: () => string, capacity: number): Journal {
   let dropped = 0;
   let seq = 0;
   return {
-    record(base, deliveryId, outcome, statusCode) {
+    record(base, deliveryId, outcome, statusCode, error) {
       // The same keys in the same order as ever (the journal is served as JSON).
       const entry: OutboundEntry = {
         seq: ++seq,
@@ -58,6 +59,7 @@ export function createJournal(now: () => string, capacity: number): Journal {
         outcome,
         statusCode,
       };
+      if (error !== undefined) entry.error = error;
       entries.push(entry);
       if (entries.length > capacity) {
         entries.shift();

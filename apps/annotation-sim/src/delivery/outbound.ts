@@ -15,6 +15,11 @@ export interface OutboundRequest {
   connectTimeoutMs: number;
   readTimeoutMs: number;
   /**
+   * The whole exchange's deadline (connect, write and the complete answer), as CVAT's RQ job time-out
+   * bounds a delivery job; absent: none, only the connect and read time-outs.
+   */
+  deadlineMs?: number;
+  /**
    * The addresses the egress policy checked for the URL's host name (src/delivery/egress.ts): the
    * connection goes to these, in order, and the name is not resolved again. Absent for an IP address
    * host (nothing to resolve).
@@ -25,7 +30,12 @@ export interface OutboundRequest {
 export type OutboundResult =
   | { kind: 'response'; status: number; body: string }
   | { kind: 'connection-error'; message: string }
-  | { kind: 'timeout'; message: string };
+  | { kind: 'timeout'; message: string }
+  /**
+   * The deadline passed mid-exchange: in CVAT the RQ job is killed by its time-out before the delivery
+   * row is written.
+   */
+  | { kind: 'job-timeout' };
 
 /** Sends one webhook request; injected so tests and faults never need a global fetch. */
 export type WebhookSender = (request: OutboundRequest) => Promise<OutboundResult>;
@@ -47,6 +57,14 @@ function connectTimeoutText(url: URL, seconds: number): string {
 }
 export function readTimeoutText(url: URL, seconds: number): string {
   return `${pool(url)}: Read timed out. (read timeout=${seconds})`;
+}
+
+/**
+ * The last line of the traceback RQ keeps for a job its time-out killed (`rq.timeouts`'
+ * `UnixSignalDeathPenalty`, raised by SIGALRM wherever the job was).
+ */
+export function jobTimeoutText(seconds: number): string {
+  return `rq.timeouts.JobTimeoutException: Task exceeded maximum timeout value (${seconds} seconds)`;
 }
 
 /**
@@ -134,6 +152,8 @@ export function outboundResult(req: OutboundRequest, outcome: WireOutcome): Outb
       return { kind: 'timeout', message: connectTimeoutText(new URL(req.url), req.connectTimeoutMs / 1000) };
     case 'read-timeout':
       return { kind: 'timeout', message: readTimeoutText(new URL(req.url), req.readTimeoutMs / 1000) };
+    case 'deadline':
+      return { kind: 'job-timeout' };
     case 'aborted':
       return { kind: 'connection-error', message: connectionAbortedText(outcome.cause, outcome.detail) };
     default:

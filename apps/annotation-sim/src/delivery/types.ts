@@ -6,6 +6,9 @@ import type { EgressResolver, EgressSettings } from './egress';
 /** CVAT's `SEND_WEBHOOK_TASK_RETRIES` default, in seconds: 8 retries, 9 attempts in all. */
 export const CVAT_RETRY_DELAYS_S = [5, 300, 1800, 10800, 86400, 86400, 86400, 86400];
 
+/** The RQ job time-out of CVAT's `webhooks` queue (`DEFAULT_TIMEOUT: "25s"`), in ms. */
+export const CVAT_JOB_TIMEOUT_MS = 25_000;
+
 export interface DeliveryOptions {
   /** Retry delays in seconds (default CVAT's). */
   retryDelays?: number[];
@@ -13,6 +16,15 @@ export interface DeliveryOptions {
   retryScale?: number;
   connectTimeoutMs?: number;
   readTimeoutMs?: number;
+  /**
+   * The deadline of one attempt as a whole (connect, write, and the complete answer), ms: CVAT's RQ job
+   * time-out (default 25,000). A receiver still answering then is cut off. Such an attempt writes no
+   * delivery row, as CVAT's job is killed before it writes one: the outbound journal records it
+   * (`outcome: 'timeout'`, `statusCode: null`, `error`) and it is retried like any failed job. A ping
+   * cut off answers with a 504 row. `0` or `Infinity`: no deadline. The simulator's senders keep it; an
+   * injected `sender` is given it as the request's `deadlineMs`.
+   */
+  jobTimeoutMs?: number;
   userAgent?: string;
   /** Outbound journal capacity (ring buffer). */
   journalCapacity?: number;
@@ -62,14 +74,20 @@ export interface OutboundEntry {
   /** The exact body bytes as UTF-8 text (always ASCII: Python escapes everything else). */
   body: string;
   /**
-   * What happened: sent (a response came), refused, timeout (real or injected), dropped (a fault),
-   * refused by the egress policy before any connection was opened (`egress-refused`; `statusCode` is
-   * what the delivery row records: 407, or 502 for an HTTPS target).
+   * What happened: sent (a response came), refused, timeout (real or injected; with `statusCode` null
+   * and `error`, the attempt's deadline passed and no row was written), dropped (a fault), refused by
+   * the egress policy before any connection was opened (`egress-refused`; `statusCode` is what the
+   * delivery row records: 407, or 502 for an HTTPS target).
    */
   outcome: 'response' | 'connection-error' | 'timeout' | 'dropped' | 'egress-refused';
   statusCode: number | null;
   /** Ids of the fault rules that fired for this delivery. */
   faults: string[];
+  /**
+   * Only on an attempt that ended without a row because its deadline passed: what RQ records for the
+   * job (`rq.timeouts.JobTimeoutException: Task exceeded maximum timeout value (25 seconds)`).
+   */
+  error?: string;
 }
 
 export interface DeliveryEngine {

@@ -11,7 +11,7 @@ export const MAX_RESPONSE_BYTES = 1024 * 1024;
  */
 export type WireRequest = Pick<
   OutboundRequest,
-  'url' | 'verifyTls' | 'connectTimeoutMs' | 'readTimeoutMs' | 'addresses'
+  'url' | 'verifyTls' | 'connectTimeoutMs' | 'readTimeoutMs' | 'deadlineMs' | 'addresses'
 > & { headers: string[]; body: Uint8Array };
 
 /**
@@ -28,6 +28,8 @@ export type WireOutcome =
   | { kind: 'response'; status: number; body: string }
   | { kind: 'connect-timeout' }
   | { kind: 'read-timeout' }
+  /** The request's overall deadline passed before the answer was complete; the connection was cut. */
+  | { kind: 'deadline' }
   | {
       kind: 'aborted';
       cause: 'remote-disconnected' | 'reset' | 'bad-status-line' | 'unknown-protocol' | 'line-too-long';
@@ -38,9 +40,9 @@ export type WireOutcome =
 /**
  * A request for the delivery thread: one flat array of strings, numbers and booleans (a structured clone
  * of this costs a third of one of a request object with a Buffer, whose whole 8 KiB pool slab is copied):
- * id, URL, headers joined by LF, body text, its encoding, verifyTls, connect and read time-outs (ms), and
- * the addresses joined by commas ('' for none). Header names and values never hold a line feed
- * (node:http refuses them) and IP addresses never hold a comma.
+ * id, URL, headers joined by LF, body text, its encoding, verifyTls, connect and read time-outs and the
+ * overall deadline (ms; 0 for none), and the addresses joined by commas ('' for none). Header names and
+ * values never hold a line feed (node:http refuses them) and IP addresses never hold a comma.
  */
 type PlainMessage = [
   id: number,
@@ -51,8 +53,12 @@ type PlainMessage = [
   verifyTls: boolean,
   connectTimeoutMs: number,
   readTimeoutMs: number,
+  deadlineMs: number,
   addresses: string,
 ];
+
+/** How many fields a request outside any lane has; a lane request has three more (lane, slot, generation). */
+export const PLAIN_FIELDS = 10;
 
 /**
  * A request queued in a lane: the thread starts it when the lane's request before it ends, unless the
@@ -104,6 +110,7 @@ export function encodeRequest(id: number, req: OutboundRequest, lane?: LaneStamp
     req.verifyTls,
     req.connectTimeoutMs,
     req.readTimeoutMs,
+    req.deadlineMs ?? 0,
     req.addresses?.join(',') ?? '',
   ];
   return lane ? [...m, lane.key, lane.slot, lane.generation] : m;
@@ -118,7 +125,8 @@ export function decodeRequest(m: ToThread): WireRequest {
     verifyTls: m[5],
     connectTimeoutMs: m[6],
     readTimeoutMs: m[7],
-    addresses: m[8] === '' ? undefined : m[8].split(','),
+    deadlineMs: m[8] === 0 ? undefined : m[8],
+    addresses: m[9] === '' ? undefined : m[9].split(','),
   };
 }
 
@@ -133,6 +141,7 @@ export function wireRequestOf(req: OutboundRequest): WireRequest {
     verifyTls: req.verifyTls,
     connectTimeoutMs: req.connectTimeoutMs,
     readTimeoutMs: req.readTimeoutMs,
+    deadlineMs: req.deadlineMs,
     addresses: req.addresses,
   };
 }

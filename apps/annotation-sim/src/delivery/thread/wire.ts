@@ -8,6 +8,8 @@ import type { WireOutcome, WireRequest } from './protocol';
 import { responseReader } from './response-reader';
 
 const CRLF = '\r\n';
+/** The longest delay setTimeout keeps (a longer one fires at once); a deadline past it is none. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Checks every header as node:http would, and says whether one of them is Host. */
 function checkHeaders(headers: string[]): boolean {
@@ -68,11 +70,19 @@ function post(url: URL, req: WireRequest, maxResponseBytes: number, resolve: (o:
     if (settled) return;
     settled = true;
     clearTimeout(connectTimer);
+    clearTimeout(deadlineTimer);
     socket.destroy();
     resolve(outcome);
   };
   const reader = responseReader(done, maxResponseBytes);
   const connectTimer = setTimeout(() => done({ kind: 'connect-timeout' }), req.connectTimeoutMs);
+  // The whole exchange (connect, write, every byte of the answer) ends by the deadline, however the
+  // receiver paces its bytes: the read time-out only bounds the silence between two of them.
+  const deadline = req.deadlineMs;
+  const deadlineTimer =
+    deadline !== undefined && deadline > 0 && deadline < MAX_TIMER_MS
+      ? setTimeout(() => done({ kind: 'deadline' }), deadline)
+      : undefined;
   socket.once(secure ? 'secureConnect' : 'connect', () => {
     connected = true;
     clearTimeout(connectTimer);
@@ -101,7 +111,8 @@ function post(url: URL, req: WireRequest, maxResponseBytes: number, resolve: (o:
 /**
  * The wire client: `send(req)` resolves with what happened on the wire, with a connect time-out (until
  * the socket, or its TLS session, is up) and a read time-out (socket idle), like `requests.post(...,
- * timeout=(3, 10), stream=True)`.
+ * timeout=(3, 10), stream=True)`, and, with `deadlineMs`, an end to the whole exchange (CVAT's RQ job
+ * time-out, which cuts a receiver that answers one byte at a time).
  *
  * One TCP connection per delivery, closed once the answer is read, as `requests.post` does (a Session
  * per call): the headers say `Connection: keep-alive`, but nothing is reused. HTTPS is the same over

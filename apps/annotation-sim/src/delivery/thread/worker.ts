@@ -7,6 +7,7 @@ import {
   type FromThread,
   type LaneMessage,
   MAX_RESPONSE_BYTES,
+  PLAIN_FIELDS,
   type ThreadData,
   type ToThread,
 } from './protocol';
@@ -24,7 +25,7 @@ const lanes = new Map<string, LaneMessage[]>();
 function run(m: ToThread) {
   const request = decodeRequest(m);
   // A lane request starts the next in its lane when it ends.
-  const lane = m.length === 12 ? m[9] : undefined;
+  const lane = m.length === PLAIN_FIELDS ? undefined : m[10];
   const started = performance.now();
   // A request node:http refuses (a header it will not write, a URL it cannot parse) rejects, as it does
   // on the calling thread; the thread answers with the message and goes on.
@@ -45,7 +46,7 @@ function run(m: ToThread) {
 function advance(lane: string) {
   const waiting = lanes.get(lane) as LaneMessage[];
   let m = waiting.shift();
-  while (m !== undefined && Atomics.load(generations, m[10]) !== m[11]) {
+  while (m !== undefined && Atomics.load(generations, m[11]) !== m[12]) {
     answer([m[0], 'stale']);
     m = waiting.shift();
   }
@@ -54,9 +55,10 @@ function advance(lane: string) {
 }
 
 port.on('message', (m: ToThread) => {
-  if (m.length === 9) return run(m);
-  const waiting = lanes.get(m[9]);
+  if (m.length === PLAIN_FIELDS) return run(m);
+  const lane = m[10];
+  const waiting = lanes.get(lane);
   if (waiting !== undefined) return waiting.push(m);
-  lanes.set(m[9], [m]);
-  advance(m[9]);
+  lanes.set(lane, [m]);
+  advance(lane);
 });
