@@ -130,7 +130,14 @@ export const timestamp = z
 export function isTimestampText(text: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/.exec(text);
   if (m === null) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as number[];
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (year === 0 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return false;
   // Day within its month (leap years included): Date rolls 02-30 over to March, which GKE refuses.
   const days = new Date(Date.UTC(2000, month, 0)).getUTCDate();
