@@ -7,5 +7,6 @@ export default defineConfig(
     'webhook-events': 'src/webhook-events.ts',
     'event-log': 'src/event-log.ts',
     requests: 'src/requests.ts',
+    'request-schemas': 'src/request-schemas.ts',
   }),
 );

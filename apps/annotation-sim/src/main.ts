@@ -18,6 +18,8 @@ function egressFromEnv(env: NodeJS.ProcessEnv): EgressSettings {
     .split(',')
     .map((a) => a.trim())
     .filter((a) => a !== '');
+  // Neither set: the default, with nothing to validate.
+  if (allow.length === 0 && !env.SIM_EGRESS_POLICY) return egressSettingsOf(undefined);
   try {
     return egressSettingsOf({ policy: env.SIM_EGRESS_POLICY || undefined, allow });
   } catch (err) {

@@ -253,15 +253,16 @@ export function createAnnotationDefinition(
         throw err;
       }
     },
-    errorEffect: z
-      .object({
-        status: z.union([
-          z.number().int().min(400).max(599),
-          z.enum(Object.keys(STATUS_BY_NAME) as [string, ...string[]]),
-        ]),
-        message: z.string().optional(),
-      })
-      .strict(),
+    errorEffect: () =>
+      z
+        .object({
+          status: z.union([
+            z.number().int().min(400).max(599),
+            z.enum(Object.keys(STATUS_BY_NAME) as [string, ...string[]]),
+          ]),
+          message: z.string().optional(),
+        })
+        .strict(),
     renderFaultError(c: Context, error: FaultErrorEffect) {
       const status = typeof error.status === 'number' ? error.status : (STATUS_BY_NAME[error.status] ?? 500);
       if (status === 500 && error.message === undefined) return djangoErrorResponse(c, 500, DJANGO_500_PAGE);

@@ -14,16 +14,18 @@ export const SIMULATOR_NAME = 'cluster-sim';
 /** The package's version (changesets bumps it), in the CLI's ready line and `--version`. */
 export const SIMULATOR_VERSION: string = version;
 
-const rpcName = z.enum(Object.keys(RPC_STATUS) as [keyof typeof RPC_STATUS, ...(keyof typeof RPC_STATUS)[]]);
-
 /** `effect.error` of a fault rule: a google.rpc.Code name (or number), an optional message and legacy reason. */
-const errorEffect = z
-  .object({
-    status: z.union([rpcName, z.int().min(0).max(16)]),
-    message: z.string().optional(),
-    reason: z.string().optional(),
-  })
-  .strict();
+const errorEffect = () =>
+  z
+    .object({
+      status: z.union([
+        z.enum(Object.keys(RPC_STATUS) as [keyof typeof RPC_STATUS, ...(keyof typeof RPC_STATUS)[]]),
+        z.int().min(0).max(16),
+      ]),
+      message: z.string().optional(),
+      reason: z.string().optional(),
+    })
+    .strict();
 
 /** The cluster simulator's domain fault effects, by name with their value schemas. */
 export const domainEffects = clusterEffects.schemas;

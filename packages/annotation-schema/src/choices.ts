@@ -1,22 +1,27 @@
-import * as z from 'zod';
-import { WEBHOOK_EVENT_CATALOGUE } from './webhook-events';
+import type * as z from 'zod';
+import {
+  eventsEnum,
+  jobStage,
+  jobState,
+  organizationRole,
+  webhookContentType,
+  webhookType,
+} from './choice-builders';
 
 /**
  * The choice lists that read and write shapes share. They live apart from the wire schemas so that the
  * request schemas (`requests.ts`) build without the read shapes (docs/decisions/0009).
  */
 
-export const JobStage = z.enum(['annotation', 'validation', 'acceptance']);
-export const JobState = z.enum(['new', 'in progress', 'completed', 'rejected']);
+export const JobStage = jobStage();
+export const JobState = jobState();
 
-export const OrganizationRole = z.enum(['worker', 'supervisor', 'maintainer', 'owner']);
+export const OrganizationRole = organizationRole();
 export type OrganizationRole = z.infer<typeof OrganizationRole>;
 
-export const WebhookType = z.enum(['organization', 'project']);
+export const WebhookType = webhookType();
 export type WebhookType = z.infer<typeof WebhookType>;
-export const WebhookContentType = z.enum(['application/json']);
+export const WebhookContentType = webhookContentType();
 
 /** `EventsEnum` (28 values in v2.73.0). */
-export const EventsEnum = z.enum(
-  [...WEBHOOK_EVENT_CATALOGUE.map((e) => e.key)].sort() as [string, ...string[]],
-);
+export const EventsEnum = eventsEnum();

@@ -62,8 +62,8 @@ interface Timer {
  * `datetime` (CVAT) both span the years 1 to 9999, so a clock outside that range would answer with times
  * no real server could send.
  */
-export const EARLIEST_TIME_MS = -62_135_596_800_000; // 0001-01-01T00:00:00.000Z
-export const LATEST_TIME_MS = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+const EARLIEST_TIME_MS = -62_135_596_800_000; // 0001-01-01T00:00:00.000Z
+const LATEST_TIME_MS = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
 const TIME_RANGE_TEXT = '0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z';
 
 /** True when `ms` (epoch milliseconds) is a time the simulated APIs can write. */

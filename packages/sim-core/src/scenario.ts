@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { inTimeRange, parseTime } from './clock';
 import { isDurationString, parseDuration, SimInputError } from './duration';
 import { createFaultEngine } from './faults/engine';
+import { lazy } from './lazy';
 import type { SimulatorDefinition } from './simulator';
 import { parseInput } from './validation';
 import type { World } from './world';
@@ -19,30 +20,32 @@ import type { World } from './world';
  *     effect: { error: { status: ABORTED } }
  * ```
  */
-export const scenarioSchema = z
-  .object({
-    name: z.string().optional(),
-    description: z.string().optional(),
-    clock: z
-      .object({
-        mode: z.enum(['real', 'manual']).optional(),
-        speed: z.number().positive().optional(),
-        set: z.union([z.string(), z.number()]).optional(),
-        advance: z
-          .union([
-            z.string().refine(isDurationString, 'expected a duration such as "2s"'),
-            z.number().nonnegative(),
-          ])
-          .optional(),
-      })
-      .strict()
-      .optional(),
-    seed: z.unknown().optional(),
-    faults: z.array(z.unknown()).optional(),
-  })
-  .strict();
+export const scenarioSchema = lazy(() =>
+  z
+    .object({
+      name: z.string().optional(),
+      description: z.string().optional(),
+      clock: z
+        .object({
+          mode: z.enum(['real', 'manual']).optional(),
+          speed: z.number().positive().optional(),
+          set: z.union([z.string(), z.number()]).optional(),
+          advance: z
+            .union([
+              z.string().refine(isDurationString, 'expected a duration such as "2s"'),
+              z.number().nonnegative(),
+            ])
+            .optional(),
+        })
+        .strict()
+        .optional(),
+      seed: z.unknown().optional(),
+      faults: z.array(z.unknown()).optional(),
+    })
+    .strict(),
+);
 
-export type Scenario = z.infer<typeof scenarioSchema>;
+export type Scenario = z.infer<ReturnType<typeof scenarioSchema>>;
 
 export interface ScenarioResult {
   name?: string;
@@ -182,7 +185,7 @@ export async function parseScenario(text: string, source = 'scenario'): Promise<
     throw new SimInputError(`${source}:1:1: a scenario is a mapping with seed, faults and clock`);
   }
   try {
-    return parseInput(scenarioSchema, value);
+    return parseInput(scenarioSchema(), value);
   } catch (err) {
     throw await withLocation(err, text, source, []);
   }

@@ -39,8 +39,11 @@ export interface SimulatorDefinition<S> {
   seed(world: World<S>, input: unknown): unknown;
   /** Renders an `error` fault effect in the emulated API's own envelope. */
   renderFaultError(c: Context<SimEnv<S>>, error: FaultErrorEffect): Response | Promise<Response>;
-  /** Stricter schema for `effect.error` (e.g. Google status names). */
-  errorEffect?: z.ZodType;
+  /**
+   * Stricter schema for `effect.error` (e.g. Google status names), or a function that builds it when the
+   * first fault rule is validated (a process start need not pay for it: docs/decisions/0009).
+   */
+  errorEffect?: z.ZodType | (() => z.ZodType);
   /**
    * Domain effects (`operationFails`, `exportDelay`, …) with their value schemas: the `schemas` of the
    * simulator's `defineDomainEffects`, whose typed reads take them back.

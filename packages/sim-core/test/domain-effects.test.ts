@@ -10,10 +10,11 @@ import { createFaultEngine, type FaultRule, type RequestFacts } from '../src/fau
 import { createRandom } from '../src/random';
 
 const effects = defineDomainEffects({
-  operationFails: z
-    .object({ atProgress: z.number().min(0).max(1).optional(), message: z.string().default('boom') })
-    .strict(),
-  etagBump: z.union([z.literal(true), z.object({}).strict()]),
+  operationFails: () =>
+    z
+      .object({ atProgress: z.number().min(0).max(1).optional(), message: z.string().default('boom') })
+      .strict(),
+  etagBump: () => z.union([z.literal(true), z.object({}).strict()]),
 });
 
 const facts: RequestFacts = {
@@ -30,6 +31,32 @@ function engine() {
 }
 
 describe('defineDomainEffects', () => {
+  it('builds a schema the first time it is read, once, and lists the names without building any', () => {
+    const built: string[] = [];
+    const lazyEffects = defineDomainEffects({
+      a: () => {
+        built.push('a');
+        return z.literal(true);
+      },
+      b: () => {
+        built.push('b');
+        return z.string();
+      },
+    });
+    expect(lazyEffects.names).toEqual(['a', 'b']);
+    expect(Object.keys(lazyEffects.schemas)).toEqual(['a', 'b']);
+    const clock = createClock({ mode: 'manual', start: '2026-01-01T00:00:00Z' });
+    const faults = createFaultEngine({
+      clock,
+      random: createRandom('s'),
+      domainEffects: lazyEffects.schemas,
+    });
+    expect(built).toEqual([]);
+    faults.add({ effect: { b: 'x' } });
+    expect(lazyEffects.schemas.b).toBe(lazyEffects.schemas.b);
+    expect(built.filter((n) => n === 'b')).toEqual(['b']);
+  });
+
   it('validates rules with its schemas and reads them back as their output', () => {
     const faults = engine();
     expect(() => faults.add({ effect: { operationFails: { atProgress: 2 } } })).toThrow(/atProgress/);

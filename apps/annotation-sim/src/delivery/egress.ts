@@ -198,21 +198,26 @@ const nameKey = (host: string) => host.toLowerCase().replace(/\.$/, '');
 const HOST_NAME =
   /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*\.?$/i;
 
-const allowEntry = z.string().refine((s) => parseCidr(s) !== undefined || HOST_NAME.test(s), {
-  message: 'expected an IP address, a CIDR range (10.0.0.0/8, fd00::/8) or a host name',
-});
-
-/** Settings as options, the control plane and snapshots take them. */
-const egressSettingsInputSchema = z
-  .object({
-    policy: z.enum(EGRESS_POLICIES).optional(),
-    allow: z.array(allowEntry).optional(),
-  })
-  .strict();
+/** Settings as options, the control plane and snapshots take them (built on first use: decision 0009). */
+const egressSettingsInputSchema = lazy(() =>
+  z
+    .object({
+      policy: z.enum(EGRESS_POLICIES).optional(),
+      allow: z
+        .array(
+          z.string().refine((s) => parseCidr(s) !== undefined || HOST_NAME.test(s), {
+            message: 'expected an IP address, a CIDR range (10.0.0.0/8, fd00::/8) or a host name',
+          }),
+        )
+        .optional(),
+    })
+    .strict(),
+);
 
 /** Validates `{policy?, allow?}` over `base`; throws SimInputError (`egress.allow[0]: …`). */
 export function egressSettingsOf(input: unknown, base: EgressSettings = DEFAULT_EGRESS): EgressSettings {
-  const s = parseInput(egressSettingsInputSchema, input ?? {}, 'egress');
+  if (input === undefined || input === null) return { policy: base.policy, allow: [...base.allow] };
+  const s = parseInput(egressSettingsInputSchema(), input, 'egress');
   return { policy: s.policy ?? base.policy, allow: [...(s.allow ?? base.allow)] };
 }
 

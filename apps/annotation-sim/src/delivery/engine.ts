@@ -11,13 +11,7 @@ import type { WebhookSender } from './outbound';
 import { laneSenderOf } from './sender';
 import { CVAT_JOB_TIMEOUT_MS, CVAT_RETRY_DELAYS_S, type DeliveryEngine, type DeliveryOptions } from './types';
 
-export {
-  CVAT_JOB_TIMEOUT_MS,
-  CVAT_RETRY_DELAYS_S,
-  type DeliveryEngine,
-  type DeliveryOptions,
-  type OutboundEntry,
-} from './types';
+export { CVAT_RETRY_DELAYS_S, type DeliveryEngine, type DeliveryOptions, type OutboundEntry } from './types';
 
 const RETRYABLE = (status: number) => status >= 500 || status === 408 || status === 429;
 /**
@@ -35,7 +29,7 @@ export function createDeliveryEngine(
 ): DeliveryEngine {
   const delays = options.retryDelays ?? CVAT_RETRY_DELAYS_S;
   const scale = options.retryScale ?? 1;
-  const egress = createEgressGuard(egressSettingsOf(options.egress ?? {}, DEFAULT_EGRESS), options.resolve);
+  const egress = createEgressGuard(egressSettingsOf(options.egress, DEFAULT_EGRESS), options.resolve);
   const journal = createJournal(() => world.clock.iso(), options.journalCapacity ?? 1000);
   const attempts = createAttempts(world, state, sender, egress, journal, {
     connectTimeoutMs: options.connectTimeoutMs ?? 3000,

@@ -2,7 +2,7 @@
  * Personal access tokens (CVAT ≥ 2.48): a user sees and changes only their own. What a create or
  * partial update may carry, the writes that store them, and their serialized form.
  */
-import { AccessTokenWriteRequest, PatchedAccessTokenWriteRequest } from '@sims/annotation-schema/requests';
+import { requestSchemas } from '@sims/annotation-schema/request-schemas';
 import { formatDrfDate } from './dates';
 import { fail, invalid, notFound, ok, type Result } from './errors';
 import { parseIsoDateTime } from './events/time';
@@ -66,7 +66,11 @@ function expiryOf(v: unknown): Result<string | null | undefined> {
 
 /** The fields of a create (all of them) or partial update, checked by the serializer. */
 export function tokenFields(body: unknown, partial: boolean): Result<Record<string, unknown>> {
-  return validated(body, partial ? PatchedAccessTokenWriteRequest : AccessTokenWriteRequest, partial);
+  return validated(
+    body,
+    partial ? requestSchemas.PatchedAccessTokenWriteRequest() : requestSchemas.AccessTokenWriteRequest(),
+    partial,
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { defineDomainEffects, isDurationString } from '@sims/sim-core';
+import { defineDomainEffects, isDurationString, lazy } from '@sims/sim-core';
 import * as z from 'zod';
 
 /**
@@ -21,7 +21,7 @@ import * as z from 'zod';
  */
 
 /** An effect that takes no value: `true` or `{}`. */
-const flag = z.union([z.literal(true), z.object({}).strict()]);
+const flag = lazy(() => z.union([z.literal(true), z.object({}).strict()]));
 
 /**
  * Receiver-side faults of a webhook delivery (`webhooks.deliver`). The order is that of "an effect
@@ -33,7 +33,7 @@ const receiverFaults = {
   /** Nothing is sent; the row records a read time-out (504). */
   deliveryTimeout: flag,
   /** The attempt waits this long on the world clock before it is sent. */
-  deliveryDelay: z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?(ms|s|m|h|d)$/)]),
+  deliveryDelay: () => z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?(ms|s|m|h|d)$/)]),
   /** Nothing is sent, no row, no retry: a lost job (the outbound journal says `dropped`). */
   deliveryDrop: flag,
   /** The same bytes are POSTed twice; the row records the second answer. */
@@ -45,22 +45,24 @@ const receiverFaults = {
 /** A receiver-side fault's name. */
 export type ReceiverFault = keyof typeof receiverFaults;
 
-const duration = z.union([
-  z.number().nonnegative(),
-  z.string().refine(isDurationString, { message: 'expected a duration such as "500ms", "1.5s", "2m"' }),
-]);
+const duration = lazy(() =>
+  z.union([
+    z.number().nonnegative(),
+    z.string().refine(isDurationString, { message: 'expected a duration such as "500ms", "1.5s", "2m"' }),
+  ]),
+);
 
 /**
  * A background job held on the world clock (`exportDelay`, `requestDelay`): for a duration, for N status
  * polls, and/or queued a while before a worker takes it.
  */
-const delayOf = (name: string) =>
+const delayOf = (name: string) => () =>
   z
     .object({
       /** Time from enqueue to the outcome. */
-      duration: duration.optional(),
+      duration: duration().optional(),
       /** Time spent `queued` before `started` (default: the world's setting, capped at the duration). */
-      queued: duration.optional(),
+      queued: duration().optional(),
       /** Status polls answered as `started` before it ends (on the next poll). */
       polls: z.int().min(0).optional(),
     })
@@ -73,12 +75,13 @@ const delayOf = (name: string) =>
     });
 
 /** A background job that fails with `message`, `after` a while from enqueue (default: its usual time). */
-const failure = z
-  .object({
-    message: z.string().min(1),
-    after: duration.optional(),
-  })
-  .strict();
+const failure = () =>
+  z
+    .object({
+      message: z.string().min(1),
+      after: duration().optional(),
+    })
+    .strict();
 
 /** Faults of the events API. */
 const eventsFaults = {

@@ -2,7 +2,7 @@
  * Invitations: who may invite, see, revoke, accept or decline them, what an invitation request may carry,
  * and the mutations behind them. An invitation holds an inactive membership until it is accepted.
  */
-import { InvitationWriteRequest } from '@sims/annotation-schema/requests';
+import { requestSchemas } from '@sims/annotation-schema/request-schemas';
 import { canManageOrg, isAdmin, roleIn } from './access';
 import { formatDrfDate } from './dates';
 import { denied, fail, invalid, ok, type Result } from './errors';
@@ -39,7 +39,7 @@ export function invitationRequest(
   org: OrganizationRec,
   body: unknown,
 ): Result<InvitationInput> {
-  const v = validated(body, InvitationWriteRequest);
+  const v = validated(body, requestSchemas.InvitationWriteRequest());
   if (!v.ok) return v;
   const email = v.value.email as string;
   if (!EMAIL.test(email)) return fail(invalid({ email: ['Enter a valid email address.'] }));

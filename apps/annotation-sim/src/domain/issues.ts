@@ -2,12 +2,7 @@
  * Issues and their comments: what a create or partial update may carry (checked as CVAT's serializers
  * and IAM do), and the mutations that store them and emit their changes.
  */
-import {
-  CommentWriteRequest,
-  IssueWriteRequest,
-  PatchedCommentWriteRequest,
-  PatchedIssueWriteRequest,
-} from '@sims/annotation-schema/requests';
+import { requestSchemas } from '@sims/annotation-schema/request-schemas';
 import { ok, type Result } from './errors';
 import type { CommentRec, IssueRec, JobRec, UserRec } from './model';
 import { emit, type MutationContext, type Rec, represent, scopeOf, stamp, update } from './mutation';
@@ -32,7 +27,7 @@ export interface CommentInput {
 
 /** A new issue from a request body, owned by the caller, on a job the caller can see. */
 export function issueCreation(state: AnnotationState, user: UserRec, body: unknown): Result<IssueInput> {
-  const v = validated(body, IssueWriteRequest);
+  const v = validated(body, requestSchemas.IssueWriteRequest());
   if (!v.ok) return v;
   const f = v.value;
   const found = relatedPk(state.jobs, 'job', f.job);
@@ -55,7 +50,7 @@ export function issueCreation(state: AnnotationState, user: UserRec, body: unkno
 
 /** An issue's partial update from a request body (`assignee` is the user's id). */
 export function issuePatch(state: AnnotationState, body: unknown): Result<Partial<IssueRec>> {
-  const v = validated(body, PatchedIssueWriteRequest, true);
+  const v = validated(body, requestSchemas.PatchedIssueWriteRequest(), true);
   if (!v.ok) return v;
   const f = v.value;
   const users = usersExist(state, f, ['assignee']);
@@ -69,7 +64,7 @@ export function issuePatch(state: AnnotationState, body: unknown): Result<Partia
 
 /** A new comment from a request body, owned by the caller, on an issue the caller can see. */
 export function commentCreation(state: AnnotationState, user: UserRec, body: unknown): Result<CommentInput> {
-  const v = validated(body, CommentWriteRequest);
+  const v = validated(body, requestSchemas.CommentWriteRequest());
   if (!v.ok) return v;
   const f = v.value;
   const found = relatedPk(state.issues, 'issue', f.issue);
@@ -82,7 +77,7 @@ export function commentCreation(state: AnnotationState, user: UserRec, body: unk
 
 /** A comment's partial update from a request body: only its message changes. */
 export function commentPatch(body: unknown): Result<Partial<CommentRec>> {
-  const v = validated(body, PatchedCommentWriteRequest, true);
+  const v = validated(body, requestSchemas.PatchedCommentWriteRequest(), true);
   if (!v.ok) return v;
   return ok(v.value.message === undefined ? {} : { message: v.value.message as string });
 }

@@ -2,7 +2,7 @@
  * Jobs: what a partial update may carry, whether a job may be deleted, and the save that derives a
  * job's `status` from its `stage`. Jobs are created with their task's data (`attachTaskData`).
  */
-import { PatchedJobWriteRequest } from '@sims/annotation-schema/requests';
+import { requestSchemas } from '@sims/annotation-schema/request-schemas';
 import { fail, ok, type Result } from './errors';
 import type { JobRec } from './model';
 import { type MutationContext, update } from './mutation';
@@ -11,7 +11,7 @@ import type { AnnotationState } from './state';
 
 /** A job's partial update from a request body (`assignee` is the user's id). */
 export function jobPatch(state: AnnotationState, body: unknown): Result<Partial<JobRec>> {
-  const v = validated(body, PatchedJobWriteRequest, true);
+  const v = validated(body, requestSchemas.PatchedJobWriteRequest(), true);
   if (!v.ok) return v;
   const f = v.value;
   const users = usersExist(state, f, ['assignee']);

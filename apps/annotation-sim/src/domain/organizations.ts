@@ -3,11 +3,7 @@
  * carry (checked as CVAT's serializers do), and the mutations that store them and emit their changes.
  * Invitations, which create inactive memberships, are in `invitations.ts`.
  */
-import {
-  OrganizationWriteRequest,
-  PatchedMembershipWriteRequest,
-  PatchedOrganizationWriteRequest,
-} from '@sims/annotation-schema/requests';
+import { requestSchemas } from '@sims/annotation-schema/request-schemas';
 import { canManageOrg, isAdmin, roleIn } from './access';
 import { denied, fail, invalid, ok, type Result } from './errors';
 import type { MembershipRec, OrganizationRec, OrgRole, UserRec } from './model';
@@ -47,7 +43,7 @@ export function isMember(state: AnnotationState, user: UserRec, orgId: number): 
 
 /** A new organization from a request body: a valid slug no other organization has. */
 export function organizationCreation(state: AnnotationState, body: unknown): Result<OrganizationInput> {
-  const v = validated(body, OrganizationWriteRequest);
+  const v = validated(body, requestSchemas.OrganizationWriteRequest());
   if (!v.ok) return v;
   const slug = v.value.slug as string;
   if (!SLUG.test(slug)) return fail(invalidSlug());
@@ -63,7 +59,7 @@ export function organizationCreation(state: AnnotationState, body: unknown): Res
 
 /** An organization's partial update from a request body. */
 export function organizationPatch(body: unknown): Result<Partial<OrganizationRec>> {
-  const v = validated(body, PatchedOrganizationWriteRequest, true);
+  const v = validated(body, requestSchemas.PatchedOrganizationWriteRequest(), true);
   if (!v.ok) return v;
   if (v.value.slug !== undefined && !SLUG.test(v.value.slug as string)) return fail(invalidSlug());
   return ok(v.value as Partial<OrganizationRec>);
@@ -113,7 +109,7 @@ export function mayChangeMembership(state: AnnotationState, user: UserRec, m: Me
 
 /** A membership's partial update from a request body: a new role, never `owner` (403). */
 export function membershipPatch(body: unknown): Result<{ role?: OrgRole }> {
-  const v = validated(body, PatchedMembershipWriteRequest, true);
+  const v = validated(body, requestSchemas.PatchedMembershipWriteRequest(), true);
   if (!v.ok) return v;
   const role = v.value.role as OrgRole | undefined;
   if (role === 'owner') return fail(denied());

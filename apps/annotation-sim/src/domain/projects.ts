@@ -2,7 +2,7 @@
  * Projects: what a create or partial update may carry (checked as CVAT's serializer and IAM do) and the
  * mutations that store them and emit their changes.
  */
-import { PatchedProjectWriteRequest, ProjectWriteRequest } from '@sims/annotation-schema/requests';
+import { requestSchemas } from '@sims/annotation-schema/request-schemas';
 import { canCreateInContext, isAdmin } from './access';
 import { denied, fail, ok, type Result } from './errors';
 import type { ProjectRec, UserRec } from './model';
@@ -42,7 +42,7 @@ export function projectCreation(
   ctx: OrgContext,
   body: unknown,
 ): Result<ProjectInput> {
-  const v = validated(body, ProjectWriteRequest);
+  const v = validated(body, requestSchemas.ProjectWriteRequest());
   if (!v.ok) return v;
   const users = usersExist(state, v.value, USER_FIELDS);
   if (!users.ok) return users;
@@ -66,7 +66,7 @@ export function projectPatch(
   user: UserRec,
   body: unknown,
 ): Result<Partial<ProjectRec>> {
-  const v = validated(body, PatchedProjectWriteRequest, true);
+  const v = validated(body, requestSchemas.PatchedProjectWriteRequest(), true);
   if (!v.ok) return v;
   const f = v.value;
   const users = usersExist(state, f, USER_FIELDS);

@@ -2,7 +2,7 @@
  * Tasks: what a create, a partial update or an upload of data may carry (checked as CVAT's serializers
  * and IAM do), and the mutations that store them, cut their data into jobs and emit their changes.
  */
-import { DataRequest, PatchedTaskWriteRequest, TaskWriteRequest } from '@sims/annotation-schema/requests';
+import { requestSchemas } from '@sims/annotation-schema/request-schemas';
 import { fail, ok, type Result } from './errors';
 import { deleteIssue } from './issues';
 import type { JobRec, TaskRec, UserRec } from './model';
@@ -59,7 +59,7 @@ export function taskCreation(
   ctx: OrgContext,
   body: unknown,
 ): Result<TaskInput> {
-  const v = validated(body, TaskWriteRequest);
+  const v = validated(body, requestSchemas.TaskWriteRequest());
   if (!v.ok) return v;
   const f = v.value;
   const found = relatedPk(state.projects, 'project_id', f.project_id);
@@ -87,7 +87,7 @@ export function taskCreation(
 
 /** A task's partial update from a request body: moving it into a project moves it to the project's organization. */
 export function taskPatch(state: AnnotationState, body: unknown): Result<Partial<TaskRec>> {
-  const v = validated(body, PatchedTaskWriteRequest, true);
+  const v = validated(body, requestSchemas.PatchedTaskWriteRequest(), true);
   if (!v.ok) return v;
   const f = v.value;
   const users = usersExist(state, f, USER_FIELDS);
@@ -112,7 +112,7 @@ export function taskPatch(state: AnnotationState, body: unknown): Result<Partial
 
 /** Data for a task from a request body: once only, and at least one file (client, server or remote). */
 export function taskDataInput(task: TaskRec, body: unknown): Result<TaskDataInput> {
-  const v = validated(body, DataRequest);
+  const v = validated(body, requestSchemas.DataRequest());
   if (!v.ok) return v;
   const f = v.value;
   if (task.data_id !== null)

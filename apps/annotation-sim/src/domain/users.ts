@@ -2,7 +2,7 @@
  * Users and their sessions: logging in and out as CVAT's dj-rest-auth views do, the URL-signing request,
  * and which form of a user a caller sees.
  */
-import { LoginRequest } from '@sims/annotation-schema/requests';
+import { requestSchemas } from '@sims/annotation-schema/request-schemas';
 import { isAdmin } from './access';
 import { formatDrfDate } from './dates';
 import { fail, invalid, ok, type Result } from './errors';
@@ -20,7 +20,7 @@ export interface Login {
 
 /** The user a login body names, if its password matches and the account is active; else DRF's 400. */
 export function loginUser(state: AnnotationState, body: unknown): Result<UserRec> {
-  const v = validated(body, LoginRequest);
+  const v = validated(body, requestSchemas.LoginRequest());
   if (!v.ok) return v;
   const { username, email, password } = v.value as { username?: string; email?: string; password: string };
   if (!username && !email)

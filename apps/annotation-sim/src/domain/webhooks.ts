@@ -1,6 +1,7 @@
-import { PatchedWebhookWriteRequest, WebhookWriteRequest } from '@sims/annotation-schema/requests';
+import { requestSchemas } from '@sims/annotation-schema/request-schemas';
 // The subpath holds only the event lists, without zod.
 import { PROJECT_WEBHOOK_EVENT_ORDER, WEBHOOK_EVENT_CATALOGUE } from '@sims/annotation-schema/webhook-events';
+import { lazy } from '@sims/sim-core';
 import type { ResourceChange } from './changes';
 import { fail, invalid, ok, type Result } from './errors';
 import type { WebhookRec } from './model';
@@ -30,7 +31,7 @@ function eventsAllowedFor(type: 'project' | 'organization', events: readonly str
 }
 
 /** PUT: the create fields but the write-once `type` and `project_id` (ignored when sent). */
-const PUT_REQUEST = WebhookWriteRequest.omit({ type: true, project_id: true });
+const PUT_REQUEST = lazy(() => requestSchemas.WebhookWriteRequest().omit({ type: true, project_id: true }));
 
 export interface WebhookInput {
   target_url?: string;
@@ -56,10 +57,10 @@ export function validateWebhookWrite(
 ): Result<WebhookInput> {
   const schema =
     mode.kind === 'create'
-      ? WebhookWriteRequest
+      ? requestSchemas.WebhookWriteRequest()
       : mode.kind === 'put'
-        ? PUT_REQUEST
-        : PatchedWebhookWriteRequest;
+        ? PUT_REQUEST()
+        : requestSchemas.PatchedWebhookWriteRequest();
   const result = validateFields(body, schema, mode.kind === 'patch');
   if (!result.ok) return fail(invalid(result.errors));
   const value = result.value as WebhookInput;

@@ -38,7 +38,8 @@ export interface FaultEngineOptions {
   clock: Clock;
   /** The world's fault-decision stream (probability triggers, delay ranges). */
   random: Random;
-  errorEffect?: z.ZodType;
+  /** The schema of `effect.error`, or a function that builds it (called with the rule schema). */
+  errorEffect?: z.ZodType | (() => z.ZodType);
   /** Domain effects by name with their value schemas (`DomainEffects.schemas`). */
   domainEffects?: DomainEffectSchemas;
   /** Makes generated rule ids; default `rule-<n>`. */

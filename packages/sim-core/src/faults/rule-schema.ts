@@ -104,21 +104,22 @@ function toMs(d: number | string): number {
 const connectionEffectSchema = lazy(() => z.enum(['reset', 'hang', 'truncate']));
 
 /** The default shape of an `error` effect; simulators pass a stricter one of their own. */
-export const defaultErrorEffectSchema = z
-  .object({ status: z.union([z.string().min(1), z.int()]), message: z.string().optional() })
-  .passthrough();
+export const defaultErrorEffectSchema = lazy(() =>
+  z.object({ status: z.union([z.string().min(1), z.int()]), message: z.string().optional() }).passthrough(),
+);
 
 /**
  * Builds the schema of a fault rule for one simulator: the generic effects plus its own domain
  * effects (`operationFails`, `exportDelay`, …). Unknown effect kinds are rejected by name.
  */
 export function createFaultRuleSchema(options: {
-  errorEffect?: z.ZodType;
+  errorEffect?: z.ZodType | (() => z.ZodType);
   domainEffects?: DomainEffectSchemas;
 }) {
   const domain = options.domainEffects ?? {};
+  const errorEffect = options.errorEffect ?? defaultErrorEffectSchema;
   const effectShape: Record<string, z.ZodType> = {
-    error: (options.errorEffect ?? defaultErrorEffectSchema).optional(),
+    error: (typeof errorEffect === 'function' ? errorEffect() : errorEffect).optional(),
     http: httpEffectSchema().optional(),
     delay: delayEffectSchema().optional(),
     connection: connectionEffectSchema().optional(),

@@ -8,7 +8,7 @@ import type { SimulatorDefinition } from '../../src/simulator';
 import { parseInput } from '../../src/validation';
 
 /** The toy's domain fault effect: the next paint takes `by` instead of a second. */
-const toyEffects = defineDomainEffects({ slowPaint: z.object({ by: z.string() }).strict() });
+const toyEffects = defineDomainEffects({ slowPaint: () => z.object({ by: z.string() }).strict() });
 
 /** A tiny emulated API (widgets with a slow "paint" operation) used to exercise the kernel. */
 export interface ToyState {
