@@ -203,12 +203,15 @@ describe('clusters.update', () => {
     const before = (await h.get(CLUSTER)).body;
     const ops = (await h.get(OPS)).body.operations?.length ?? 0;
     const res = await h.put(CLUSTER, {
-      update: { desiredLoggingService: 'none', desiredMonitoringService: 'none' },
+      update: {
+        desiredShieldedNodes: { enabled: false },
+        desiredIntraNodeVisibilityConfig: { enabled: true },
+      },
     });
     expect(res.status, res.text).toBe(501);
     expect(res.headers.get('x-sim-reason')).toBe('not-simulated');
     expect(res.body.error).toEqual(
-      notSimulated('ClusterUpdate fields "desiredLoggingService", "desiredMonitoringService"'),
+      notSimulated('ClusterUpdate fields "desiredIntraNodeVisibilityConfig", "desiredShieldedNodes"'),
     );
     // Nothing was started and nothing changed: no UPDATE_CLUSTER that ends DONE having done nothing.
     expect((await h.get(OPS)).body.operations?.length ?? 0).toBe(ops);
@@ -218,7 +221,9 @@ describe('clusters.update', () => {
       update: { desiredNodeVersion: '-', desiredAddonsConfig: { httpLoadBalancing: { disabled: true } } },
     });
     expect(mixed.status, mixed.text).toBe(501);
-    expect(mixed.body.error.message).toMatch(/^ClusterUpdate field "desiredAddonsConfig": not simulated/);
+    expect(mixed.body.error.message).toMatch(
+      /^A ClusterUpdate with "desiredAddonsConfig", "desiredNodeVersion" together: not simulated/,
+    );
     expect((await h.get(OPS)).body.operations?.length ?? 0).toBe(ops);
   });
 

@@ -154,11 +154,11 @@ describe('@googleapis/container (discovery REST client)', () => {
   it('surfaces a ClusterUpdate field the simulator does not simulate as a 501, after gaxios retried it', async () => {
     const update = client().projects.locations.clusters.update({
       name: 'projects/p1/locations/us-central1-a/clusters/c1',
-      requestBody: { update: { desiredLoggingService: 'none' } },
+      requestBody: { update: { desiredShieldedNodes: { enabled: false } } },
     });
     await expect(update).rejects.toMatchObject({
       status: 501,
-      message: expect.stringMatching(/^ClusterUpdate field "desiredLoggingService": not simulated/),
+      message: expect.stringMatching(/^ClusterUpdate field "desiredShieldedNodes": not simulated/),
     });
     // gaxios retries a 5xx on PUT (3 more times); none of the attempts started an operation.
     const attempts = await journal('operation=clusters.update');

@@ -433,14 +433,14 @@ describe('clusters.update with desiredNodePoolAutoscaling', () => {
     const res = await h.put(CLUSTER, {
       update: {
         desiredNodePoolAutoscaling: { enabled: true, maxNodeCount: 4 },
-        desiredLoggingService: 'none',
-        desiredMonitoringService: 'none',
+        desiredShieldedNodes: { enabled: false },
+        desiredIntraNodeVisibilityConfig: { enabled: true },
       },
     });
     expect(res.status, res.text).toBe(501);
     expect(res.headers.get('x-sim-reason')).toBe('not-simulated');
     expect(res.body.error.message).toMatch(
-      /^ClusterUpdate fields "desiredLoggingService", "desiredMonitoringService": not simulated/,
+      /^ClusterUpdate fields "desiredIntraNodeVisibilityConfig", "desiredShieldedNodes": not simulated/,
     );
     expect(await operationCount()).toBe(0);
   });

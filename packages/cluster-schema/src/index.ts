@@ -1,3 +1,28 @@
+export type {
+  SetAddonsConfigRequestShape,
+  SetLabelsRequestShape,
+  SetLegacyAbacRequestShape,
+  SetLocationsRequestShape,
+  SetLoggingServiceRequestShape,
+  SetMaintenancePolicyRequestShape,
+  SetMonitoringServiceRequestShape,
+  SetNetworkPolicyRequestShape,
+  UpdateMasterRequestShape,
+} from './cluster-setters';
+export {
+  GetJSONWebKeysResponse,
+  GetOpenIDConfigResponse,
+  ListLocationsResponse,
+  SetAddonsConfigRequest,
+  SetLabelsRequest,
+  SetLegacyAbacRequest,
+  SetLocationsRequest,
+  SetLoggingServiceRequest,
+  SetMaintenancePolicyRequest,
+  SetMonitoringServiceRequest,
+  SetNetworkPolicyRequest,
+  UpdateMasterRequest,
+} from './cluster-setters';
 export {
   ArchitectureTaintBehavior,
   AutoUpgradePausedReason,

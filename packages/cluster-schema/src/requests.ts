@@ -94,8 +94,9 @@ export const CreateClusterRequest = z.object({
 });
 
 /**
- * `ClusterUpdate`: the fields the simulator acts on are typed; the many others of the real message
- * are accepted as they come (and leave the cluster as it is).
+ * `ClusterUpdate`: the fields the simulator acts on are typed (the `desired*` messages as the Cluster's
+ * own fields of the same message, so v1 refuses their v1beta1-only fields); the many others of the real
+ * message pass the parser as they come and are refused by the domain.
  */
 export const ClusterUpdate = z.looseObject({
   desiredNodeVersion: z.string().optional(),
@@ -104,6 +105,32 @@ export const ClusterUpdate = z.looseObject({
   desiredImageType: z.string().optional(),
   desiredNodePoolAutoscaling: NodePoolAutoscaling.optional(),
   desiredLocations: z.array(z.string()).optional(),
+  desiredLoggingService: z.string().optional(),
+  desiredMonitoringService: z.string().optional(),
+  get desiredAddonsConfig() {
+    return Cluster.shape.addonsConfig;
+  },
+  get desiredLoggingConfig() {
+    return Cluster.shape.loggingConfig;
+  },
+  get desiredMonitoringConfig() {
+    return Cluster.shape.monitoringConfig;
+  },
+  get desiredVerticalPodAutoscaling() {
+    return Cluster.shape.verticalPodAutoscaling;
+  },
+  get desiredReleaseChannel() {
+    return Cluster.shape.releaseChannel;
+  },
+  get desiredBinaryAuthorization() {
+    return Cluster.shape.binaryAuthorization;
+  },
+  get desiredNotificationConfig() {
+    return Cluster.shape.notificationConfig;
+  },
+  get desiredResourceUsageExportConfig() {
+    return Cluster.shape.resourceUsageExportConfig;
+  },
   etag: z.string().optional(),
 });
 

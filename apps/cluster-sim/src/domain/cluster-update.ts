@@ -1,4 +1,5 @@
 import type { UpdateClusterRequestShape } from '@sims/cluster-schema';
+import { CLUSTER_FIELD_UPDATES, clusterFieldChanges, fieldsGoTogether } from './cluster-update-fields';
 import { admit, type DomainContext } from './context';
 import { regionOf } from './defaults';
 import { fail, ok, type Result } from './errors';
@@ -18,14 +19,17 @@ const APPLIED_CLUSTER_UPDATE_FIELDS: ReadonlySet<string> = new Set([
   'desiredNodePoolId',
   'desiredNodePoolAutoscaling',
   'desiredLocations',
+  ...Object.keys(CLUSTER_FIELD_UPDATES),
 ]);
 
 /**
  * clusters.update: `desiredMasterVersion` starts an UPGRADE_MASTER operation (cluster-wide: nothing
  * else may run beside it); `desiredNodeVersion` and `desiredImageType` update a pool
  * (`desiredNodePoolId`, or the only one) with UPGRADE_NODES; `desiredNodePoolAutoscaling` sets that
- * pool's autoscaling; `desiredLocations` moves the nodes' zones with UPDATE_CLUSTER. Other fields, and
- * combinations the simulator does not apply together, are refused (NOT_SIMULATED).
+ * pool's autoscaling; `desiredLocations` moves the nodes' zones with UPDATE_CLUSTER; the fields of
+ * `CLUSTER_FIELD_UPDATES` (services, addons, logging and monitoring config, …) change the cluster with
+ * UPDATE_CLUSTER. Other fields, and combinations the simulator does not apply together, are refused
+ * (NOT_SIMULATED).
  */
 export function updateCluster(
   state: ClusterState,
@@ -55,6 +59,28 @@ export function updateCluster(
       });
     }
     return setClusterLocations(state, record, u.desiredLocations, ctx);
+  }
+  const fieldUpdates = given.filter((field) => field in CLUSTER_FIELD_UPDATES);
+  if (fieldUpdates.length > 0) {
+    const others = given.filter((field) => !(field in CLUSTER_FIELD_UPDATES));
+    if (others.length > 0 || !fieldsGoTogether(fieldUpdates)) {
+      return fail({
+        code: 'NOT_SIMULATED',
+        what: `A ClusterUpdate with ${given
+          .sort()
+          .map((f) => `"${f}"`)
+          .join(', ')} together`,
+      });
+    }
+    const fields = clusterFieldChanges(record, u, fieldUpdates);
+    if (!fields.ok) return fields;
+    return startClusterOperation(
+      state,
+      record,
+      'UPDATE_CLUSTER',
+      { kind: 'setCluster', fields: fields.value },
+      ctx,
+    );
   }
   const nodeFields = [u.desiredNodeVersion, u.desiredImageType, u.desiredNodePoolAutoscaling].filter(
     (v) => v !== undefined && v !== '',
@@ -141,7 +167,7 @@ function setClusterLocations(
 }
 
 /** An operation on the whole cluster (no pool): admitted, created, the cluster refreshed. */
-function startClusterOperation(
+export function startClusterOperation(
   state: ClusterState,
   record: ClusterRecord,
   type: 'UPGRADE_MASTER' | 'UPDATE_CLUSTER',

@@ -98,6 +98,9 @@ export function completeChange(state: ClusterState, op: OperationRecord): void {
         );
       }
       break;
+    case 'setCluster':
+      Object.assign(record.cluster, change.fields);
+      break;
     case 'none':
       break;
   }

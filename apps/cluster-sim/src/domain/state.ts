@@ -132,6 +132,8 @@ export type PendingChange =
   | { kind: 'upgradeMaster'; version: string }
   /** The cluster's node zones (desiredLocations): every pool moves to them when DONE. */
   | { kind: 'setLocations'; locations: string[]; hash: string }
+  /** Top-level fields of the cluster replaced when DONE (the cluster setters: labels, policies, services). */
+  | { kind: 'setCluster'; fields: Partial<ClusterShape> }
   | { kind: 'none' };
 
 export interface OperationFailure {

@@ -14,6 +14,8 @@ export type HttpError =
   /** A bad enum value: `field` the snake_case path, `enumType` the enum's full v1beta1 name, `value` as quoted. */
   | { code: 'INVALID_ENUM'; field: string; enumType: string; value: string }
   | { code: 'ROUTE_NOT_FOUND'; method: string; path: string }
+  /** A method of the API the simulator refuses as a whole: its RPC, discovery id and why. */
+  | { code: 'METHOD_NOT_SIMULATED'; rpc: string; id: string; reason: string }
   | { code: 'INJECTED'; status: RpcCodeName; message?: string; reason?: string }
   | { code: 'PAYLOAD_TOO_LARGE'; limit: number }
   | { code: 'INTERNAL' };
@@ -285,6 +287,13 @@ function describe(error: HttpError, ctx: ErrorContext): Rendered {
         message: `The requested URL ${error.path} was not found on this server.`,
         details: [],
       };
+    case 'METHOD_NOT_SIMULATED':
+      // Google's own 501 says "Operation is not implemented, or supported, or enabled."; this one names
+      // the method and the reason, for the test that reaches it.
+      return plain(
+        'UNIMPLEMENTED',
+        `Method ${error.rpc} (${error.id}) is not simulated by cluster-sim: ${error.reason}. See cluster-sim's FIDELITY.md.`,
+      );
     case 'INJECTED':
       return {
         status: error.status,
@@ -364,6 +373,7 @@ export function renderError(error: HttpError, ctx: ErrorContext): Response {
   const { http, body } = errorBody(error, ctx);
   const headers: Record<string, string> = googleHeaders(ctx.requestId);
   // The simulator's own refusals say so, for the test reading them (GKE sends no such header).
-  if (error.code === 'NOT_SIMULATED') headers['x-sim-reason'] = 'not-simulated';
+  if (error.code === 'NOT_SIMULATED' || error.code === 'METHOD_NOT_SIMULATED')
+    headers['x-sim-reason'] = 'not-simulated';
   return new Response(JSON.stringify(body), { status: http, headers });
 }

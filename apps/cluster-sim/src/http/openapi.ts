@@ -22,6 +22,7 @@ import {
 } from '@sims/cluster-schema';
 import * as z from 'zod';
 import { SIMULATOR_VERSION } from '../definition';
+import { addDiscoveryPaths } from './openapi-discovery';
 
 const SCHEMAS = {
   UpdateNodePoolRequest,
@@ -277,6 +278,7 @@ export function createOpenApiDocument(): Record<string, unknown> {
       get: op(`${tag}zones.getServerconfig`, 'ServerConfig (legacy zonal form)', 'ServerConfig'),
     };
   }
+  addDiscoveryPaths(paths, components);
   return {
     openapi: '3.1.0',
     info: {

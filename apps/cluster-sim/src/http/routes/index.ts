@@ -9,6 +9,7 @@ import { googleHeaders, type HttpError, renderError } from '../errors';
 import { checkQuery, createParseCache } from '../parse';
 import { type Ctx, type Route, type RoutePaths, type RouteSpec, withoutVerb } from '../route-support';
 import { clusterRoutes } from './clusters';
+import { type DiscoveryTarget, discoveryTargets, matchDiscovery } from './discovery';
 import { nodePoolRoutes, POOL_PATH, poolVerbs } from './node-pools';
 import { operationRoutes } from './operations';
 import { serverConfigRoutes } from './server-config';
@@ -63,14 +64,23 @@ interface Edge {
   parseBody: ReturnType<typeof createParseCache>;
 }
 
-/** Everything common to a route: query check, auth, body parsing, then the handler; errors rendered once. */
-function handler<B>(edge: Edge, spec: RouteSpec<B>, version: ApiVersion, viaZones: boolean) {
+/**
+ * Everything common to a route: query check, auth, body parsing, then the handler; errors rendered once.
+ * The path's parameters are the route pattern's, or `params` for a request matched another way.
+ */
+function handler<B>(
+  edge: Edge,
+  spec: RouteSpec<B>,
+  version: ApiVersion,
+  viaZones: boolean,
+  params?: (c: Ctx) => Record<string, string>,
+) {
   const { scheduler, parseBody } = edge;
   return (c: Ctx) => {
     const sim = c.var.sim;
     const world = sim.world;
     const state = world.state;
-    const p = c.req.param() as Record<string, string>;
+    const p = params ? params(c) : (c.req.param() as Record<string, string>);
     const variant = spec.variant?.(p.pool ?? '');
     const errorCtx = {
       requestId: sim.requestId,
@@ -200,9 +210,73 @@ function verbHandlers(
   }
 }
 
+/**
+ * The methods of the discovery table that the route tables below do not serve (routes/discovery.ts): a
+ * middleware before every route answers them by the shape of their path, a spec's handler or the 501.
+ */
+function discoveryMethods(edge: Edge): void {
+  const targets = discoveryTargets();
+  const chains = new Map<DiscoveryTarget, { named: Named; handle: (c: Ctx) => Response }>();
+  const matched = new WeakMap<Ctx, Record<string, string>>();
+  const paramsOf = (c: Ctx) => matched.get(c) ?? {};
+  const resource = (c: Ctx) => {
+    const p = paramsOf(c);
+    return p.cluster
+      ? clusterName(p.project ?? '', p.location ?? '', p.cluster)
+      : `projects/${p.project ?? ''}/locations/${p.location ?? ''}`;
+  };
+  for (const target of new Set(targets.values())) {
+    const { version } = target.method;
+    if (target.kind === 'spec') {
+      chains.set(target, {
+        named: edge.kernel.operation(target.spec.name, resource),
+        handle: handler(edge, target.spec, version, target.viaZones, paramsOf),
+      });
+    } else {
+      const rpc = `google.container.${version}.ClusterManager.${target.method.rpc}`;
+      const refusal: HttpError = {
+        code: 'METHOD_NOT_SIMULATED',
+        rpc,
+        id: target.method.id,
+        reason: target.reason,
+      };
+      // Credentials and permission first, as for any method (a read needs `get`, a change `update`);
+      // the request's query and body are not looked at.
+      const readOnly = target.method.httpMethod === 'GET';
+      const permission = readOnly ? 'container.clusters.get' : 'container.clusters.update';
+      chains.set(target, {
+        named: edge.kernel.operation(target.name, resource),
+        handle: (c) => {
+          const query = c.req.query();
+          const auth = authorize(
+            {
+              authorization: c.req.header('authorization'),
+              accessToken: query.access_token,
+              apiKey: query.key,
+            },
+            { permission, resource: resource(c), readOnly },
+            c.var.sim.world.state.settings.auth,
+          );
+          return renderError(auth.ok ? refusal : auth.error, { requestId: c.var.sim.requestId, method: rpc });
+        },
+      });
+    }
+  }
+  for (const version of ['v1beta1', 'v1'] as const) {
+    edge.kernel.app.use(`/${version}/*`, (c, next) => {
+      const match = matchDiscovery(targets, c.req.method, c.req.path);
+      const chain = match && chains.get(match.target);
+      if (!match || !chain) return next();
+      matched.set(c, match.params);
+      return runVerb(c, chain);
+    });
+  }
+}
+
 /** Registers the emulated API (v1beta1, and the same surface under v1) on the kernel's app. */
 export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: OperationScheduler): void {
   const edge: Edge = { kernel, scheduler, parseBody: createParseCache() };
+  discoveryMethods(edge);
   // The pool methods' custom verbs first: their handlers pass what they do not take to the pool routes.
   for (const form of ['loc', 'zone'] as const) {
     verbHandlers(edge, 'post', form, POOL_PATH[form], poolVerbs(form));

@@ -1,0 +1,54 @@
+/**
+ * What cluster-sim does with each RPC of the container API's discovery table (`methods.generated.ts`):
+ * every method of an RPC (both API versions, the `locations` and the legacy `zones` forms) is simulated,
+ * or refused with 501 UNIMPLEMENTED naming the method and the reason below (never the URL-not-found
+ * page). FIDELITY.md lists every method with its state.
+ */
+export type MethodState = { state: 'simulated' } | { state: 'refused'; reason: string };
+
+const simulated: MethodState = { state: 'simulated' };
+const refused = (reason: string): MethodState => ({ state: 'refused', reason });
+
+export const METHOD_STATES: Readonly<Record<string, MethodState>> = {
+  CancelOperation: simulated,
+  CheckAutopilotCompatibility: refused('Autopilot clusters and their compatibility checks are not simulated'),
+  CompleteControlPlaneUpgrade: refused(
+    'control plane upgrades have no soak phase to complete in cluster-sim',
+  ),
+  CompleteIPRotation: refused('control plane IP and credential rotation is not simulated'),
+  CompleteNodePoolUpgrade: simulated,
+  CreateCluster: simulated,
+  CreateNodePool: simulated,
+  DeleteCluster: simulated,
+  DeleteNodePool: simulated,
+  FetchClusterUpgradeInfo: refused("a cluster's upgrade history and target versions are not kept"),
+  FetchNodePoolUpgradeInfo: simulated,
+  GetCluster: simulated,
+  GetJSONWebKeys: simulated,
+  GetNodePool: simulated,
+  GetOpenIDConfig: simulated,
+  GetOperation: simulated,
+  GetServerConfig: simulated,
+  ListClusters: simulated,
+  ListLocations: simulated,
+  ListNodePools: simulated,
+  ListOperations: simulated,
+  ListUsableSubnetworks: refused('VPC networks and subnetworks (Compute Engine resources) are not simulated'),
+  RollbackNodePoolUpgrade: simulated,
+  SetAddonsConfig: simulated,
+  SetLabels: simulated,
+  SetLegacyAbac: simulated,
+  SetLocations: simulated,
+  SetLoggingService: simulated,
+  SetMaintenancePolicy: simulated,
+  SetMasterAuth: refused('master auth (basic-auth passwords, client certificates) is not simulated'),
+  SetMonitoringService: simulated,
+  SetNetworkPolicy: simulated,
+  SetNodePoolAutoscaling: simulated,
+  SetNodePoolManagement: simulated,
+  SetNodePoolSize: simulated,
+  StartIPRotation: refused('control plane IP and credential rotation is not simulated'),
+  UpdateCluster: simulated,
+  UpdateMaster: simulated,
+  UpdateNodePool: simulated,
+};

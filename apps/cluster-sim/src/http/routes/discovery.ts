@@ -1,0 +1,107 @@
+import type { ApiVersion } from '../../domain/names';
+import { METHOD_STATES } from '../method-states';
+import { DISCOVERY_METHODS, type DiscoveryMethod } from '../methods.generated';
+import type { RouteSpec } from '../route-support';
+import { discoverySpecs } from './cluster-setters';
+
+/**
+ * The discovery table as routes: every method answers, by its path's shape. A method of an RPC served by
+ * `discoverySpecs` runs that spec; a refused RPC's method answers 501 naming it; the other simulated RPCs
+ * have rows in the route tables of their families and are left to them.
+ */
+
+/** What a request that matches a discovery method gets. */
+export type DiscoveryTarget =
+  | { kind: 'spec'; method: DiscoveryMethod; spec: RouteSpec<never>; viaZones: boolean }
+  | { kind: 'refused'; method: DiscoveryMethod; name: string; reason: string };
+
+/** Decodes a path segment, keeping it as it is when it is not valid percent-encoding. */
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * The shape of a path below the version: every second segment is an id and becomes `*`, a custom verb on
+ * the last one is kept (`projects/p1/locations/l/clusters/c1:setResourceLabels` has the shape of
+ * `projects/{projectsId}/locations/{locationsId}/clusters/{clustersId}:setResourceLabels`). A discovery
+ * flat path and a request path of the same method give the same shape.
+ */
+function shapeOf(segments: readonly string[]): string {
+  return segments
+    .map((segment, i) => {
+      if (i % 2 === 0) return segment;
+      if (i !== segments.length - 1) return '*';
+      const colon = segment.lastIndexOf(':');
+      return colon < 0 ? '*' : `*${segment.slice(colon)}`;
+    })
+    .join('/');
+}
+
+function key(httpMethod: string, version: string, shape: string): string {
+  return `${httpMethod} ${version} ${shape}`;
+}
+
+/** The request shape a discovery method is found by: no two methods may share one. */
+export function methodKey(method: DiscoveryMethod): string {
+  return key(method.httpMethod, method.version, shapeOf(method.path.split('/')));
+}
+
+/** A method's name for fault rules and the journal: `clusters.setMasterAuth` (the `locations` form's). */
+function shortName(id: string): string {
+  return id.replace(/^container\.projects\.(locations\.|zones\.)?/, '');
+}
+
+/** Every discovery method served here, by request shape. */
+export function discoveryTargets(): ReadonlyMap<string, DiscoveryTarget> {
+  const nameByRpc = new Map<string, string>();
+  for (const m of DISCOVERY_METHODS) {
+    if (!m.id.includes('.zones.') && !nameByRpc.has(m.rpc)) nameByRpc.set(m.rpc, shortName(m.id));
+  }
+  const targets = new Map<string, DiscoveryTarget>();
+  for (const method of DISCOVERY_METHODS) {
+    const k = methodKey(method);
+    const spec = discoverySpecs.get(method.rpc);
+    const state = METHOD_STATES[method.rpc];
+    if (spec) {
+      targets.set(k, { kind: 'spec', method, spec, viaZones: method.path.split('/')[2] === 'zones' });
+    } else if (state?.state !== 'simulated') {
+      const reason = state?.state === 'refused' ? state.reason : 'the method is new to cluster-sim';
+      const name = nameByRpc.get(method.rpc) ?? shortName(method.id);
+      targets.set(k, { kind: 'refused', method, name, reason });
+    }
+  }
+  return targets;
+}
+
+/** The discovery target of a request, with the path's parameters, if it is one. */
+export function matchDiscovery(
+  targets: ReadonlyMap<string, DiscoveryTarget>,
+  httpMethod: string,
+  path: string,
+): { target: DiscoveryTarget; params: Record<string, string>; version: ApiVersion } | undefined {
+  const [, version, ...segments] = path.split('/');
+  if (version !== 'v1beta1' && version !== 'v1') return undefined;
+  const last = segments.length - 1;
+  if (last >= 0) segments[last] = decode(segments[last] ?? '');
+  const target = targets.get(key(httpMethod, version, shapeOf(segments)));
+  if (!target) return undefined;
+  const params: Record<string, string> = {};
+  const names: Record<string, string> = {
+    projects: 'project',
+    locations: 'location',
+    zones: 'location',
+    clusters: 'cluster',
+    nodePools: 'pool',
+    operations: 'operation',
+  };
+  for (let i = 0; i + 1 < segments.length; i += 2) {
+    const name = names[segments[i] ?? ''];
+    const value = decode(segments[i + 1] ?? '');
+    if (name) params[name] = i + 1 === last ? value.replace(/:[A-Za-z-]+$/, '') : value;
+  }
+  return { target, params, version };
+}

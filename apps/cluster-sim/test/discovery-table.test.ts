@@ -1,0 +1,121 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { METHOD_STATES } from '../src/http/method-states';
+import { DISCOVERY_METHODS } from '../src/http/methods.generated';
+import { methodKey } from '../src/http/routes/discovery';
+import { CLUSTER, createHarness, type Harness, ZONE } from './support/harness';
+
+const APP = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+describe('the discovery table', () => {
+  it('is what the generator writes now', () => {
+    const fresh = execFileSync(process.execPath, ['scripts/generate-methods.mjs', '--stdout'], {
+      cwd: APP,
+      encoding: 'utf8',
+    });
+    expect(readFileSync(join(APP, 'src', 'http', 'methods.generated.ts'), 'utf8')).toBe(fresh);
+  });
+
+  it('has every method of both discovery documents, each once', () => {
+    const count = (v: string) => DISCOVERY_METHODS.filter((m) => m.version === v).length;
+    expect(count('v1beta1')).toBe(72);
+    expect(count('v1')).toBe(71);
+    const keys = DISCOVERY_METHODS.map((m) => `${m.version} ${m.id}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    // Both forms: the zonal method of a simulated setter, and a v1beta1-only method.
+    expect(keys).toContain('v1 container.projects.zones.clusters.resourceLabels');
+    expect(keys).toContain('v1beta1 container.projects.locations.list');
+    expect(keys).not.toContain('v1 container.projects.locations.list');
+  });
+
+  it('tells every method apart by the shape of its path', () => {
+    const shapes = DISCOVERY_METHODS.map(methodKey);
+    expect(new Set(shapes).size).toBe(shapes.length);
+  });
+
+  it('gives every RPC a state, and every state is an RPC of the table', () => {
+    const rpcs = new Set(DISCOVERY_METHODS.map((m) => m.rpc));
+    expect(new Set(Object.keys(METHOD_STATES))).toEqual(rpcs);
+  });
+
+  it('is in the OpenAPI document, every method of both versions', async () => {
+    const h = createHarness();
+    const doc = (await h.get('/openapi.json', { token: null })).body;
+    const names: Record<string, string> = {
+      projectsId: 'projectId',
+      locationsId: 'location',
+      zonesId: 'zone',
+      clustersId: 'clusterId',
+      nodePoolsId: 'nodePoolId',
+      operationsId: 'operationId',
+    };
+    for (const m of DISCOVERY_METHODS) {
+      const path = `/${m.version}/${m.path.replace(/\{(\w+)\}/g, (_, n: string) => `{${names[n] ?? n}}`)}`;
+      expect(doc.paths[path]?.[m.httpMethod.toLowerCase()], `${m.httpMethod} ${path}`).toBeDefined();
+    }
+    expect(doc.paths['/v1beta1/projects/{projectId}/locations']?.get?.responses[200]).toBeDefined();
+    h.close();
+  });
+
+  it('is listed method by method in FIDELITY.md with its state', () => {
+    const fidelity = readFileSync(join(APP, 'FIDELITY.md'), 'utf8');
+    for (const m of DISCOVERY_METHODS) {
+      const state = METHOD_STATES[m.rpc]?.state;
+      const row = fidelity.split('\n').find((line) => line.startsWith(`| \`${m.id}\` |`));
+      expect(row, m.id).toBeDefined();
+      expect(row, m.id).toContain(state === 'simulated' ? '| simulated' : '| **refused**: ');
+    }
+  });
+});
+
+describe('the 501 of a refused method', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = createHarness();
+    await h.seedDefault();
+  });
+  afterEach(() => h.close());
+
+  it("is Google's envelope naming the method, journaled under its name, in both forms", async () => {
+    const res = await h.post(`${CLUSTER}:setMasterAuth`, { action: 'SET_PASSWORD' });
+    expect(res.status).toBe(501);
+    expect(res.headers.get('x-sim-reason')).toBe('not-simulated');
+    expect(res.body.error).toMatchObject({
+      code: 501,
+      status: 'UNIMPLEMENTED',
+      message:
+        "Method google.container.v1beta1.ClusterManager.SetMasterAuth (container.projects.locations.clusters.setMasterAuth) is not simulated by cluster-sim: master auth (basic-auth passwords, client certificates) is not simulated. See cluster-sim's FIDELITY.md.",
+      errors: [{ domain: 'global', reason: 'notImplemented' }],
+    });
+    const zonal = await h.post(`${ZONE.replace('v1beta1', 'v1')}/clusters/c1:startIpRotation`, {});
+    expect(zonal.status).toBe(501);
+    expect(zonal.body.error.message).toContain('google.container.v1.ClusterManager.StartIPRotation');
+    const entries = await h.journal();
+    expect(entries.map((e) => e.operation)).toEqual(['clusters.setMasterAuth', 'clusters.startIpRotation']);
+  });
+
+  it('checks credentials first, like any method', async () => {
+    const res = await h.post(`${CLUSTER}:setMasterAuth`, {}, { token: null });
+    expect(res.status).toBe(401);
+    expect(res.body.error.status).toBe('UNAUTHENTICATED');
+  });
+
+  it('answers an injected fault first, like any method', async () => {
+    await h.addFault({
+      match: { operation: 'clusters.setMasterAuth' },
+      effect: { error: { status: 'UNAVAILABLE' } },
+    });
+    const res = await h.post(`${CLUSTER}:setMasterAuth`, {});
+    expect(res.status).toBe(503);
+  });
+
+  it('leaves the routes that are not methods to the URL-not-found page', async () => {
+    const res = await h.post(`${CLUSTER}:noSuchVerb`, {});
+    expect(res.status).toBe(404);
+    const get = await h.get(`${CLUSTER}:checkAutopilotCompatibility`);
+    expect(get.status).toBe(501);
+  });
+});
