@@ -4,7 +4,9 @@ import { type AnyJson, createHarness, type Harness } from './support/harness';
 
 /**
  * The shape of clusters and node pools against the real GKE answers in docs/research/gke-recordings.md
- * (Config Connector's GKE 1.35 containernodepool-kubeletconfig log, the raw 2024 Terraform cassette).
+ * (gcloud's GKE 1.33 node pool crud log, Config Connector's 1.35 containernodepool-kubeletconfig log, the
+ * raw 2024 Terraform cassette). Clusters here are created at the harness's default version, a 1.33; the
+ * defaults that change with the version are tested in version-defaults.test.ts.
  */
 
 const LOC = '/v1beta1/projects/p1/locations/us-central1-a';
@@ -100,8 +102,6 @@ describe('clusters.create and clusters.get', () => {
     expect(cluster.clusterIpv4Cidr).toMatch(/^10\.\d+\.0\.0\/14$/);
     expect(cluster.controlPlaneEndpointsConfig.dnsEndpointConfig).toEqual({
       allowExternalTraffic: false,
-      enableK8sCertsViaDns: false,
-      enableK8sTokensViaDns: false,
       endpoint: expect.stringMatching(
         new RegExp(`^gke-${cluster.id.slice(0, 40)}-\\d+\\.us-central1-a\\.gke\\.goog$`),
       ),
@@ -111,7 +111,6 @@ describe('clusters.create and clusters.get', () => {
     const pool = cluster.nodePools[0];
     expect(cluster.nodeConfig).toEqual(pool.config);
     expect(pool.networkConfig).toEqual({
-      networkTierConfig: { networkTier: 'NETWORK_TIER_DEFAULT' },
       podIpv4CidrBlock: cluster.clusterIpv4Cidr,
       podRange: range,
       subnetwork: 'projects/p1/regions/us-central1/subnetworks/default',
@@ -190,7 +189,7 @@ describe('clusters.create and clusters.get', () => {
     expect((await h.get(`${LOC}/clusters/ap`)).status).toBe(404);
     // `{enabled: false}`, as Terraform and Config Connector send it, is a standard cluster.
     const standard = await h.post(`${LOC}/clusters`, {
-      cluster: { name: 'std', autopilot: { enabled: false } },
+      cluster: { name: 'std', initialNodeCount: 1, autopilot: { enabled: false } },
     });
     expect(standard.status, standard.text).toBe(200);
   });
@@ -198,6 +197,7 @@ describe('clusters.create and clusters.get', () => {
   it('takes networks as full paths, Compute URLs or short names', async () => {
     const { cluster } = await create({
       name: 'n1',
+      initialNodeCount: 1,
       network: 'https://www.googleapis.com/compute/v1/projects/host/global/networks/vpc',
       subnetwork: 'projects/host/regions/us-central1/subnetworks/sub',
     });
@@ -212,7 +212,7 @@ describe('clusters.create and clusters.get', () => {
     expect(cluster.nodePools[0].networkConfig.subnetwork).toBe(
       'projects/host/regions/us-central1/subnetworks/sub',
     );
-    const short = (await create({ name: 'n2', network: 'vpc2' })).cluster;
+    const short = (await create({ name: 'n2', initialNodeCount: 1, network: 'vpc2' })).cluster;
     expect(short.networkConfig).toMatchObject({
       network: 'projects/p1/global/networks/vpc2',
       subnetwork: 'projects/p1/regions/us-central1/subnetworks/vpc2',
@@ -220,7 +220,7 @@ describe('clusters.create and clusters.get', () => {
   });
 
   it('leaves v1beta1-only fields out of v1 answers', async () => {
-    await create({ name: 'c9' });
+    await create({ name: 'c9', initialNodeCount: 1 });
     const v1 = (await h.get(`${V1_LOC}/clusters/c9`)).body;
     for (const field of ['clusterTelemetry', 'master', 'privateCluster', 'protectConfig']) {
       expect(v1[field], field).toBeUndefined();

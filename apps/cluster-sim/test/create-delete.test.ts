@@ -120,13 +120,15 @@ describe('clusters.create and delete', () => {
   });
 
   it('answers 409 ALREADY_EXISTS for an existing cluster', async () => {
-    const res = await h.post(`${LOC}/clusters`, { cluster: { name: 'c1' } });
+    const res = await h.post(`${LOC}/clusters`, { cluster: { name: 'c1', initialNodeCount: 1 } });
     expect(res.status).toBe(409);
     expect(res.body.error.message).toBe('Already exists: projects/p1/locations/us-central1-a/clusters/c1.');
   });
 
   it('rejects an unsupported master version', async () => {
-    const res = await h.post(`${LOC}/clusters`, { cluster: { name: 'c3', initialClusterVersion: '1.99' } });
+    const res = await h.post(`${LOC}/clusters`, {
+      cluster: { name: 'c3', initialNodeCount: 1, initialClusterVersion: '1.99' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe('Master version "1.99" is unsupported.');
   });

@@ -80,35 +80,43 @@ describe('the 501 of a refused method', () => {
   afterEach(() => h.close());
 
   it("is Google's envelope naming the method, journaled under its name, in both forms", async () => {
-    const res = await h.post(`${CLUSTER}:setMasterAuth`, { action: 'SET_PASSWORD' });
+    const res = await h.post(`${CLUSTER}:completeControlPlaneUpgrade`, {});
     expect(res.status).toBe(501);
     expect(res.headers.get('x-sim-reason')).toBe('not-simulated');
     expect(res.body.error).toMatchObject({
       code: 501,
       status: 'UNIMPLEMENTED',
       message:
-        "Method google.container.v1beta1.ClusterManager.SetMasterAuth (container.projects.locations.clusters.setMasterAuth) is not simulated by cluster-sim: master auth (basic-auth passwords, client certificates) is not simulated. See cluster-sim's FIDELITY.md.",
+        "Method google.container.v1beta1.ClusterManager.CompleteControlPlaneUpgrade (container.projects.locations.clusters.completeControlPlaneUpgrade) is not simulated by cluster-sim: control plane upgrades have no soak phase to complete in cluster-sim. See cluster-sim's FIDELITY.md.",
       errors: [{ domain: 'global', reason: 'notImplemented' }],
     });
-    const zonal = await h.post(`${ZONE.replace('v1beta1', 'v1')}/clusters/c1:startIpRotation`, {});
+    const zonal = await h.post(
+      `${ZONE.replace('v1beta1', 'v1')}/clusters/c1:completeControlPlaneUpgrade`,
+      {},
+    );
     expect(zonal.status).toBe(501);
-    expect(zonal.body.error.message).toContain('google.container.v1.ClusterManager.StartIPRotation');
+    expect(zonal.body.error.message).toContain(
+      'google.container.v1.ClusterManager.CompleteControlPlaneUpgrade',
+    );
     const entries = await h.journal();
-    expect(entries.map((e) => e.operation)).toEqual(['clusters.setMasterAuth', 'clusters.startIpRotation']);
+    expect(entries.map((e) => e.operation)).toEqual([
+      'clusters.completeControlPlaneUpgrade',
+      'clusters.completeControlPlaneUpgrade',
+    ]);
   });
 
   it('checks credentials first, like any method', async () => {
-    const res = await h.post(`${CLUSTER}:setMasterAuth`, {}, { token: null });
+    const res = await h.post(`${CLUSTER}:completeControlPlaneUpgrade`, {}, { token: null });
     expect(res.status).toBe(401);
     expect(res.body.error.status).toBe('UNAUTHENTICATED');
   });
 
   it('answers an injected fault first, like any method', async () => {
     await h.addFault({
-      match: { operation: 'clusters.setMasterAuth' },
+      match: { operation: 'clusters.completeControlPlaneUpgrade' },
       effect: { error: { status: 'UNAVAILABLE' } },
     });
-    const res = await h.post(`${CLUSTER}:setMasterAuth`, {});
+    const res = await h.post(`${CLUSTER}:completeControlPlaneUpgrade`, {});
     expect(res.status).toBe(503);
   });
 

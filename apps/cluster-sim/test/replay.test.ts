@@ -36,6 +36,15 @@ interface Recording {
   vary: Record<string, string>;
   /** Arrays the recording's normaliser sorted: the simulator's are sorted the same way before comparing. */
   sorted?: string[];
+  /**
+   * The GKE version the recording was made at, as the ServerConfig offered it: set before the steps so
+   * that the cluster is created at that version (its version-keyed defaults are the recorded ones).
+   */
+  serverConfig?: {
+    defaultClusterVersion: string;
+    validMasterVersions: string[];
+    validNodeVersions: string[];
+  };
   steps: Step[];
 }
 
@@ -212,6 +221,13 @@ for (const file of files) {
   describe(`${recording.title} (${recording.source.repo} ${recording.source.path})`, () => {
     it('answers every step as GKE did', async () => {
       h = createHarness();
+      if (recording.serverConfig) {
+        const res = await h.request('PUT', '/_sim/server-config', {
+          body: recording.serverConfig,
+          token: null,
+        });
+        expect(res.status, res.text).toBe(200);
+      }
       const vars: Record<string, string> = { ...recording.vars };
       const report: string[] = [];
       for (const step of recording.steps) {

@@ -154,7 +154,9 @@ describe('v1beta1-only fields', () => {
     expect(v1.body.error.message).toBe(
       `Invalid JSON payload received. Unknown name "master" at 'cluster': Cannot find field.`,
     );
-    const beta = await h.post(`${LOC}/clusters`, { cluster: { name: 'c8', master: {} } });
+    const beta = await h.post(`${LOC}/clusters`, {
+      cluster: { name: 'c8', initialNodeCount: 1, master: {} },
+    });
     expect(beta.status, beta.text).toBe(200);
   });
 });

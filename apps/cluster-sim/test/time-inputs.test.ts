@@ -19,6 +19,7 @@ function createWithWindowStart(name: string, startTime: string) {
     body: {
       cluster: {
         name,
+        initialNodeCount: 1,
         maintenancePolicy: {
           window: {
             recurringWindow: {

@@ -1,3 +1,11 @@
+export type { SetMasterAuthRequestShape, StartIPRotationRequestShape } from './cluster-rotation';
+export {
+  ClusterUpgradeInfo,
+  CompleteIPRotationRequest,
+  ListUsableSubnetworksResponse,
+  SetMasterAuthRequest,
+  StartIPRotationRequest,
+} from './cluster-rotation';
 export type {
   SetAddonsConfigRequestShape,
   SetLabelsRequestShape,

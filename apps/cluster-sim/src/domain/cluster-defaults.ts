@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { DEFAULT_OAUTH_SCOPES, isPlainObject, type Loose, mergeDeep, regionOf, zonesOf } from './defaults';
 import type { ClusterShape } from './state';
+import { clusterVersionDefaults } from './version-defaults';
 
 /**
  * GKE's defaults and derived values for a cluster (its pools come from defaults.ts), from real recordings
- * (docs/research/gke-recordings.md: the GKE 1.35 clusters.get of Config Connector's
- * containernodepool-kubeletconfig log, the raw 2024 Terraform cassette).
+ * (docs/research/gke-recordings.md: the clusters.get of gcloud at GKE 1.33 and of Config Connector at
+ * 1.34 and 1.35, the raw 2024 Terraform cassette); those that depend on the GKE version are in
+ * version-defaults.ts.
  */
 
 /** `projects/P/global/networks/N` (or a Compute URL of it, or a bare name): project and name. */
@@ -66,9 +68,10 @@ export interface ClusterContext {
 
 /**
  * A cluster as GKE creates it, without its pools: the caller's fields merged over GKE's defaults (a
- * Standard cluster as GKE 1.35 answers it), then what GKE decides itself (addresses, ranges, ids,
- * names, IP aliases on). Derived from the id: the pod range's name ("gke-<cluster>-pods-<id[:8]>"),
- * the DNS endpoint ("gke-<id[:40]>-<project number>.<location>.gke.goog"), the pod CIDR.
+ * Standard cluster as GKE answers it at the cluster's initial version), then what GKE decides itself
+ * (addresses, ranges, ids, names, IP aliases on). Derived from the id: the pod range's name
+ * ("gke-<cluster>-pods-<id[:8]>"), the DNS endpoint ("gke-<id[:40]>-<project number>.<location>.gke.goog"),
+ * the pod CIDR.
  */
 export function defaultCluster(input: ClusterShape & { name: string }, ctx: ClusterContext): ClusterShape {
   const { nodePools: _pools, nodeConfig: _config, ...rest } = input as ClusterShape & Loose;
@@ -104,31 +107,16 @@ export function defaultCluster(input: ClusterShape & { name: string }, ctx: Clus
   const dnsEndpoint = `gke-${id.slice(0, 40)}-${ctx.projectNumber}.${ctx.location}.gke.goog`;
   const defaults: Loose = {
     addonsConfig: {
-      dnsCacheConfig: { enabled: true },
       gcePersistentDiskCsiDriverConfig: { enabled: true },
       kubernetesDashboard: { disabled: true },
       networkPolicyConfig: { disabled: true },
-      nodeReadinessConfig: {},
     },
-    anonymousAuthenticationConfig: { mode: 'LIMITED' },
     autopilot: {},
-    autoscaling: {
-      autoprovisioningNodePoolDefaults: {
-        imageType: 'COS_CONTAINERD',
-        management: { autoRepair: true, autoUpgrade: true },
-        oauthScopes: DEFAULT_OAUTH_SCOPES,
-        serviceAccount: 'default',
-      },
-      autoscalingProfile: 'BALANCED',
-    },
+    autoscaling: { autoscalingProfile: 'BALANCED' },
     clusterTelemetry: { type: 'ENABLED' },
-    controlPlaneEgress: { mode: 'VIA_CONTROL_PLANE' },
     controlPlaneEndpointsConfig: {
-      dnsEndpointConfig: {
-        allowExternalTraffic: false,
-        enableK8sCertsViaDns: false,
-        enableK8sTokensViaDns: false,
-      },
+      // `enableK8sTokensViaDns` is only there when sent (Config Connector sends false; gcloud, none).
+      dnsEndpointConfig: { allowExternalTraffic: false },
       ipEndpointsConfig: {
         authorizedNetworksConfig: { gcpPublicCidrsAccessEnabled: true },
         enablePublicEndpoint: true,
@@ -139,7 +127,6 @@ export function defaultCluster(input: ClusterShape & { name: string }, ctx: Clus
     defaultMaxPodsConstraint: { maxPodsPerNode: '110' },
     enterpriseConfig: { clusterTier: 'STANDARD' },
     ipAllocationPolicy: {
-      networkTierConfig: { networkTier: 'NETWORK_TIER_DEFAULT' },
       podCidrOverprovisionConfig: {},
       stackType: 'IPV4',
     },
@@ -171,7 +158,6 @@ export function defaultCluster(input: ClusterShape & { name: string }, ctx: Clus
     },
     monitoringService: 'monitoring.googleapis.com/kubernetes',
     networkConfig: { defaultSnatStatus: {}, serviceExternalIpsConfig: {} },
-    nodeCreationConfig: { nodeCreationMode: 'VIA_KUBELET' },
     nodePoolAutoConfig: { nodeKubeletConfig: { insecureKubeletReadonlyPortEnabled: false } },
     nodePoolDefaults: {
       nodeConfigDefaults: {
@@ -198,8 +184,9 @@ export function defaultCluster(input: ClusterShape & { name: string }, ctx: Clus
     status: 'RUNNING',
   };
   // A release channel given replaces GKE's (`{}` is no channel); the other messages merge.
+  const versioned = mergeDeep(defaults, clusterVersionDefaults(ctx.masterVersion, DEFAULT_OAUTH_SCOPES));
   const merged: Loose = {
-    ...mergeDeep(defaults, given),
+    ...mergeDeep(versioned, given),
     ...(given.releaseChannel ? { releaseChannel: given.releaseChannel } : {}),
   };
   const sub = (key: string): Loose => (isPlainObject(merged[key]) ? (merged[key] as Loose) : {});

@@ -4,8 +4,8 @@ import { isZone } from './names';
 import type { ClusterRecord, ClusterState } from './state';
 
 /**
- * Read-only answers about clusters and locations that no operation changes: the cluster's JSON Web Key
- * Set (getJwks) and the GKE locations of a project (locations.list, v1beta1).
+ * Read-only answers about clusters and locations: the cluster's JSON Web Key Set (getJwks, which credential
+ * rotations change) and the GKE locations of a project (locations.list, v1beta1).
  */
 
 /** SHA-256 blocks of a seed, concatenated to `bytes` bytes. */
@@ -17,27 +17,38 @@ function derivedBytes(seed: string, bytes: number): Buffer {
   return Buffer.concat(blocks).subarray(0, bytes);
 }
 
-/**
- * The cluster's JSON Web Key Set: one RS256 signing key whose modulus (2048 bits) and key id derive from
- * the cluster's id, so the set is the same on every read and in every replay of a seeded world. No
- * token is ever signed with it (the simulator runs no Kubernetes API server).
- */
-export function clusterJwks(record: ClusterRecord) {
-  const seed = `${record.cluster.id ?? ''}/${record.projectId}/${record.location}/${record.name}`;
+/** The RS256 signing key of the cluster's n-th credential generation (0: as created). */
+function signingKey(record: ClusterRecord, generation: number) {
+  const base = `${record.cluster.id ?? ''}/${record.projectId}/${record.location}/${record.name}`;
+  const seed = generation === 0 ? base : `${base}/rotation ${generation}`;
   const modulus = derivedBytes(`${seed}/n`, 256);
   // The top bit set (a full 2048-bit modulus) and odd, as an RSA modulus is.
   modulus[0] = (modulus[0] ?? 0) | 0x80;
   modulus[255] = (modulus[255] ?? 0) | 0x01;
   return {
+    kty: 'RSA',
+    alg: 'RS256',
+    use: 'sig',
+    kid: derivedBytes(`${seed}/kid`, 20).toString('hex'),
+    n: modulus.toString('base64url'),
+    e: 'AQAB',
+  };
+}
+
+/**
+ * The cluster's JSON Web Key Set: one RS256 signing key whose modulus (2048 bits) and key id derive from
+ * the cluster's id and its credential rotations, so the set is the same on every read and in every replay
+ * of a seeded world. During a credential rotation the previous key is listed after the new one (tokens it
+ * signed stay valid until the rotation completes). No token is ever signed with them (the simulator runs
+ * no Kubernetes API server).
+ */
+export function clusterJwks(record: ClusterRecord) {
+  const generation = record.credentials?.keyRotations ?? 0;
+  const rotating = record.credentials?.rotation?.credentials === true;
+  return {
     keys: [
-      {
-        kty: 'RSA',
-        alg: 'RS256',
-        use: 'sig',
-        kid: derivedBytes(`${seed}/kid`, 20).toString('hex'),
-        n: modulus.toString('base64url'),
-        e: 'AQAB',
-      },
+      signingKey(record, generation),
+      ...(rotating && generation > 0 ? [signingKey(record, generation - 1)] : []),
     ],
   };
 }

@@ -9,6 +9,7 @@ import { createOperation } from './operations';
 import { setNodePoolAutoscaling } from './pool-methods';
 import { updateNodePool } from './pool-requests';
 import type { ClusterRecord, ClusterState, OperationRecord, PendingChange } from './state';
+import { timestamp } from './timestamp';
 import { resolveMasterVersion } from './versions';
 
 /** The ClusterUpdate fields the simulator applies; the others are refused (NOT_SIMULATED). */
@@ -100,13 +101,26 @@ export function updateCluster(
       record.cluster.currentMasterVersion ?? '',
     );
     if (!master.ok) return master;
-    return startClusterOperation(
+    const op = startClusterOperation(
       state,
       record,
       'UPGRADE_MASTER',
       { kind: 'upgradeMaster', version: master.value },
       ctx,
     );
+    if (op.ok) {
+      record.masterUpgrades ??= [];
+      record.masterUpgrades.push({
+        state: 'RUNNING',
+        startTime: timestamp(op.value.startTime),
+        ...(record.cluster.currentMasterVersion
+          ? { initialVersion: record.cluster.currentMasterVersion }
+          : {}),
+        targetVersion: master.value,
+        startType: 'MANUAL',
+      });
+    }
+    return op;
   }
   if (u.desiredNodeVersion || u.desiredImageType || u.desiredNodePoolAutoscaling) {
     // "If there is only one pool in the cluster and desired_node_pool_id is not provided then the change

@@ -1,5 +1,6 @@
 import { betaOnlyFields, Cluster, type CreateClusterRequestShape } from '@sims/cluster-schema';
 import { defaultCluster } from './cluster-defaults';
+import { checkCreateRequest } from './cluster-request-rules';
 import { admit, type DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 import { canonical, computeEtag, fingerprint, labelFingerprint } from './etag';
@@ -124,6 +125,8 @@ export function createCluster(
   // that is simulated, so it is refused rather than created as a standard cluster that says Autopilot.
   if (input.autopilot?.enabled === true)
     return fail({ code: 'NOT_SIMULATED', what: 'An Autopilot cluster (cluster.autopilot.enabled)' });
+  const valid = checkCreateRequest({ ...(input as ClusterShape), name: input.name });
+  if (!valid.ok) return valid;
   if (state.clusters.has(clusterKey(projectId, location, input.name))) {
     return fail({ code: 'CLUSTER_ALREADY_EXISTS', project: projectId, location, cluster: input.name });
   }

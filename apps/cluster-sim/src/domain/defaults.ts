@@ -2,6 +2,7 @@ import type { NodeConfig, NodePoolAutoscaling } from '@sims/cluster-schema';
 import type { z } from 'zod';
 import { isZone } from './names';
 import type { NodePoolShape } from './state';
+import { poolVersionDefaults } from './version-defaults';
 
 type NodeConfigShape = z.infer<typeof NodeConfig>;
 type Autoscaling = z.infer<typeof NodePoolAutoscaling>;
@@ -10,8 +11,9 @@ export type Loose = Record<string, unknown>;
 
 /**
  * GKE's defaults for clusters and node pools, from real recordings (docs/research/gke-recordings.md:
- * the GKE 1.35 clusters.get/nodePools.get of Config Connector's containernodepool-kubeletconfig log,
- * the raw 2024 Terraform cassette, gcloud's clusters/nodepool crud logs).
+ * the clusters.get/nodePools.get of gcloud's node pool crud log at GKE 1.33, of Config Connector's
+ * containernodepool-swap and -kubeletconfig logs at 1.34 and 1.35, the raw 2024 Terraform cassette);
+ * those that depend on the GKE version are in version-defaults.ts.
  */
 
 /** The six scopes GKE gives nodes by default. */
@@ -110,6 +112,7 @@ export interface PoolContext {
   location: string;
   cluster: string;
   clusterLocations: string[];
+  /** The pool's explicit version (an alias already resolved); its version-keyed defaults follow it. */
   version: string;
   /** 8 hex digits for the pool's instance group names. */
   hash: string;
@@ -154,7 +157,7 @@ function podCidrSize(maxPods: number): number {
   return 32 - Math.ceil(Math.log2(Math.max(1, 2 * maxPods)));
 }
 
-/** A node pool as GKE creates it from a (partial) NodePool input. */
+/** A node pool as GKE creates it from a (partial) NodePool input, at its own version's defaults. */
 export function defaultNodePool(input: NodePoolShape & { name: string }, ctx: PoolContext): NodePoolShape {
   const locations = input.locations && input.locations.length > 0 ? input.locations : ctx.clusterLocations;
   const { autoscaling: givenAutoscaling, initialNodeCount: givenCount, ...rest } = input;
@@ -162,6 +165,8 @@ export function defaultNodePool(input: NodePoolShape & { name: string }, ctx: Po
   // An autoscaled pool created without a count has none (recorded); other pools get one node per zone.
   const initialNodeCount = givenCount ?? (autoscaling ? undefined : 1);
   const maxPods = Number(input.maxPodsConstraint?.maxPodsPerNode ?? 110) || 110;
+  // `ctx.version` is the pool's explicit version: the caller resolves an alias (`1.33`, `latest`) in the input.
+  const versioned = poolVersionDefaults(ctx.version);
   const strategy = input.upgradeSettings?.strategy;
   const upgradeSettings =
     strategy === undefined || strategy === 'SURGE' || strategy === 'NODE_POOL_UPDATE_STRATEGY_UNSPECIFIED'
@@ -178,14 +183,14 @@ export function defaultNodePool(input: NodePoolShape & { name: string }, ctx: Po
     ...rest,
     upgradeSettings,
     networkConfig: {
-      networkTierConfig: { networkTier: 'NETWORK_TIER_DEFAULT' },
+      ...(versioned.networkConfig as Loose | undefined),
       podIpv4CidrBlock: ctx.podIpv4CidrBlock ?? '10.4.0.0/14',
       podRange: ctx.podRange ?? `gke-${ctx.cluster}-pods-${ctx.hash}`,
       subnetwork:
         ctx.subnetwork ?? `projects/${ctx.projectId}/regions/${regionOf(ctx.location)}/subnetworks/default`,
       ...(input.networkConfig ?? {}),
     } as NodePoolShape['networkConfig'],
-    version: input.version ?? ctx.version,
+    version: ctx.version,
     locations,
     config: defaultNodeConfig(input.config),
   } as NodePoolShape;

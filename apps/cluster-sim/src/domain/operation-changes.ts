@@ -1,7 +1,8 @@
+import { applyRotationEnd, applyRotationStart, markNodesRecreated } from './cluster-rotation';
 import { instanceGroupUrls } from './defaults';
 import { refreshCluster, writePool } from './node-pools';
 import { phaseOf, rolloutNodesDone } from './rollouts';
-import type { ClusterRecord, ClusterState, OperationRecord, PoolRecord } from './state';
+import type { ClusterRecord, ClusterState, OperationRecord, UpgradeDetailsShape } from './state';
 import { clusterKey } from './state';
 import { timestamp } from './timestamp';
 
@@ -31,8 +32,11 @@ export function completeChange(state: ClusterState, op: OperationRecord): void {
           { ...desired, ...(green ? { instanceGroupUrls: green } : {}), status: 'RUNNING' },
           { bump: true },
         );
-        if (op.rollout) delete poolRecord.partial;
-        endUpgrade(poolRecord, op, 'SUCCEEDED');
+        if (op.rollout) {
+          delete poolRecord.partial;
+          markNodesRecreated(record, op.nodePool as string);
+        }
+        endUpgrade(poolRecord.upgrades, op, 'SUCCEEDED');
       }
       break;
     case 'setPool':
@@ -64,6 +68,7 @@ export function completeChange(state: ClusterState, op: OperationRecord): void {
       return;
     case 'upgradeMaster':
       record.cluster.currentMasterVersion = change.version;
+      endUpgrade(record.masterUpgrades, op, 'SUCCEEDED');
       break;
     case 'setLocations':
       // "changing cluster locations will update the locations of all node pools" (ClusterUpdate's reference):
@@ -101,15 +106,25 @@ export function completeChange(state: ClusterState, op: OperationRecord): void {
     case 'setCluster':
       Object.assign(record.cluster, change.fields);
       break;
+    case 'startIpRotation':
+      applyRotationStart(record, change.credentials, change.endpoint);
+      break;
+    case 'completeIpRotation':
+      applyRotationEnd(record);
+      break;
     case 'none':
       break;
   }
   refreshCluster(state, record);
 }
 
-/** Closes the upgrade's entry in the pool's upgrade history (fetchNodePoolUpgradeInfo). */
-function endUpgrade(pool: PoolRecord, op: OperationRecord, state: 'SUCCEEDED' | 'FAILED' | 'CANCELED'): void {
-  const entry = pool.upgrades?.find((u) => u.state === 'RUNNING' && u.startTime === timestamp(op.startTime));
+/** Closes the upgrade's entry in a pool's or the master's upgrade history (fetch…UpgradeInfo). */
+function endUpgrade(
+  upgrades: UpgradeDetailsShape[] | undefined,
+  op: OperationRecord,
+  state: 'SUCCEEDED' | 'FAILED' | 'CANCELED',
+): void {
+  const entry = upgrades?.find((u) => u.state === 'RUNNING' && u.startTime === timestamp(op.startTime));
   if (!entry) return;
   entry.state = state;
   entry.endTime = timestamp(op.endTime ?? op.startTime);
@@ -140,10 +155,12 @@ export function failChange(state: ClusterState, op: OperationRecord, cancelled: 
             : {}),
         };
       }
-      endUpgrade(poolRecord, op, cancelled ? 'CANCELED' : 'FAILED');
+      endUpgrade(poolRecord.upgrades, op, cancelled ? 'CANCELED' : 'FAILED');
     }
     writePool(poolRecord, { ...poolRecord.pool, status }, { bump: true });
   }
+  if (op.change.kind === 'upgradeMaster')
+    endUpgrade(record.masterUpgrades, op, cancelled ? 'CANCELED' : 'FAILED');
   if (op.change.kind === 'createCluster' || op.change.kind === 'deleteCluster')
     record.cluster.status = 'ERROR';
   refreshCluster(state, record);

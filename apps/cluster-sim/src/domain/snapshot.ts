@@ -20,6 +20,8 @@ export function exportClusterState(state: ClusterState) {
       name: r.name,
       generation: r.generation,
       cluster: r.cluster,
+      ...(r.masterUpgrades ? { masterUpgrades: r.masterUpgrades } : {}),
+      ...(r.credentials ? { credentials: r.credentials } : {}),
       pools: [...r.pools.values()].map((p) => ({
         pool: p.pool,
         generation: p.generation,
@@ -46,6 +48,19 @@ const snapshotSchema = lazy(() =>
             name: z.string(),
             generation: z.number().int().default(0),
             cluster: Cluster,
+            masterUpgrades: z.array(UpgradeDetails).optional(),
+            credentials: z
+              .object({
+                rotations: z.number().int().nonnegative(),
+                keyRotations: z.number().int().nonnegative(),
+                rotation: z
+                  .object({
+                    credentials: z.boolean(),
+                    poolsToRecreate: z.array(z.string()),
+                  })
+                  .optional(),
+              })
+              .optional(),
             pools: z.array(
               z.object({
                 pool: NodePool.extend({ name: z.string() }),
@@ -98,6 +113,8 @@ export function importClusterState(snapshot: unknown): ClusterState | z.ZodError
           name: c.name,
           generation: c.generation,
           cluster: c.cluster,
+          ...(c.masterUpgrades ? { masterUpgrades: c.masterUpgrades } : {}),
+          ...(c.credentials ? { credentials: c.credentials } : {}),
           pools: new Map(
             c.pools.map((p) => [
               p.pool.name,

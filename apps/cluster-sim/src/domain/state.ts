@@ -16,7 +16,7 @@ export type OperationTypeName = z.infer<typeof OperationType>;
 export type RpcCodeName = z.infer<typeof RpcCode>;
 export type OperationStatusName = 'PENDING' | 'RUNNING' | 'ABORTING' | 'DONE';
 export type BlueGreenPhaseName = z.infer<typeof BlueGreenPhase>;
-type UpgradeDetailsShape = z.infer<typeof UpgradeDetails>;
+export type UpgradeDetailsShape = z.infer<typeof UpgradeDetails>;
 
 /**
  * What an upgrade that stopped midway (cancelled, failed) left on a pool: some nodes on the new version
@@ -68,6 +68,30 @@ export interface ClusterRecord {
   cluster: ClusterShape;
   pools: Map<string, PoolRecord>;
   generation: number;
+  /** Master version upgrades, oldest first (`fetchClusterUpgradeInfo`'s upgradeDetails). */
+  masterUpgrades?: UpgradeDetailsShape[];
+  /** The control plane's rotations (startIpRotation / completeIpRotation); absent until the first. */
+  credentials?: ControlPlaneCredentials;
+}
+
+/**
+ * What IP and credential rotations left on a cluster: how many were started (its CA and, for credential
+ * rotations, its service account signing key derive from the counts) and the rotation in progress.
+ */
+export interface ControlPlaneCredentials {
+  /** Rotations whose start is DONE (IP and credential rotations both issue a new cluster CA). */
+  rotations: number;
+  /** Credential rotations whose start is DONE (each issues a new service account signing key). */
+  keyRotations: number;
+  /** Between a start's DONE and the completion's DONE. */
+  rotation?: IpRotation;
+}
+
+interface IpRotation {
+  /** A credential rotation (`rotateCredentials`), or an IP rotation only. */
+  credentials: boolean;
+  /** Pools whose nodes still point at the previous endpoint: recreating them clears them. */
+  poolsToRecreate: string[];
 }
 
 /** How an operation advances: on the world clock, or after N polls of `operations.get`. */
@@ -134,6 +158,10 @@ export type PendingChange =
   | { kind: 'setLocations'; locations: string[]; hash: string }
   /** Top-level fields of the cluster replaced when DONE (the cluster setters: labels, policies, services). */
   | { kind: 'setCluster'; fields: Partial<ClusterShape> }
+  /** startIpRotation: the control plane serves on `endpoint` too when DONE. */
+  | { kind: 'startIpRotation'; credentials: boolean; endpoint: string }
+  /** completeIpRotation: the previous endpoint and credentials stop when DONE. */
+  | { kind: 'completeIpRotation' }
   | { kind: 'none' };
 
 export interface OperationFailure {

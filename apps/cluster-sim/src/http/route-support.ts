@@ -49,6 +49,8 @@ export interface RouteSpec<B> {
   level: 'cluster' | 'location';
   readOnly: boolean;
   body?: z.ZodType<B>;
+  /** Query fields of the request message besides the path's (a GET's `version`, `filter`, …). */
+  query?: ReadonlySet<string>;
   /** The response message, for numeric enum encoding. */
   response: z.ZodType;
   handle(args: Args<B>): Result<unknown, HttpError>;

@@ -91,13 +91,15 @@ function handler<B>(
     const location = p.location ?? '';
     const query = c.req.query();
     const run = (): Result<unknown, HttpError> => {
-      const q = checkQuery(query, state.settings.strictUnknownFields, variant?.query);
+      const q = checkQuery(query, state.settings.strictUnknownFields, variant?.query ?? spec.query);
       if (!q.ok) return q;
       const seg = viaZones ? 'zones' : 'locations';
       const resource =
         spec.level === 'cluster' && p.cluster
           ? `projects/${project}/${seg}/${location}/clusters/${p.cluster}`
-          : `projects/${project}/${seg}/${location}`;
+          : location
+            ? `projects/${project}/${seg}/${location}`
+            : `projects/${project}`;
       const auth = authorize(
         {
           authorization: c.req.header('authorization'),

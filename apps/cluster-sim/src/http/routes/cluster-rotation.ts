@@ -1,0 +1,64 @@
+import {
+  ClusterUpgradeInfo,
+  CompleteIPRotationRequest,
+  ListUsableSubnetworksResponse,
+  SetMasterAuthRequest,
+  StartIPRotationRequest,
+} from '@sims/cluster-schema';
+import { clusterUpgradeInfo, usableSubnetworks } from '../../domain/cluster-reads';
+import { completeIpRotation, setMasterAuth, startIpRotation } from '../../domain/cluster-rotation';
+import { ok, type Result } from '../../domain/errors';
+import type { HttpError } from '../errors';
+import { type Args, clusterOf, type RouteSpec } from '../route-support';
+import { setter } from './cluster-verb';
+
+/**
+ * IP and credential rotation, setMasterAuth, fetchClusterUpgradeInfo and
+ * aggregated.usableSubnetworks.list, by the RPC they serve; reached through the discovery table in every
+ * form it has, as the cluster setters are.
+ */
+
+function handleUpgradeInfo(a: Args<unknown>): Result<unknown, HttpError> {
+  const record = clusterOf(a);
+  return record.ok ? ok(clusterUpgradeInfo(a.state, record.value, a.now)) : record;
+}
+
+function handleUsableSubnetworks(a: Args<unknown>): Result<unknown, HttpError> {
+  const q = a.c.req.query();
+  return usableSubnetworks(a.state, a.project, {
+    filter: q.filter,
+    pageSize: q.pageSize ?? q.page_size,
+    pageToken: q.pageToken ?? q.page_token,
+  });
+}
+
+export const rotationSpecs: readonly RouteSpec<never>[] = [
+  setter('StartIPRotation', 'startIpRotation', StartIPRotationRequest, (s, r, b, ctx) =>
+    startIpRotation(s, r, b.rotateCredentials === true, ctx),
+  ),
+  setter('CompleteIPRotation', 'completeIpRotation', CompleteIPRotationRequest, (s, r, _b, ctx) =>
+    completeIpRotation(s, r, ctx),
+  ),
+  setter('SetMasterAuth', 'setMasterAuth', SetMasterAuthRequest, setMasterAuth),
+  {
+    name: 'clusters.fetchClusterUpgradeInfo',
+    rpc: 'FetchClusterUpgradeInfo',
+    permission: 'container.clusters.get',
+    level: 'cluster',
+    readOnly: true,
+    // "API request version that initiates this operation": accepted, no documented effect.
+    query: new Set(['version']),
+    response: ClusterUpgradeInfo,
+    handle: handleUpgradeInfo,
+  },
+  {
+    name: 'aggregated.usableSubnetworks.list',
+    rpc: 'ListUsableSubnetworks',
+    permission: 'container.clusters.list',
+    level: 'location',
+    readOnly: true,
+    query: new Set(['filter', 'pageSize', 'page_size', 'pageToken', 'page_token']),
+    response: ListUsableSubnetworksResponse,
+    handle: handleUsableSubnetworks,
+  },
+] as RouteSpec<never>[];
