@@ -1,7 +1,8 @@
 // `pnpm bench` (full, under 10 minutes) and `pnpm bench:quick` (smoke: tiny counts, asserts no timing).
 // Options: --quick, --cvat-schema <path to CVAT's OpenAPI schema> (runs Prism; "not run" without it),
-// --only <figure,...> (1-8; default 1-7, and 1-8 with --quick), --out <results dir>, --fanout <updates>,
+// --only <figure,...> (1-9; default 1-7 and 9, and 1-9 with --quick), --out <results dir>, --fanout <updates>,
 // --events <count>, --soak-minutes <n> (figure 8, default 10; --quick: 10 s), --soak-rate <operations/s>,
+// --namespaces <count> (figure 9: the curve's last point, default 10,000; --quick: 100),
 // --render <results.json | results dir> (only re-renders BENCHMARKS.md's generated block).
 // Figure 8 (the soak, 10 minutes) runs only when asked for (`--only 8`) in a full run. A full run of some
 // figures only (`--only`) writes bench/results/<date>-only-<figures>.json, never <date>.json, and
@@ -22,6 +23,7 @@ import { coldStart } from './sections/cold';
 import { eventLog } from './sections/eventlog';
 import { fanout } from './sections/fanout';
 import { memory } from './sections/memory';
+import { namespacesFigure } from './sections/namespaces';
 import { soak } from './sections/soak';
 import { throughput } from './sections/throughput';
 
@@ -41,11 +43,12 @@ const { values } = parseArgs({
     render: { type: 'string' },
     'soak-minutes': { type: 'string' },
     'soak-rate': { type: 'string' },
+    namespaces: { type: 'string' },
   },
 });
 const quick = values.quick ?? false;
 /** The figures a run without `--only` measures: the 10-minute soak (8) only in the quick smoke run. */
-const DEFAULT_FIGURES = quick ? '1,2,3,4,5,6,7,8' : '1,2,3,4,5,6,7';
+const DEFAULT_FIGURES = quick ? '1,2,3,4,5,6,7,8,9' : '1,2,3,4,5,6,7,9';
 const only = new Set((values.only ?? DEFAULT_FIGURES).split(',').map((s) => s.trim()));
 /** A full run of fewer figures than the default set: recorded beside the complete runs, not over them. */
 const partial = !quick && DEFAULT_FIGURES.split(',').some((f) => !only.has(f));
@@ -108,6 +111,9 @@ async function main() {
         soakRssEverySeconds: 1,
         soakRate: 100,
         soakConcurrency: 8,
+        namespaceCounts: [10, 100],
+        namespaceRoundCount: 300,
+        namespaceRounds: 3,
       }
     : {
         coldRuns: 10,
@@ -126,11 +132,19 @@ async function main() {
         soakRssEverySeconds: 5,
         soakRate: 100,
         soakConcurrency: 8,
+        namespaceCounts: [10, 100, 1_000, 10_000],
+        namespaceRoundCount: 3_000,
+        namespaceRounds: 3,
       };
   if (values.fanout) cfg.fanout = Number(values.fanout);
   if (values.events) cfg.events = Number(values.events);
   if (values['soak-minutes']) cfg.soakSeconds = Math.round(Number(values['soak-minutes']) * 60);
   if (values['soak-rate']) cfg.soakRate = Number(values['soak-rate']);
+  if (values.namespaces) {
+    const last = Number(values.namespaces);
+    if (!(last >= 10)) throw new Error('--namespaces must be >= 10');
+    cfg.namespaceCounts = [10, 100, 1_000, 10_000].filter((c) => c < last).concat(last);
+  }
   if (!(cfg.soakSeconds > 0 && cfg.soakRate > 0))
     throw new Error('--soak-minutes and --soak-rate must be > 0');
   const schema = schemaPath(values['cvat-schema']);
@@ -247,6 +261,18 @@ async function main() {
       rssEverySeconds: cfg.soakRssEverySeconds,
       rate: cfg.soakRate,
       concurrency: cfg.soakConcurrency,
+      log,
+    });
+  }
+  if (only.has('9')) {
+    log(
+      `9. namespaces (10 → ${cfg.namespaceCounts.at(-1)}; ${cfg.namespaceRounds} rounds of ${cfg.namespaceRoundCount})`,
+    );
+    results.namespaces = await namespacesFigure({
+      counts: cfg.namespaceCounts,
+      roundCount: cfg.namespaceRoundCount,
+      rounds: cfg.namespaceRounds,
+      connections: 4,
       log,
     });
   }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { Spread } from './lib/stats';
 import { REPO } from './lib/targets';
+import { namespaceTargets, renderNamespaces } from './report-namespaces';
 
 // biome-ignore lint/suspicious/noExplicitAny: the results document is read back loosely for rendering
 type Doc = Record<string, any>;
@@ -154,6 +155,7 @@ function targets(doc: Doc): Target[] {
       });
     }
   }
+  out.push(...namespaceTargets(r.namespaces));
   return out;
 }
 
@@ -167,6 +169,7 @@ const FIGURES: Record<string, string> = {
   eventLog: '6',
   memory: '7',
   soak: '8',
+  namespaces: '9',
 };
 
 /**
@@ -351,6 +354,7 @@ export function renderMarkdown(doc: Doc): string {
     L.push('');
   }
   if (r.soak) renderSoak(L, r.soak);
+  if (r.namespaces) renderNamespaces(L, r.namespaces);
   return L.join('\n');
 }
 

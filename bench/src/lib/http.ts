@@ -147,11 +147,13 @@ export class RawConnection {
     if (end < 0) return;
     const head = this.buffer.toString('latin1', 0, end);
     const length = /\r\ncontent-length: *(\d+)/i.exec(head);
-    if (!length) {
+    // A 204 has no body and no Content-Length.
+    const noBody = head.startsWith('HTTP/1.1 204');
+    if (!length && !noBody) {
       this.socket.destroy(new Error(`answer without Content-Length: ${head.slice(0, 200)}`));
       return;
     }
-    const total = end + 4 + Number(length[1]);
+    const total = end + 4 + (length ? Number(length[1]) : 0);
     if (this.buffer.length < total) return;
     const status = Number(head.slice(9, 12));
     this.buffer = this.buffer.subarray(total);

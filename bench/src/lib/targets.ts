@@ -111,11 +111,28 @@ export function checkBuilt(): void {
   }
 }
 
+/** How {@link launch} starts a Node-based server besides its command line. */
+export interface LaunchOptions {
+  /** Node flags before the script (e.g. `--expose-gc`, `--import <preload>`). */
+  nodeArgs?: string[];
+  /** Opens an IPC channel to the child (`child.send`, `process.send` there). */
+  ipc?: boolean;
+}
+
 /** Starts `kind` on a free port and waits for its first 200. */
-export async function launch(kind: Kind, prism?: PrismSetup, extra: string[] = []): Promise<Running> {
+export async function launch(
+  kind: Kind,
+  prism?: PrismSetup,
+  extra: string[] = [],
+  options: LaunchOptions = {},
+): Promise<Running> {
   const port = await freePort();
   const [cmd, args] = command(kind, port, prism, extra);
-  const child = start(cmd, args, { cwd: REPO, env: { ...process.env, SCARF_ANALYTICS: 'false' } });
+  const child = start(cmd, [...(options.nodeArgs ?? []), ...args], {
+    cwd: REPO,
+    env: { ...process.env, SCARF_ANALYTICS: 'false' },
+    ...(options.ipc ? { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] } : {}),
+  });
   const health = healthOf(kind);
   const url = `http://127.0.0.1:${port}`;
   const failed = new Promise<never>((_, reject) =>

@@ -72,6 +72,7 @@ export type { Namespaces, NamespacesOptions, World, WorldCore, WorldOptions } fr
 export {
   createNamespaces,
   createWorld,
+  DEFAULT_COLLECT_AFTER_DELETES,
   DEFAULT_MAX_NAMESPACES,
   DEFAULT_NAMESPACE,
   isValidNamespace,

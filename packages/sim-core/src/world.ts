@@ -1,4 +1,5 @@
 import { type Clock, type ClockMode, createClock } from './clock';
+import { collectGarbage } from './collect-garbage';
 import { createFaultEngine, type FaultEngine } from './faults/engine';
 import { createJournal, type Journal } from './journal';
 import { createJournalBudget, DEFAULT_JOURNAL_MAX_BYTES, type JournalBudget } from './journal-budget';
@@ -49,7 +50,17 @@ export interface NamespacesOptions extends WorldOptions {
    * envelope, until a namespace is deleted.
    */
   maxNamespaces?: number;
+  /**
+   * After a bulk delete, collect garbage at once: when at least this many namespaces (default 256),
+   * and at least as many as remain, were deleted since the last collection. A deleted world is garbage
+   * the heap holds until V8's next full GC; without the collection, namespaces created right after a
+   * bulk delete grow the heap on top of it. 0 turns it off.
+   */
+  collectAfterDeletes?: number;
 }
+
+/** How many deleted namespaces trigger a collection unless told otherwise. */
+export const DEFAULT_COLLECT_AFTER_DELETES = 256;
 
 /**
  * Creates a world for one namespace from a simulator definition.
@@ -146,6 +157,23 @@ export function createNamespaces<S>(
   if (!(maxNamespaces >= 1)) throw new RangeError(`maxNamespaces must be >= 1, got ${maxNamespaces}`);
   const journalBudget =
     options.journalBudget ?? createJournalBudget(options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES);
+  const collectAfter = options.collectAfterDeletes ?? DEFAULT_COLLECT_AFTER_DELETES;
+  let deletedSinceCollection = 0;
+  let collecting = false;
+  /**
+   * Counts a deleted world; collects once at least `collectAfter` worlds, and at least as many as remain,
+   * were deleted since the last collection (a bulk delete, not one test's namespace).
+   */
+  function deleted(): void {
+    deletedSinceCollection++;
+    if (collectAfter <= 0 || collecting) return;
+    if (deletedSinceCollection < Math.max(collectAfter, worlds.size)) return;
+    deletedSinceCollection = 0;
+    collecting = true;
+    void collectGarbage().finally(() => {
+      collecting = false;
+    });
+  }
   function make(name: string, clock?: WorldOptions['clock']): World<S> {
     if (!worlds.has(name) && worlds.size >= maxNamespaces) throw new NamespaceLimitError(name, maxNamespaces);
     const world = createWorld(def, name, { ...options, journalBudget, clock: clock ?? options.clock });
@@ -163,6 +191,7 @@ export function createNamespaces<S>(
       if (!world) return false;
       worlds.delete(name);
       disposeWorld(def, world);
+      deleted();
       return true;
     },
     reset(name) {

@@ -6,11 +6,14 @@ import { encodeCsvField } from './csv';
  * row's stored CSV line.
  */
 
+/** NULL's field (empty), shared by every dictionary: it is only read, copied into lines. */
+const NULL_FIELD = encodeCsvField(null);
+
 /** A dictionary of strings; code 0 is NULL. Each value's CSV field is encoded once. */
 export class Dictionary {
   private readonly codes = new Map<string, number>();
   readonly values: (string | null)[] = [null];
-  readonly fields: Uint8Array[] = [encodeCsvField(null)];
+  readonly fields: Uint8Array[] = [NULL_FIELD];
   private last: string | null = null;
   private lastCode = 0;
   code(value: string | null): number {

@@ -5,37 +5,37 @@
  * exact bytes) is written once, when the row is appended, into large byte segments, and those three
  * fields are read back from it. An export then copies stored lines (contiguous runs at once) instead of
  * formatting a million rows, and a row costs its line plus about 80 bytes of columns.
+ *
+ * A store costs what it holds: nothing is allocated before the first row, and the columns and the line
+ * segments grow geometrically from small sizes (every namespace has a store, and most log a few rows).
  */
 
-import { type CsvLineInput, createCsvLineInput, createCsvLineWriter, splitCsvLine } from './csv';
-import { EVENT_COLUMNS, type EventQuery, type EventRecord, ID_FILTERS } from './record';
+import {
+  type CsvLineInput,
+  type CsvLineWriter,
+  createCsvLineInput,
+  createCsvLineWriter,
+  splitCsvLine,
+} from './csv';
+import { type EventQuery, type EventRecord, ID_FILTERS } from './record';
+import {
+  BIT,
+  CODED,
+  type CodedColumn,
+  EMPTY_F64,
+  EMPTY_U32,
+  FIELD,
+  FIRST_CAPACITY,
+  FIRST_SEGMENT_BYTES,
+  MAX_SEGMENT_BYTES,
+  NUMERIC,
+  type NumericColumn,
+  ROW_COLUMN_BYTES,
+} from './store-layout';
 import { Dictionary, exactInUtf8, negativeZero, numberOrNaN, parseNumber, text } from './store-values';
 
-/** Where each column's field is in a stored CSV line. */
-const FIELD = Object.fromEntries(EVENT_COLUMNS.map((name, i) => [name, i])) as Record<
-  (typeof EVENT_COLUMNS)[number],
-  number
->;
-
-/** The numbers exports filter and sort on; the others (`obj_id`, `count`, `duration`, `access_token_id`) live only in the line. */
-const NUMERIC = ['timestamp', 'project_id', 'task_id', 'job_id', 'user_id', 'org_id'] as const;
-type NumericColumn = (typeof NUMERIC)[number];
-const CODED = ['scope', 'source', 'user_name', 'user_email', 'org_slug'] as const;
-type CodedColumn = (typeof CODED)[number];
-
-/** Bytes of a line segment (a longer line gets a segment of its own). */
-const SEGMENT_BYTES = 4 * 1024 * 1024;
-/**
- * Bits of `nulls`: which of the texts kept only in the line are NULL (an empty field is both), and which
- * of the numbers kept only in the line are -0 (written `0`, like `String(-0)`).
- */
-const NULL_OBJ_NAME = 1;
-const NULL_OBJ_VAL = 2;
-const NULL_PAYLOAD = 4;
-const NEGATIVE_ZERO_OBJ_ID = 8;
-const NEGATIVE_ZERO_COUNT = 16;
-const NEGATIVE_ZERO_DURATION = 32;
-const NEGATIVE_ZERO_ACCESS_TOKEN_ID = 64;
+/** Decodes whole lines (no streaming state, so one serves every store). */
+const DECODER = new TextDecoder();
 
 /** The three texts read back from the line; kept as given when the line cannot hold them exactly. */
 interface Texts {
@@ -44,9 +44,7 @@ interface Texts {
   payload: string | null;
 }
 
-/**
- * The stored CSV lines of the rows an export matches, in order, copied out a chunk at a time.
- */
+/** The stored CSV lines of the rows an export matches, in order, copied out a chunk at a time. */
 export interface LineCursor {
   /** Copies the lines of the next rows into `buf` from `pos` while whole lines fit; returns the new position. */
   fill(buf: Uint8Array, pos: number): number;
@@ -70,43 +68,48 @@ export class EventStore {
   private lineBytes = 0;
   /** Rows whose texts a line cannot give back exactly (lone surrogates), as given. */
   private readonly inexact = new Map<number, Texts>();
-  private readonly writer = createCsvLineWriter();
-  private readonly input: CsvLineInput = createCsvLineInput();
-  private readonly decoder = new TextDecoder();
+  /** The line writer and its scratch input, made on the first append. */
+  private writer: CsvLineWriter | undefined;
+  private input: CsvLineInput | undefined;
   /** True while rows were appended in non-decreasing timestamp order (exports then need no sort). */
   private ordered = true;
 
   constructor() {
-    for (const c of CODED) this.dict[c] = new Dictionary();
-    this.grow(1024);
+    for (const c of NUMERIC) this.numeric[c] = EMPTY_F64;
+    for (const c of CODED) {
+      this.coded[c] = EMPTY_U32;
+      this.dict[c] = new Dictionary();
+    }
   }
 
   get length(): number {
     return this.size;
   }
 
+  /** Reallocates every column for `min` rows or more, in one buffer (a view per column). */
   private grow(min: number): void {
-    let next = Math.max(this.capacity * 2, 1024);
+    let next = Math.max(this.capacity * 2, FIRST_CAPACITY);
     while (next < min) next *= 2;
-    for (const c of NUMERIC) {
-      const arr = new Float64Array(next);
-      if (this.capacity > 0) arr.set(this.numeric[c].subarray(0, this.size));
-      this.numeric[c] = arr;
-    }
-    for (const c of CODED) {
-      const arr = new Uint32Array(next);
-      if (this.capacity > 0) arr.set(this.coded[c].subarray(0, this.size));
-      this.coded[c] = arr;
-    }
-    const u32 = (old: Uint32Array) => {
-      const arr = new Uint32Array(next);
+    const buffer = new ArrayBuffer(next * ROW_COLUMN_BYTES);
+    let at = 0;
+    const f64 = (old: Float64Array) => {
+      const arr = new Float64Array(buffer, at, next);
       arr.set(old.subarray(0, this.size));
+      at += next * 8;
       return arr;
     };
+    const u32 = (old: Uint32Array) => {
+      const arr = new Uint32Array(buffer, at, next);
+      arr.set(old.subarray(0, this.size));
+      at += next * 4;
+      return arr;
+    };
+    for (const c of NUMERIC) this.numeric[c] = f64(this.numeric[c]);
+    for (const c of CODED) this.coded[c] = u32(this.coded[c]);
     this.lineSegment = u32(this.lineSegment);
     this.lineStart = u32(this.lineStart);
     this.lineEnd = u32(this.lineEnd);
-    const nulls = new Uint8Array(next);
+    const nulls = new Uint8Array(buffer, at, next);
     nulls.set(this.nulls.subarray(0, this.size));
     this.nulls = nulls;
     this.capacity = next;
@@ -120,6 +123,10 @@ export class EventStore {
     // Column by column with literal keys (a loop over the names makes every access a keyed lookup). The
     // line takes each number back from its Float64Array: what is stored is what is written.
     const n = this.numeric;
+    if (this.input === undefined) {
+      this.input = createCsvLineInput();
+      this.writer = createCsvLineWriter();
+    }
     const r = this.input;
     n.timestamp[i] = numberOrNaN(row.timestamp);
     r.timestamp = n.timestamp[i] as number;
@@ -158,13 +165,13 @@ export class EventStore {
     const objVal = text(row.obj_val);
     const payload = text(row.payload);
     this.nulls[i] =
-      (objName === null ? NULL_OBJ_NAME : 0) |
-      (objVal === null ? NULL_OBJ_VAL : 0) |
-      (payload === null ? NULL_PAYLOAD : 0) |
-      negativeZero(r.objId, NEGATIVE_ZERO_OBJ_ID) |
-      negativeZero(r.count, NEGATIVE_ZERO_COUNT) |
-      negativeZero(r.duration, NEGATIVE_ZERO_DURATION) |
-      negativeZero(r.accessTokenId, NEGATIVE_ZERO_ACCESS_TOKEN_ID);
+      (objName === null ? BIT.nullObjName : 0) |
+      (objVal === null ? BIT.nullObjVal : 0) |
+      (payload === null ? BIT.nullPayload : 0) |
+      negativeZero(r.objId, BIT.negativeZeroObjId) |
+      negativeZero(r.count, BIT.negativeZeroCount) |
+      negativeZero(r.duration, BIT.negativeZeroDuration) |
+      negativeZero(r.accessTokenId, BIT.negativeZeroAccessTokenId);
     if (!(exactInUtf8(objName) && exactInUtf8(objVal) && exactInUtf8(payload))) {
       this.inexact.set(i, { obj_name: objName, obj_val: objVal, payload });
     }
@@ -177,13 +184,15 @@ export class EventStore {
   }
 
   private writeLine(i: number, r: CsvLineInput) {
+    const writer = this.writer as CsvLineWriter;
     let segment = this.segments[this.segments.length - 1];
-    let end = segment ? this.writer.write(segment, this.segmentUsed, r) : -1;
+    let end = segment ? writer.write(segment, this.segmentUsed, r) : -1;
     if (end < 0) {
-      segment = new Uint8Array(Math.max(SEGMENT_BYTES, this.writer.maxBytes(r)));
+      const size = segment ? Math.min(MAX_SEGMENT_BYTES, segment.length * 2) : FIRST_SEGMENT_BYTES;
+      segment = new Uint8Array(Math.max(size, writer.maxBytes(r)));
       this.segments.push(segment);
       this.segmentUsed = 0;
-      end = this.writer.write(segment, 0, r);
+      end = writer.write(segment, 0, r);
     }
     this.lineSegment[i] = this.segments.length - 1;
     this.lineStart[i] = this.segmentUsed;
@@ -208,22 +217,22 @@ export class EventStore {
     };
     const str = (c: CodedColumn) => this.dict[c].values[this.coded[c][i] as number] ?? null;
     const flags = this.nulls[i] as number;
-    const fields = splitCsvLine(this.decoder.decode(this.line(i)));
+    const fields = splitCsvLine(DECODER.decode(this.line(i)));
     const texts = this.inexact.get(i) ?? {
-      obj_name: flags & NULL_OBJ_NAME ? null : (fields[FIELD.obj_name] as string),
-      obj_val: flags & NULL_OBJ_VAL ? null : (fields[FIELD.obj_val] as string),
-      payload: flags & NULL_PAYLOAD ? null : (fields[FIELD.payload] as string),
+      obj_name: flags & BIT.nullObjName ? null : (fields[FIELD.obj_name] as string),
+      obj_val: flags & BIT.nullObjVal ? null : (fields[FIELD.obj_val] as string),
+      payload: flags & BIT.nullPayload ? null : (fields[FIELD.payload] as string),
     };
     return {
       scope: str('scope') as string,
       obj_name: texts.obj_name,
-      obj_id: parseNumber(fields[FIELD.obj_id], (flags & NEGATIVE_ZERO_OBJ_ID) !== 0),
+      obj_id: parseNumber(fields[FIELD.obj_id], (flags & BIT.negativeZeroObjId) !== 0),
       obj_val: texts.obj_val,
       source: str('source'),
       timestamp: this.numeric.timestamp[i] as number,
-      count: parseNumber(fields[FIELD.count], (flags & NEGATIVE_ZERO_COUNT) !== 0),
+      count: parseNumber(fields[FIELD.count], (flags & BIT.negativeZeroCount) !== 0),
       // NULL is written `0`, and read as 0 (CVAT's default).
-      duration: parseNumber(fields[FIELD.duration], (flags & NEGATIVE_ZERO_DURATION) !== 0) ?? 0,
+      duration: parseNumber(fields[FIELD.duration], (flags & BIT.negativeZeroDuration) !== 0) ?? 0,
       project_id: num('project_id'),
       task_id: num('task_id'),
       job_id: num('job_id'),
@@ -235,7 +244,7 @@ export class EventStore {
       payload: texts.payload,
       access_token_id: parseNumber(
         fields[FIELD.access_token_id],
-        (flags & NEGATIVE_ZERO_ACCESS_TOKEN_ID) !== 0,
+        (flags & BIT.negativeZeroAccessTokenId) !== 0,
       ),
     };
   }
@@ -380,7 +389,14 @@ export class EventStore {
 
   /** Rough bytes held by the columns and the lines (for `/_sim/events` stats). */
   approxBytes(): number {
-    return this.capacity * (NUMERIC.length * 8 + CODED.length * 4 + 3 * 4 + 1) + this.lineBytes;
+    return this.capacity * ROW_COLUMN_BYTES + this.lineBytes;
+  }
+
+  /** Bytes allocated for the columns and the line segments, used or not. */
+  allocatedBytes(): number {
+    let segments = 0;
+    for (const s of this.segments) segments += s.byteLength;
+    return this.capacity * ROW_COLUMN_BYTES + segments;
   }
 
   /** Every row, in insertion order (state snapshots). */
