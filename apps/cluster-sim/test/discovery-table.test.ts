@@ -120,6 +120,16 @@ describe('the 501 of a refused method', () => {
     expect(res.status).toBe(503);
   });
 
+  it('refuses a method real clients call that the discovery documents lack (gcloud v1 completeConvertToAutopilot)', async () => {
+    const path = `${CLUSTER.replace('/v1beta1/', '/v1/')}:CompleteConvertToAutopilot`;
+    const res = await h.post(path, {});
+    expect(res.status, res.text).toBe(501);
+    expect(res.body.error.status).toBe('UNIMPLEMENTED');
+    expect(res.body.error.message).toContain(
+      'Method google.container.v1.ClusterManager.CompleteConvertToAutopilot (container.projects.locations.clusters.completeConvertToAutopilot) is not simulated by cluster-sim: it commits a conversion to Autopilot',
+    );
+  });
+
   it('leaves the routes that are not methods to the URL-not-found page', async () => {
     const res = await h.post(`${CLUSTER}:noSuchVerb`, {});
     expect(res.status).toBe(404);

@@ -55,6 +55,28 @@ function shortName(id: string): string {
   return id.replace(/^container\.projects\.(locations\.|zones\.)?/, '');
 }
 
+/**
+ * Methods that real clients call but the discovery documents of `@googleapis/container` (the generated
+ * table) do not list: refused like the table's refused methods, never the URL-not-found page.
+ * `completeConvertToAutopilot` is in gcloud's generated v1 client (`googlecloudsdk/generated_clients/apis/
+ * container/v1`, flat path `…/clusters/{clustersId}:CompleteConvertToAutopilot`, POST), behind the hidden
+ * `gcloud container clusters update --complete-convert-to-autopilot`.
+ */
+const CLIENT_ONLY_METHODS: readonly { method: DiscoveryMethod; reason: string }[] = [
+  {
+    method: {
+      id: 'container.projects.locations.clusters.completeConvertToAutopilot',
+      version: 'v1',
+      httpMethod: 'POST',
+      path: 'projects/{projectsId}/locations/{locationsId}/clusters/{clustersId}:CompleteConvertToAutopilot',
+      rpc: 'CompleteConvertToAutopilot',
+      request: 'CompleteConvertToAutopilotRequest',
+    },
+    reason:
+      'it commits a conversion to Autopilot (deleting every Standard node pool once no pods run on them), and cluster-sim simulates neither Autopilot clusters nor the pods',
+  },
+];
+
 /** Every discovery method served here, by request shape. */
 export function discoveryTargets(): ReadonlyMap<string, DiscoveryTarget> {
   const nameByRpc = new Map<string, string>();
@@ -74,6 +96,8 @@ export function discoveryTargets(): ReadonlyMap<string, DiscoveryTarget> {
       targets.set(k, { kind: 'refused', method, name, reason });
     }
   }
+  for (const { method, reason } of CLIENT_ONLY_METHODS)
+    targets.set(methodKey(method), { kind: 'refused', method, name: shortName(method.id), reason });
   return targets;
 }
 
