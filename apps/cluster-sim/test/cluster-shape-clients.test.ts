@@ -1,7 +1,6 @@
 import { v1, v1beta1 } from '@google-cloud/container';
-import { OAuth2Client } from 'google-auth-library';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StartedClusterSim, startClusterSim } from '../src/index';
+import { describe, expect, it } from 'vitest';
+import { fakeAuth, useSocketSim } from './support/client-sim';
 
 /**
  * The full cluster shape through Google's GAPIC clients (REST fallback, numeric enums): every field
@@ -9,30 +8,20 @@ import { type StartedClusterSim, startClusterSim } from '../src/index';
  * the v1beta1-only fields).
  */
 
-let sim: StartedClusterSim;
-const auth = () => {
-  const client = new OAuth2Client();
-  client.setCredentials({ access_token: 'fake-token' });
-  return client;
-};
-
-beforeAll(async () => {
-  process.env.METADATA_SERVER_DETECTION = 'none';
-  sim = await startClusterSim({ seed: 11, clock: { mode: 'manual', start: '2026-01-01T00:00:00Z' } });
-});
-afterAll(() => sim.close());
+const simOf = useSocketSim(11);
+const auth = fakeAuth;
 
 const options = () =>
   ({
     fallback: true,
     apiEndpoint: '127.0.0.1',
-    port: sim.port,
+    port: simOf().port,
     protocol: 'http',
     authClient: auth(),
   }) as never;
 
 const advance = (by: string) =>
-  sim.app.request('/_sim/clock/advance', { method: 'POST', body: JSON.stringify({ by }) });
+  simOf().app.request('/_sim/clock/advance', { method: 'POST', body: JSON.stringify({ by }) });
 
 describe('a created cluster read by the GAPIC clients', () => {
   it.each([

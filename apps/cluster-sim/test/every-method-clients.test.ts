@@ -1,9 +1,8 @@
 import { v1beta1 as gapicBeta, v1 as gapicV1 } from '@google-cloud/container';
 import { container } from '@googleapis/container';
-import { OAuth2Client } from 'google-auth-library';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DISCOVERY_METHODS, type DiscoveryMethod } from '../src/http/methods.generated';
-import { type StartedClusterSim, startClusterSim } from '../src/index';
+import { fakeAuth, useSocketSim } from './support/client-sim';
 import {
   CALLS,
   clientPath,
@@ -12,7 +11,6 @@ import {
   paramsFor,
   urlTemplate,
 } from './support/discovery-calls';
-import { aCluster } from './support/fixtures';
 
 /**
  * Every method of the discovery table, called through both of Google's Node clients over a socket, in
@@ -21,30 +19,12 @@ import { aCluster } from './support/fixtures';
  * reached the method's own path.
  */
 
-let sim: StartedClusterSim;
-const auth = () => {
-  const client = new OAuth2Client();
-  client.setCredentials({ access_token: 'fake-token' });
-  return client;
-};
-
-beforeAll(async () => {
-  process.env.METADATA_SERVER_DETECTION = 'none';
-  sim = await startClusterSim({ seed: 11, clock: { mode: 'manual', start: '2026-01-01T00:00:00Z' } });
-});
-afterAll(() => sim.close());
-beforeEach(async () => {
-  await sim.app.request('/_sim/reset', { method: 'POST' });
-  const res = await sim.app.request('/_sim/seed', {
-    method: 'POST',
-    body: JSON.stringify({ clusters: [aCluster().build()] }),
-  });
-  expect(res.status).toBe(201);
-});
+const simOf = useSocketSim(11, { seedEach: true });
+const auth = fakeAuth;
 
 /** The path of the last request the simulator journaled. */
 async function lastPath(): Promise<string | undefined> {
-  const res = await sim.app.request('/_sim/journal?limit=1');
+  const res = await simOf().app.request('/_sim/journal?limit=1');
   const { entries } = (await res.json()) as { entries: { path: string }[] };
   return entries.at(-1)?.path ?? entries[0]?.path;
 }
@@ -75,8 +55,8 @@ const label = (m: DiscoveryMethod) => `${m.version} ${m.id}`;
 
 describe('@googleapis/container (discovery client): every method', () => {
   const clients = {
-    v1beta1: () => container({ version: 'v1beta1', rootUrl: `${sim.url}/`, auth: auth() as never }),
-    v1: () => container({ version: 'v1', rootUrl: `${sim.url}/`, auth: auth() as never }),
+    v1beta1: () => container({ version: 'v1beta1', rootUrl: `${simOf().url}/`, auth: auth() as never }),
+    v1: () => container({ version: 'v1', rootUrl: `${simOf().url}/`, auth: auth() as never }),
   };
 
   it.each(DISCOVERY_METHODS.map((m) => [label(m), m] as const))('%s', async (_, method) => {
@@ -118,7 +98,7 @@ describe('@google-cloud/container (GAPIC, REST fallback): every method', () => {
     return new Client({
       fallback: true,
       apiEndpoint: '127.0.0.1',
-      port: sim.port,
+      port: simOf().port,
       protocol: 'http',
       authClient: auth(),
     } as unknown as ConstructorParameters<typeof Client>[0]);

@@ -1,9 +1,8 @@
 import { v1beta1 as gapic } from '@google-cloud/container';
 import { container } from '@googleapis/container';
-import { OAuth2Client } from 'google-auth-library';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type StartedClusterSim, startClusterSim } from '../src/index';
-import { aCluster, V } from './support/fixtures';
+import { describe, expect, it } from 'vitest';
+import { fakeAuth, useSocketSim } from './support/client-sim';
+import { V } from './support/fixtures';
 
 /**
  * Google's official Node clients against the simulator over a real socket on 127.0.0.1:
@@ -22,29 +21,11 @@ const TARGET =
 const NOT_IN_SOAK =
   'Node pool "np1" is not in the node pool soaking phase of a blue-green upgrade; completeUpgrade can only end a node pool soak.';
 
-let sim: StartedClusterSim;
-const auth = () => {
-  const client = new OAuth2Client();
-  client.setCredentials({ access_token: 'fake-token' });
-  return client;
-};
-
-beforeAll(async () => {
-  process.env.METADATA_SERVER_DETECTION = 'none';
-  sim = await startClusterSim({ seed: 7, clock: { mode: 'manual', start: '2026-01-01T00:00:00Z' } });
-});
-afterAll(() => sim.close());
-beforeEach(async () => {
-  await sim.app.request('/_sim/reset', { method: 'POST' });
-  const res = await sim.app.request('/_sim/seed', {
-    method: 'POST',
-    body: JSON.stringify({ clusters: [aCluster().build()] }),
-  });
-  expect(res.status).toBe(201);
-});
+const simOf = useSocketSim(7, { seedEach: true });
+const auth = fakeAuth;
 
 const advance = (by: string) =>
-  sim.app.request('/_sim/clock/advance', { method: 'POST', body: JSON.stringify({ by }) });
+  simOf().app.request('/_sim/clock/advance', { method: 'POST', body: JSON.stringify({ by }) });
 interface Entry {
   status: number;
   method: string;
@@ -54,7 +35,7 @@ interface Entry {
   faults: string[];
 }
 const journal = async (query: string) =>
-  ((await (await sim.app.request(`/_sim/journal?${query}`)).json()) as { entries: Entry[] }).entries;
+  ((await (await simOf().app.request(`/_sim/journal?${query}`)).json()) as { entries: Entry[] }).entries;
 
 /** Polls an operation as a client does, advancing the clock 500 ms between reads, until it is DONE. */
 async function pollToDone(status: () => Promise<unknown>) {
@@ -69,7 +50,7 @@ async function pollToDone(status: () => Promise<unknown>) {
 describe('@googleapis/container (discovery REST client)', () => {
   const client = () =>
     // The client bundles its own google-auth-library types; the runtime object is the same kind.
-    container({ version: 'v1beta1', rootUrl: `${sim.url}/`, auth: auth() as never });
+    container({ version: 'v1beta1', rootUrl: `${simOf().url}/`, auth: auth() as never });
 
   it('updates with the current etag and polls the operation to DONE', async () => {
     const gke = client();
@@ -129,7 +110,7 @@ describe('@googleapis/container (discovery REST client)', () => {
   });
 
   it('retries an injected UNAVAILABLE on the location-form PUT, as gaxios does for real', async () => {
-    await sim.app.request('/_sim/faults', {
+    await simOf().app.request('/_sim/faults', {
       method: 'POST',
       body: JSON.stringify({
         id: 'flaky',
@@ -170,7 +151,7 @@ describe('@googleapis/container (discovery REST client)', () => {
   }, 15_000);
 
   it('does not retry an injected UNAVAILABLE on a POST route', async () => {
-    await sim.app.request('/_sim/faults', {
+    await simOf().app.request('/_sim/faults', {
       method: 'POST',
       body: JSON.stringify({
         match: { operation: 'nodePools.update' },
@@ -357,7 +338,7 @@ describe('@google-cloud/container v1beta1 (GAPIC, REST fallback)', () => {
     new gapic.ClusterManagerClient({
       fallback: true,
       apiEndpoint: '127.0.0.1',
-      port: sim.port,
+      port: simOf().port,
       protocol: 'http',
       authClient: auth(),
     } as unknown as ConstructorParameters<typeof gapic.ClusterManagerClient>[0]);
@@ -399,7 +380,7 @@ describe('@google-cloud/container v1beta1 (GAPIC, REST fallback)', () => {
   });
 
   it('decodes a failed operation (error without details)', async () => {
-    await sim.app.request('/_sim/faults', {
+    await simOf().app.request('/_sim/faults', {
       method: 'POST',
       body: JSON.stringify({
         match: { operation: 'nodePools.update' },
