@@ -30,9 +30,12 @@ export const RpcStatus = z.object({
   details: z.array(z.looseObject({ '@type': z.string() })).optional(),
 });
 
-/** One entry of the legacy `errors[]` array of the front end's error body. */
+/**
+ * One entry of the legacy `errors[]` array of the front end's error body. `domain` is `global` almost
+ * always; the front end's type error for a bad enum value has none (`reason: invalid`, as recorded).
+ */
 export const LegacyError = z.object({
-  domain: z.string(),
+  domain: z.string().optional(),
   reason: z.string(),
   message: z.string(),
   location: z.string().optional(),
