@@ -76,6 +76,8 @@ export async function eventLog(opts: { count: number; log: (s: string) => void }
     const pid = sim.child.pid as number;
     await new Promise((r) => setTimeout(r, 500));
     const rssIdle = rssMb(pid);
+    // The store keeps the newest 100,000 rows unless told otherwise: this figure measures `count`.
+    await json(`${sim.url}/_sim/events/settings`, { method: 'PATCH', body: { maxEvents: opts.count } });
     const batch = 10_000;
     const t0 = performance.now();
     for (let done = 0; done < opts.count; done += batch) {

@@ -57,7 +57,7 @@ export interface EventsSettings {
   /** `false` simulates the analytics store being down: POST /api/events still answers 201. */
   storeConnected: boolean;
   resultTtl: number;
-  /** Rows the store keeps at most; later rows are dropped and counted. */
+  /** Rows the store keeps at most: the newest; reaching it evicts the oldest quarter (counted in `evicted`). */
   maxEvents: number;
 }
 
@@ -78,6 +78,8 @@ export interface EventsControlState {
   stored: number;
   /** Rows lost while the store was disconnected. */
   dropped: number;
+  /** Rows evicted, oldest first, to keep the store within `maxEvents`. */
+  evicted: number;
   jobs: ExportJobView[];
 }
 

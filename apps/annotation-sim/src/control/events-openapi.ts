@@ -34,15 +34,15 @@ const op = (summary: string, ok: string, body?: string, status = 200) => ({
 export const EVENTS_CONTROL_OPENAPI: Record<string, unknown> = {
   '/_sim/events': {
     get: op(
-      'Event log and export jobs: settings, stored and dropped rows, jobs',
-      '{ settings, stored, dropped, jobs }',
+      'Event log and export jobs: settings, rows stored, dropped (store disconnected) and evicted (oldest, beyond maxEvents), jobs',
+      '{ settings, stored, dropped, evicted, jobs }',
     ),
   },
   '/_sim/events/settings': {
     patch: op(
       'Per-world settings of the events API',
       '{ exportDuration, exportQueued, storeConnected, resultTtl, maxEvents }',
-      '{ exportDuration?: "2s", exportQueued?: "500ms", storeConnected?: boolean, resultTtl?: "24h", maxEvents?: 2000000 }',
+      '{ exportDuration?: "2s", exportQueued?: "500ms", storeConnected?: boolean, resultTtl?: "24h", maxEvents?: 100000 }',
     ),
   },
   '/_sim/events/records': {

@@ -151,6 +151,7 @@ export function registerEventControlRoutes<S>(
       settings: describeEventsSettings(events),
       stored: events.store.length,
       dropped: events.dropped,
+      evicted: events.store.evicted,
       jobs: [...events.jobs.values()].map((j) => jobView(events, j, now)),
     });
   });

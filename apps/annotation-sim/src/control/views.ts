@@ -154,7 +154,11 @@ export interface ExportJobView {
 /** `GET /_sim/events`: the events API's settings, store size and export jobs. */
 export interface EventsControlView {
   settings: ReturnType<typeof describeEventsSettings>;
+  /** Rows the store holds. */
   stored: number;
+  /** Rows dropped while the store was disconnected. */
   dropped: number;
+  /** Oldest rows evicted to keep the store within `maxEvents`. */
+  evicted: number;
   jobs: ExportJobView[];
 }

@@ -102,7 +102,7 @@ describe('events control plane', () => {
     });
   });
 
-  it('caps the store at maxEvents and counts the rows dropped beyond it', async () => {
+  it('caps the store at maxEvents, evicting the oldest rows and counting them', async () => {
     h = createHarness();
     await h.app.request('/_sim/events/settings', { method: 'PATCH', body: JSON.stringify({ maxEvents: 2 }) });
     const rows = [1, 2, 3].map((i) => ({ scope: 'load:job', obj_id: i }));
@@ -110,8 +110,13 @@ describe('events control plane', () => {
       method: 'POST',
       body: JSON.stringify({ events: rows }),
     });
-    expect(await res.json()).toEqual({ stored: 2 });
-    expect(await (await h.app.request('/_sim/events')).json()).toMatchObject({ stored: 2, dropped: 1 });
+    expect(await res.json()).toEqual({ stored: 3 });
+    expect(await (await h.app.request('/_sim/events')).json()).toMatchObject({
+      stored: 2,
+      dropped: 0,
+      evicted: 1,
+    });
+    expect([...h.events().store.rows()].map((r) => r.obj_id)).toEqual([2, 3]);
   });
 
   it('rejects bad control input with the control-plane envelope', async () => {

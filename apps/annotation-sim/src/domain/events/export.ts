@@ -35,6 +35,10 @@ export interface ExportJob {
   failWith: string | null;
   /** The analytics store was unreachable for this job (fault rule): it fails with CVAT's message. */
   storeDown: boolean;
+  /**
+   * A finished export's `rowLimit` is the store's `appended` then: its rows are those numbered below
+   * it that match (rows evicted before or while it downloads are gone, as ClickHouse's TTL would do).
+   */
   outcome:
     | null
     | { status: 'finished'; at: number; rowLimit: number }
@@ -273,7 +277,7 @@ export function completeJob(state: EventsState, job: ExportJob, at: number): voi
   if (job.failWith !== null) job.outcome = { status: 'failed', at, message: job.failWith };
   else if (job.storeDown || !state.settings.storeConnected) {
     job.outcome = { status: 'failed', at, message: STORE_UNREACHABLE_MESSAGE };
-  } else job.outcome = { status: 'finished', at, rowLimit: state.store.length };
+  } else job.outcome = { status: 'finished', at, rowLimit: state.store.appended };
   if (job.startAt > at) job.startAt = at;
 }
 
@@ -373,7 +377,7 @@ export function seedExportJob(state: EventsState, now: number, seed: SeedJob): E
     storeDown: false,
     outcome:
       seed.status === 'finished'
-        ? { status: 'finished', at: now, rowLimit: state.store.length }
+        ? { status: 'finished', at: now, rowLimit: state.store.appended }
         : seed.status === 'failed'
           ? { status: 'failed', at: now, message: seed.message ?? STORE_UNREACHABLE_MESSAGE }
           : null,

@@ -8,6 +8,10 @@
  *
  * A store costs what it holds: nothing is allocated before the first row, and the columns and the line
  * segments grow geometrically from small sizes (every namespace has a store, and most log a few rows).
+ *
+ * Rows have absolute numbers (the n-th row appended is row n for good) and `evictOldest` removes the
+ * oldest, so a row limit an export captured still names the same rows; evicted ones are gone. Readers
+ * spanning appends (`store-scan.ts`) take the arrays again whenever `version` says they moved.
  */
 
 import {
@@ -18,6 +22,7 @@ import {
   splitCsvLine,
 } from './csv';
 import { type EventQuery, type EventRecord, ID_FILTERS } from './record';
+import * as evict from './store-evict';
 import {
   BIT,
   CODED,
@@ -26,47 +31,41 @@ import {
   EMPTY_U32,
   FIELD,
   FIRST_CAPACITY,
-  FIRST_SEGMENT_BYTES,
-  MAX_SEGMENT_BYTES,
   NUMERIC,
   type NumericColumn,
   ROW_COLUMN_BYTES,
 } from './store-layout';
+import { type LineCursor, lineCursor, rowNumbers, type StoreView } from './store-scan';
 import { Dictionary, exactInUtf8, negativeZero, numberOrNaN, parseNumber, text } from './store-values';
 
 /** Decodes whole lines (no streaming state, so one serves every store). */
 const DECODER = new TextDecoder();
 
 /** The three texts read back from the line; kept as given when the line cannot hold them exactly. */
-interface Texts {
-  obj_name: string | null;
-  obj_val: string | null;
-  payload: string | null;
-}
-
-/** The stored CSV lines of the rows an export matches, in order, copied out a chunk at a time. */
-export interface LineCursor {
-  /** Copies the lines of the next rows into `buf` from `pos` while whole lines fit; returns the new position. */
-  fill(buf: Uint8Array, pos: number): number;
-  /** Bytes of the next line; 0 when no row is left. */
-  nextLineBytes(): number;
-}
+type Texts = Record<'obj_name' | 'obj_val' | 'payload', string | null>;
 
 export class EventStore {
   private capacity = 0;
+  /** Rows held; row `first + p` is at position `p` of the columns. */
   private size = 0;
+  /** The absolute number of the oldest row held: how many rows were evicted. */
+  private first: number;
+  /** Bumped whenever the columns or the line segments move (grown, shrunk, evicted from). */
+  private epoch = 0;
   private readonly numeric = {} as Record<NumericColumn, Float64Array>;
   private readonly coded = {} as Record<CodedColumn, Uint32Array>;
   private readonly dict = {} as Record<CodedColumn, Dictionary>;
-  /** Row i's line is `segments[lineSegment[i]]` from `lineStart[i]` to `lineEnd[i]`. */
+  /** The line of the row at position p is `segments[lineSegment[p]]` from `lineStart[p]` to `lineEnd[p]`. */
   private lineSegment = new Uint32Array(0);
   private lineStart = new Uint32Array(0);
   private lineEnd = new Uint32Array(0);
   private nulls = new Uint8Array(0);
-  private readonly segments: Uint8Array[] = [];
+  private segments: Uint8Array[] = [];
+  /** Segments no row uses any more, kept to write later lines into. */
+  private spares: Uint8Array[] = [];
   private segmentUsed = 0;
   private lineBytes = 0;
-  /** Rows whose texts a line cannot give back exactly (lone surrogates), as given. */
+  /** Rows (by absolute number) whose texts a line cannot give back exactly (lone surrogates), as given. */
   private readonly inexact = new Map<number, Texts>();
   /** The line writer and its scratch input, made on the first append. */
   private writer: CsvLineWriter | undefined;
@@ -74,7 +73,9 @@ export class EventStore {
   /** True while rows were appended in non-decreasing timestamp order (exports then need no sort). */
   private ordered = true;
 
-  constructor() {
+  /** @param first the absolute number of the first row (a snapshot's evicted rows). */
+  constructor(first = 0) {
+    this.first = first;
     for (const c of NUMERIC) this.numeric[c] = EMPTY_F64;
     for (const c of CODED) {
       this.coded[c] = EMPTY_U32;
@@ -86,10 +87,19 @@ export class EventStore {
     return this.size;
   }
 
-  /** Reallocates every column for `min` rows or more, in one buffer (a view per column). */
-  private grow(min: number): void {
-    let next = Math.max(this.capacity * 2, FIRST_CAPACITY);
-    while (next < min) next *= 2;
+  /** Rows ever appended, evicted ones included: the number the next row gets (an export's row limit). */
+  get appended(): number {
+    return this.first + this.size;
+  }
+
+  /** Rows evicted so far (the oldest first). */
+  get evicted(): number {
+    return this.first;
+  }
+
+  /** Reallocates every column for `next` rows (at least the rows held), in one buffer (a view per column). */
+  private reallocate(next: number): void {
+    this.epoch++;
     const buffer = new ArrayBuffer(next * ROW_COLUMN_BYTES);
     let at = 0;
     const f64 = (old: Float64Array) => {
@@ -115,9 +125,9 @@ export class EventStore {
     this.capacity = next;
   }
 
-  /** Appends one row (and writes its CSV line); returns its index. */
+  /** Appends one row (and writes its CSV line); returns its absolute number. */
   append(row: EventRecord): number {
-    if (this.size === this.capacity) this.grow(this.size + 1);
+    if (this.size === this.capacity) this.reallocate(Math.max(this.capacity * 2, FIRST_CAPACITY));
     const i = this.size;
     if (i > 0 && row.timestamp < (this.numeric.timestamp[i - 1] as number)) this.ordered = false;
     // Column by column with literal keys (a loop over the names makes every access a keyed lookup). The
@@ -173,14 +183,46 @@ export class EventStore {
       negativeZero(r.duration, BIT.negativeZeroDuration) |
       negativeZero(r.accessTokenId, BIT.negativeZeroAccessTokenId);
     if (!(exactInUtf8(objName) && exactInUtf8(objVal) && exactInUtf8(payload))) {
-      this.inexact.set(i, { obj_name: objName, obj_val: objVal, payload });
+      this.inexact.set(this.first + i, { obj_name: objName, obj_val: objVal, payload });
     }
     r.objName = objName;
     r.objVal = objVal;
     r.payload = payload;
     this.writeLine(i, r);
     this.size++;
-    return i;
+    return this.first + i;
+  }
+
+  /**
+   * Removes the oldest `count` rows (all of them at most). The columns move down in place; segments
+   * holding only evicted lines are released, or kept as spares while they are worth as many bytes as
+   * the next rows will need; lines left in mostly unused segments are copied into smaller ones, and
+   * columns left mostly empty are reallocated smaller. Costs the rows kept: callers evict in batches.
+   */
+  evictOldest(count: number): void {
+    const n = Math.min(this.size, Math.max(0, Math.floor(count)));
+    if (n === 0) return;
+    this.epoch++;
+    const keep = this.size - n;
+    const evictedBytes = evict.bytesBetween(this.lineStart, this.lineEnd, n);
+    const columns = [...Object.values(this.numeric), ...Object.values(this.coded)];
+    evict.shiftDown([...columns, this.lineSegment, this.lineStart, this.lineEnd, this.nulls], n, this.size);
+    const unused = keep === 0 ? this.segments.length : (this.lineSegment[0] as number);
+    const freed = evict.dropSegments(this.segments, this.lineSegment, keep, unused);
+    if (keep === 0) this.segmentUsed = 0;
+    this.lineBytes -= evictedBytes;
+    this.spares = evict.keptSpares(
+      [...this.spares, ...freed],
+      Math.min(evictedBytes, Math.ceil(this.lineBytes / 3)),
+    );
+    const first = this.first + n;
+    for (const k of this.inexact.keys()) if (k < first) this.inexact.delete(k);
+    this.first = first;
+    this.size = keep;
+    const line = { segment: this.lineSegment, start: this.lineStart, end: this.lineEnd };
+    const packed = evict.repacked(this.segments, line, keep, this.lineBytes);
+    if (packed) [this.segments, this.segmentUsed] = packed;
+    if (this.capacity > FIRST_CAPACITY && keep * 4 < this.capacity) this.reallocate(evict.capacityFor(keep));
   }
 
   private writeLine(i: number, r: CsvLineInput) {
@@ -188,8 +230,12 @@ export class EventStore {
     let segment = this.segments[this.segments.length - 1];
     let end = segment ? writer.write(segment, this.segmentUsed, r) : -1;
     if (end < 0) {
-      const size = segment ? Math.min(MAX_SEGMENT_BYTES, segment.length * 2) : FIRST_SEGMENT_BYTES;
-      segment = new Uint8Array(Math.max(size, writer.maxBytes(r)));
+      const need = writer.maxBytes(r);
+      const spare = this.spares.pop();
+      segment =
+        spare && spare.length >= need
+          ? spare
+          : new Uint8Array(Math.max(evict.nextSegmentBytes(segment?.length, this.lineBytes), need));
       this.segments.push(segment);
       this.segmentUsed = 0;
       end = writer.write(segment, 0, r);
@@ -205,18 +251,27 @@ export class EventStore {
 
   /** Row `i`'s CSV line as stored (with CRLF): the bytes an export writes for it. */
   line(i: number): Uint8Array {
-    const segment = this.segments[this.lineSegment[i] as number] as Uint8Array;
-    return segment.subarray(this.lineStart[i] as number, this.lineEnd[i] as number);
+    const p = this.position(i);
+    const segment = this.segments[this.lineSegment[p] as number] as Uint8Array;
+    return segment.subarray(this.lineStart[p] as number, this.lineEnd[p] as number);
+  }
+
+  /** Where row `i` (an absolute number) is in the columns; throws when it is not held. */
+  private position(i: number): number {
+    const p = i - this.first;
+    if (!(p >= 0 && p < this.size)) throw new RangeError(`row ${i} is not held (evicted or unwritten)`);
+    return p;
   }
 
   /** Reads row `i` back as a record (`obj_name`, `obj_val`, `payload` and four numbers from its line). */
   row(i: number): EventRecord {
+    const p = this.position(i);
     const num = (c: NumericColumn): number | null => {
-      const v = this.numeric[c][i] as number;
+      const v = this.numeric[c][p] as number;
       return Number.isNaN(v) ? null : v;
     };
-    const str = (c: CodedColumn) => this.dict[c].values[this.coded[c][i] as number] ?? null;
-    const flags = this.nulls[i] as number;
+    const str = (c: CodedColumn) => this.dict[c].values[this.coded[c][p] as number] ?? null;
+    const flags = this.nulls[p] as number;
     const fields = splitCsvLine(DECODER.decode(this.line(i)));
     const texts = this.inexact.get(i) ?? {
       obj_name: flags & BIT.nullObjName ? null : (fields[FIELD.obj_name] as string),
@@ -229,7 +284,7 @@ export class EventStore {
       obj_id: parseNumber(fields[FIELD.obj_id], (flags & BIT.negativeZeroObjId) !== 0),
       obj_val: texts.obj_val,
       source: str('source'),
-      timestamp: this.numeric.timestamp[i] as number,
+      timestamp: this.numeric.timestamp[p] as number,
       count: parseNumber(fields[FIELD.count], (flags & BIT.negativeZeroCount) !== 0),
       // NULL is written `0`, and read as 0 (CVAT's default).
       duration: parseNumber(fields[FIELD.duration], (flags & BIT.negativeZeroDuration) !== 0) ?? 0,
@@ -249,24 +304,19 @@ export class EventStore {
     };
   }
 
-  timestampOf(i: number): number {
-    return this.numeric.timestamp[i] as number;
-  }
-
   /**
-   * CVAT's export query: `source in ('server','client') AND scope != 'send:exception' AND timestamp
-   * BETWEEN from AND to AND <id> = <value>…`, over the first `limit` rows (rows logged after the export
-   * ran are not part of it).
+   * CVAT's export query for row `i`: `source in ('server','client') AND scope != 'send:exception' AND
+   * timestamp BETWEEN from AND to AND <id> = <value>…`.
    */
   matches(i: number, query: EventQuery): boolean {
-    return this.matcher(query)(i);
+    return this.matcher(query)(this.position(i));
   }
 
   /**
-   * `matches` for one query, over the rows stored now: dictionary codes looked up once, the columns
-   * taken once (rows appended later may move them, but never change these rows).
+   * `matches` for one query, by position in the columns held now: dictionary codes looked up once, the
+   * columns taken once (valid until `epoch` changes).
    */
-  private matcher(query: EventQuery): (i: number) => boolean {
+  private matcher(query: EventQuery): (p: number) => boolean {
     const ts = this.numeric.timestamp;
     const source = this.coded.source;
     const scope = this.coded.scope;
@@ -283,108 +333,50 @@ export class EventStore {
     }
     const { from, to } = query;
     const ids = columns.length;
-    return (i) => {
-      const t = ts[i] as number;
+    return (p) => {
+      const t = ts[p] as number;
       if (t < from || t > to) return false;
-      const s = source[i];
+      const s = source[p];
       if (s !== server && s !== client) return false;
-      if (scope[i] === exception) return false;
-      for (let k = 0; k < ids; k++) if ((columns[k] as Float64Array)[i] !== wanted[k]) return false;
+      if (scope[p] === exception) return false;
+      for (let k = 0; k < ids; k++) if ((columns[k] as Float64Array)[p] !== wanted[k]) return false;
       return true;
     };
   }
 
-  /**
-   * The indexes of the rows matching `query` among the first `limit` rows, in timestamp order (ties in
-   * insertion order), one at a time: `next()` gives -1 when done. When rows were appended in order no
-   * index is built at all; otherwise one `Uint32Array` of the matching indexes (4 bytes a row) is sorted.
-   */
-  private indexes(query: EventQuery, limit: number): { next(): number } {
-    const end = Math.min(limit, this.size);
-    const matches = this.matcher(query);
-    const ts = this.numeric.timestamp;
-    if (this.isOrdered(end)) {
-      let lo = 0;
-      let hi = end;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if ((ts[mid] as number) < query.from) lo = mid + 1;
-        else hi = mid;
-      }
-      let i = lo;
-      const to = query.to;
-      return {
-        next() {
-          while (i < end) {
-            const k = i++;
-            if ((ts[k] as number) > to) {
-              i = end;
-              return -1;
-            }
-            if (matches(k)) return k;
-          }
-          return -1;
-        },
-      };
-    }
-    let count = 0;
-    for (let i = 0; i < end; i++) if (matches(i)) count++;
-    const index = new Uint32Array(count);
-    let k = 0;
-    for (let i = 0; i < end && k < count; i++) if (matches(i)) index[k++] = i;
-    index.sort((a, b) => (ts[a] as number) - (ts[b] as number) || a - b);
-    let at = 0;
-    return { next: () => (at < count ? (index[at++] as number) : -1) };
-  }
-
-  /** The matching rows' indexes (see `lines`), produced lazily. */
-  *scan(query: EventQuery, limit = this.size): Generator<number> {
-    const rows = this.indexes(query, limit);
-    for (let i = rows.next(); i >= 0; i = rows.next()) yield i;
-  }
-
-  /**
-   * The CSV lines of the rows matching `query` among the first `limit` rows, in `scan` order, for an
-   * export: lines of consecutive rows lie next to each other, so runs of them are copied at once.
-   */
-  lines(query: EventQuery, limit = this.size): LineCursor {
-    const rows = this.indexes(query, limit);
-    const segments = this.segments;
-    const segmentOf = this.lineSegment;
-    const startOf = this.lineStart;
-    const endOf = this.lineEnd;
-    let next = rows.next();
+  /** What the readers of `store-scan.ts` need for `query`, valid while `epoch` stays the same. */
+  view(query: EventQuery): StoreView {
     return {
-      nextLineBytes: () => (next < 0 ? 0 : (endOf[next] as number) - (startOf[next] as number)),
-      fill(buf, pos) {
-        let p = pos;
-        while (next >= 0) {
-          // The run of lines contiguous in one segment starting at `next`, as long as it fits.
-          const segment = segmentOf[next] as number;
-          const start = startOf[next] as number;
-          let end = endOf[next] as number;
-          if (p + end - start > buf.length) break;
-          for (;;) {
-            next = rows.next();
-            if (next < 0 || segmentOf[next] !== segment || startOf[next] !== end) break;
-            const e = endOf[next] as number;
-            if (p + e - start > buf.length) break;
-            end = e;
-          }
-          buf.set((segments[segment] as Uint8Array).subarray(start, end), p);
-          p += end - start;
-        }
-        return p;
-      },
+      epoch: this.epoch,
+      first: this.first,
+      size: this.size,
+      ordered: this.ordered,
+      timestamp: this.numeric.timestamp,
+      segments: this.segments,
+      lineSegment: this.lineSegment,
+      lineStart: this.lineStart,
+      lineEnd: this.lineEnd,
+      matches: this.matcher(query),
     };
   }
 
-  private isOrdered(end: number): boolean {
-    if (this.ordered || end <= 1) return true;
-    for (let i = 1; i < end; i++) {
-      if ((this.numeric.timestamp[i] as number) < (this.numeric.timestamp[i - 1] as number)) return false;
-    }
-    return true;
+  get version(): number {
+    return this.epoch;
+  }
+
+  /**
+   * The absolute numbers of the rows matching `query` among those numbered below `limit` (an export's
+   * `appended` when it ran: later rows are not part of it), in timestamp order, ties in insertion order.
+   * Rows evicted meanwhile are skipped.
+   */
+  *scan(query: EventQuery, limit = this.appended): Generator<number> {
+    const rows = rowNumbers(this, query, limit);
+    for (let i = rows.next(); i >= 0; i = rows.next()) yield i;
+  }
+
+  /** The CSV lines of the rows `scan` gives, for an export (runs of adjacent lines copied at once). */
+  lines(query: EventQuery, limit = this.appended): LineCursor {
+    return lineCursor(this, query, limit);
   }
 
   /** Rough bytes held by the columns and the lines (for `/_sim/events` stats). */
@@ -392,15 +384,17 @@ export class EventStore {
     return this.capacity * ROW_COLUMN_BYTES + this.lineBytes;
   }
 
-  /** Bytes allocated for the columns and the line segments, used or not. */
+  /** Bytes allocated for the columns and the line segments (spares too), used or not. */
   allocatedBytes(): number {
     let segments = 0;
     for (const s of this.segments) segments += s.byteLength;
+    for (const s of this.spares) segments += s.byteLength;
     return this.capacity * ROW_COLUMN_BYTES + segments;
   }
 
-  /** Every row, in insertion order (state snapshots). */
+  /** Every row held, in insertion order (state snapshots). */
   *rows(): Generator<EventRecord> {
-    for (let i = 0; i < this.size; i++) yield this.row(i);
+    const end = this.appended;
+    for (let i = this.first; i < end; i++) yield this.row(i);
   }
 }
