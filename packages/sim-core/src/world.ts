@@ -52,7 +52,7 @@ export interface NamespacesOptions extends WorldOptions {
   maxNamespaces?: number;
   /**
    * After a bulk delete, collect garbage at once: when at least this many namespaces (default 256),
-   * and at least as many as remain, were deleted since the last collection. A deleted world is garbage
+   * and at least as many as remain, were deleted in one burst (no pause over 100 ms between two). A deleted world is garbage
    * the heap holds until V8's next full GC; without the collection, namespaces created right after a
    * bulk delete grow the heap on top of it. 0 turns it off.
    */
@@ -61,6 +61,8 @@ export interface NamespacesOptions extends WorldOptions {
 
 /** How many deleted namespaces trigger a collection unless told otherwise. */
 export const DEFAULT_COLLECT_AFTER_DELETES = 256;
+/** The longest pause between two deletes of one burst (wall ms). */
+const BURST_GAP_MS = 100;
 
 /**
  * Creates a world for one namespace from a simulator definition.
@@ -159,12 +161,18 @@ export function createNamespaces<S>(
     options.journalBudget ?? createJournalBudget(options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES);
   const collectAfter = options.collectAfterDeletes ?? DEFAULT_COLLECT_AFTER_DELETES;
   let deletedSinceCollection = 0;
+  let lastDeleteAt = Number.NEGATIVE_INFINITY;
   let collecting = false;
   /**
    * Counts a deleted world; collects once at least `collectAfter` worlds, and at least as many as remain,
-   * were deleted since the last collection (a bulk delete, not one test's namespace).
+   * were deleted in one burst (each delete within {@link BURST_GAP_MS} of the one before): a bulk
+   * delete, not namespaces deleted one test at a time, whose garbage V8 collects as it goes without a
+   * forced full collection stalling the requests in flight.
    */
   function deleted(): void {
+    const now = performance.now();
+    if (now - lastDeleteAt > BURST_GAP_MS) deletedSinceCollection = 0;
+    lastDeleteAt = now;
     deletedSinceCollection++;
     if (collectAfter <= 0 || collecting) return;
     if (deletedSinceCollection < Math.max(collectAfter, worlds.size)) return;
