@@ -55,7 +55,9 @@ for (const u of [cfg.url, cfg.hook]) {
   if (u !== undefined && new URL(u).hostname !== '127.0.0.1')
     throw new Error(`bench traffic stays on 127.0.0.1, not ${u}`);
 }
-const agent = new http.Agent({ keepAlive: true, maxSockets: cfg.concurrency + 2 });
+// An idle timeout of its own makes Node's agent honour the server's `Keep-Alive: timeout` hint (it only
+// shortens a timeout it has): idle sockets close before the server closes them, not as a request goes out.
+const agent = new http.Agent({ keepAlive: true, maxSockets: cfg.concurrency + 2, timeout: 120_000 });
 const REQUEST_TIMEOUT_MS = 10_000;
 const emit = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

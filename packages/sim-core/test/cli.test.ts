@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -154,6 +154,26 @@ describe('serve', () => {
     await fetch(`${running.url}/_sim/health`, { headers: { connection: 'keep-alive' } });
     await running.close();
     await expect(fetch(`${running.url}/_sim/health`)).rejects.toThrow();
+  });
+
+  it('keeps an idle connection 65 s and says so, so that a pooled client closes it first', async () => {
+    const running = await serve(createToySim().app);
+    const agent = new http.Agent({ keepAlive: true });
+    try {
+      const hint = await new Promise<string | undefined>((resolve, reject) => {
+        http
+          .get(`${running.url}/_sim/health`, { agent }, (res) => {
+            res.resume();
+            resolve(res.headers['keep-alive']);
+          })
+          .on('error', reject);
+      });
+      expect(hint).toBe('timeout=65');
+      expect(running.server.keepAliveTimeout).toBe(65_000);
+    } finally {
+      agent.destroy();
+      await running.close();
+    }
   });
 });
 
