@@ -26,6 +26,25 @@ async function refused(cluster: AnyJson): Promise<string> {
 }
 
 describe('clusters.create refuses', () => {
+  it('two node pools of one name with the 500 GKE answers (rancher/gke-operator#122), nothing created', async () => {
+    const pool = { name: 'np', initialNodeCount: 1 };
+    const res = await h.post(`${LOC}/clusters`, { cluster: { name: 'c1', nodePools: [pool, { ...pool }] } });
+    expect(res.status, res.text).toBe(500);
+    expect(res.body.error).toMatchObject({
+      code: 500,
+      status: 'INTERNAL',
+      message: 'Internal error encountered.',
+    });
+    expect(res.body.error.errors?.[0]?.reason).toBe('backendError');
+    expect((await h.get(`${LOC}/clusters`)).body.clusters ?? []).toEqual([]);
+    expect((await h.get(`${LOC}/operations`)).body.operations ?? []).toEqual([]);
+    // Two names are two pools.
+    const two = await h.post(`${LOC}/clusters`, {
+      cluster: { name: 'c1', nodePools: [pool, { ...pool, name: 'np2' }] },
+    });
+    expect(two.status, two.text).toBe(200);
+  });
+
   it.each([
     ['an upper-case letter', 'My-cluster'],
     ['an underscore', 'my_cluster'],

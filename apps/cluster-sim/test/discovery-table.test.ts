@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { METHOD_STATES } from '../src/http/method-states';
 import { DISCOVERY_METHODS } from '../src/http/methods.generated';
+import { openApiPath } from '../src/http/openapi-discovery';
 import { methodKey } from '../src/http/routes/discovery';
 import { CLUSTER, createHarness, type Harness, ZONE } from './support/harness';
 
@@ -44,16 +45,9 @@ describe('the discovery table', () => {
   it('is in the OpenAPI document, every method of both versions', async () => {
     const h = createHarness();
     const doc = (await h.get('/openapi.json', { token: null })).body;
-    const names: Record<string, string> = {
-      projectsId: 'projectId',
-      locationsId: 'location',
-      zonesId: 'zone',
-      clustersId: 'clusterId',
-      nodePoolsId: 'nodePoolId',
-      operationsId: 'operationId',
-    };
     for (const m of DISCOVERY_METHODS) {
-      const path = `/${m.version}/${m.path.replace(/\{(\w+)\}/g, (_, n: string) => `{${names[n] ?? n}}`)}`;
+      const path = openApiPath(m);
+      expect(path, m.id).not.toMatch(/\{(projects|locations|zones|clusters|nodePools|operations)Id\}/);
       expect(doc.paths[path]?.[m.httpMethod.toLowerCase()], `${m.httpMethod} ${path}`).toBeDefined();
     }
     expect(doc.paths['/v1beta1/projects/{projectId}/locations']?.get?.responses[200]).toBeDefined();

@@ -104,6 +104,7 @@ function ExportsPanel({ api, live, say }: SectionProps) {
         <p class="muted">
           {events.data.stored} events stored
           {events.data.dropped > 0 ? `, ${events.data.dropped} dropped` : ''}
+          {events.data.evicted > 0 ? `, ${events.data.evicted} oldest evicted (maxEvents)` : ''}
         </p>
       )}
       <div class="scroll">

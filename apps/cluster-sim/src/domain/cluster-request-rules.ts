@@ -34,6 +34,11 @@ export function checkCreateRequest(input: ClusterShape & { name: string }): Resu
   }
   const pools = input.nodePools ?? [];
   if (pools.some((p) => !p.name)) return invalid('Node_pool.name must be specified.');
+  const names = new Set<string>();
+  for (const p of pools) {
+    if (names.has(p.name ?? '')) return fail({ code: 'POOL_NAME_REPEATED', nodePool: p.name ?? '' });
+    names.add(p.name ?? '');
+  }
   const count = input.initialNodeCount ?? 0;
   if (pools.length > 0 && count > 0) {
     return invalid(

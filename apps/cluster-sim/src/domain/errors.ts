@@ -30,6 +30,11 @@ export type DomainError =
   | { code: 'OPERATION_ALREADY_DONE'; operation: string }
   | { code: 'REGIONAL_CLUSTER_VIA_ZONE' }
   | { code: 'INVALID_REQUEST'; message: string; field?: string }
+  /**
+   * Two node pools of one name in a clusters.create: GKE answers its generic 500 (rancher/gke-operator#122,
+   * GKE 1.26: `googleapi: Error 500: Internal error encountered., backendError`).
+   */
+  | { code: 'POOL_NAME_REPEATED'; nodePool: string }
   /** A request the resource's state does not allow (completeUpgrade outside a soak). */
   | { code: 'FAILED_PRECONDITION'; message: string };
 

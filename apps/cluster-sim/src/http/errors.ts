@@ -221,6 +221,8 @@ function describe(error: HttpError, ctx: ErrorContext): Rendered {
       };
     case 'FAILED_PRECONDITION':
       return plain('FAILED_PRECONDITION', error.message);
+    case 'POOL_NAME_REPEATED':
+      return plain('INTERNAL', 'Internal error encountered.');
     case 'CREDENTIALS_MISSING':
       return {
         status: 'UNAUTHENTICATED',

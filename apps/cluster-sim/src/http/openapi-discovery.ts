@@ -14,6 +14,11 @@ const PARAM_NAMES: Readonly<Record<string, string>> = {
   operationsId: 'operationId',
 };
 
+/** A discovery method's path in the OpenAPI document: `/v1/projects/{projectId}/locations/{location}/…`. */
+export function openApiPath(method: { version: string; path: string }): string {
+  return `/${method.version}/${method.path.replace(/\{(\w+)\}/g, (_, n: string) => `{${PARAM_NAMES[n] ?? n}}`)}`;
+}
+
 function jsonSchema(schema: z.ZodType) {
   return z.toJSONSchema(schema, { unrepresentable: 'any', target: 'draft-2020-12', io: 'input' });
 }
@@ -29,7 +34,7 @@ export function addDiscoveryPaths(
   const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
   const status = { content: { 'application/json': { schema: ref('Status') } } };
   for (const method of DISCOVERY_METHODS) {
-    const path = `/${method.version}/${method.path.replace(/\{(\w+)\}/g, (_, n: string) => `{${PARAM_NAMES[n] ?? n}}`)}`;
+    const path = openApiPath(method);
     const verb = method.httpMethod.toLowerCase();
     const entry = paths[path] ?? {};
     paths[path] = entry;

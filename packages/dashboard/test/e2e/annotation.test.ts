@@ -160,4 +160,13 @@ describe('annotation-sim dashboard', () => {
     expect(view.body.jobs.find((j) => j.rq_id === rqId)?.status).toBe('finished');
     expectClean();
   });
+
+  it('says how many events the store evicted to stay within maxEvents', async () => {
+    await call(base, 'PATCH', '/_sim/events/settings', { body: { maxEvents: 2 } });
+    const events = [1, 2, 3].map((i) => ({ scope: 'load:job', obj_id: i }));
+    await call(base, 'POST', '/_sim/events/records', { body: { events } });
+    const page = await dashboard('/_sim/ui/#tab=exports');
+    await page.getByText('2 events stored, 1 oldest evicted (maxEvents)').waitFor();
+    expectClean();
+  });
 });
