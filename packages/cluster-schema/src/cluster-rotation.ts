@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { protoEnum } from './proto';
+import { clusterIds, protoEnum } from './proto';
 import { Cluster, UpgradeDetails } from './resources';
 
 /**
@@ -7,12 +7,6 @@ import { Cluster, UpgradeDetails } from './resources';
  * fetchClusterUpgradeInfo and aggregated.usableSubnetworks.list, as the proto of
  * `@google-cloud/container` 6.10.0 has them (v1beta1; v1 has the same fields).
  */
-const clusterIds = {
-  projectId: z.string().optional(),
-  zone: z.string().optional(),
-  clusterId: z.string().optional(),
-  name: z.string().optional(),
-};
 
 /** `StartIPRotationRequest`: `rotateCredentials` makes it a credential rotation. */
 export const StartIPRotationRequest = z.object({ ...clusterIds, rotateCredentials: z.boolean().optional() });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { protoEnum, stringMap } from './proto';
+import { clusterIds, protoEnum, stringMap } from './proto';
 import { Cluster } from './resources';
 
 /**
@@ -7,12 +7,6 @@ import { Cluster } from './resources';
  * proto of `@google-cloud/container` 6.10.0 has them (v1beta1; v1 has the same fields). Every setter
  * carries the deprecated ids beside `name`, which the path's name overrides.
  */
-const clusterIds = {
-  projectId: z.string().optional(),
-  zone: z.string().optional(),
-  clusterId: z.string().optional(),
-  name: z.string().optional(),
-};
 
 /** `SetLabelsRequest`: `resourceLabels` replace the cluster's; `labelFingerprint` must be the current one. */
 export const SetLabelsRequest = z.object({

@@ -101,6 +101,17 @@ export function isInt64Schema(schema: z.ZodType): boolean {
 export const int32 = z.int().min(-2147483648).max(2147483647);
 
 /**
+ * The deprecated ids every cluster method's body may carry beside `name` (`projectId`, `zone`,
+ * `clusterId`); the path's name overrides them.
+ */
+export const clusterIds = {
+  projectId: z.string().optional(),
+  zone: z.string().optional(),
+  clusterId: z.string().optional(),
+  name: z.string().optional(),
+};
+
+/**
  * `google.protobuf.Duration` in JSON: decimal seconds with up to nine fractional digits and an `s`
  * suffix (`"3600s"`, `"0.5s"`).
  */
