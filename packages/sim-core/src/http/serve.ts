@@ -31,7 +31,7 @@ export interface RunningServer {
  * in front of CVAT, 75 s by default; Google's front end minutes). A client that honours the
  * `Keep-Alive: timeout=65` hint closes first.
  */
-export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export function serve(
   app: { fetch: (request: Request, env: never) => unknown },
