@@ -24,7 +24,7 @@ import {
   WindowsNodeConfig,
   WorkloadMetadataConfig,
 } from './node-config';
-import { duration, int32, int64 } from './proto';
+import { duration, int32, int64, markBetaOnly } from './proto';
 import { Cluster, NodeManagement, NodePool, NodePoolAutoscaling } from './resources';
 
 /**
@@ -93,46 +93,175 @@ export const CreateClusterRequest = z.object({
   cluster: Cluster.optional(),
 });
 
+/** A ClusterUpdate field the simulator does not act on: any JSON value, refused by the domain. */
+const notActedOn = z.unknown().optional();
+
+/** The fields of the Cluster's `networkConfig` message (several ClusterUpdate fields land there). */
+function networkConfigShape() {
+  return Cluster.shape.networkConfig.unwrap().shape;
+}
+
 /**
- * `ClusterUpdate`: the fields the simulator acts on are typed (the `desired*` messages as the Cluster's
- * own fields of the same message, so v1 refuses their v1beta1-only fields); the many others of the real
- * message pass the parser as they come and are refused by the domain.
+ * `ClusterUpdate`: every field of the v1beta1 message (in the proto's order), so that any other name is
+ * an unknown one, and under v1 those only v1beta1 has. The fields the simulator acts on are typed (the
+ * `desired*` messages as the Cluster's own fields of the same message, so v1 refuses their v1beta1-only
+ * fields); the others pass the parser as they come and are refused by the domain.
  */
-export const ClusterUpdate = z.looseObject({
-  desiredNodeVersion: z.string().optional(),
-  desiredMasterVersion: z.string().optional(),
-  desiredNodePoolId: z.string().optional(),
-  desiredImageType: z.string().optional(),
-  desiredNodePoolAutoscaling: NodePoolAutoscaling.optional(),
-  desiredLocations: z.array(z.string()).optional(),
-  desiredLoggingService: z.string().optional(),
-  desiredMonitoringService: z.string().optional(),
-  get desiredAddonsConfig() {
-    return Cluster.shape.addonsConfig;
-  },
-  get desiredLoggingConfig() {
-    return Cluster.shape.loggingConfig;
-  },
-  get desiredMonitoringConfig() {
-    return Cluster.shape.monitoringConfig;
-  },
-  get desiredVerticalPodAutoscaling() {
-    return Cluster.shape.verticalPodAutoscaling;
-  },
-  get desiredReleaseChannel() {
-    return Cluster.shape.releaseChannel;
-  },
-  get desiredBinaryAuthorization() {
-    return Cluster.shape.binaryAuthorization;
-  },
-  get desiredNotificationConfig() {
-    return Cluster.shape.notificationConfig;
-  },
-  get desiredResourceUsageExportConfig() {
-    return Cluster.shape.resourceUsageExportConfig;
-  },
-  etag: z.string().optional(),
-});
+export const ClusterUpdate = markBetaOnly(
+  z.object({
+    desiredNodeVersion: z.string().optional(),
+    desiredMonitoringService: z.string().optional(),
+    get desiredAddonsConfig() {
+      return Cluster.shape.addonsConfig;
+    },
+    desiredNodePoolId: z.string().optional(),
+    desiredImageType: z.string().optional(),
+    desiredNodePoolAutoscaling: NodePoolAutoscaling.optional(),
+    desiredLocations: z.array(z.string()).optional(),
+    desiredMasterAuthorizedNetworksConfig: notActedOn,
+    desiredPodSecurityPolicyConfig: notActedOn,
+    desiredClusterAutoscaling: notActedOn,
+    get desiredBinaryAuthorization() {
+      return Cluster.shape.binaryAuthorization;
+    },
+    desiredLoggingService: z.string().optional(),
+    get desiredResourceUsageExportConfig() {
+      return Cluster.shape.resourceUsageExportConfig;
+    },
+    get desiredVerticalPodAutoscaling() {
+      return Cluster.shape.verticalPodAutoscaling;
+    },
+    desiredPrivateClusterConfig: notActedOn,
+    desiredIntraNodeVisibilityConfig: notActedOn,
+    get desiredDefaultSnatStatus() {
+      return networkConfigShape().defaultSnatStatus;
+    },
+    get desiredClusterTelemetry() {
+      return Cluster.shape.clusterTelemetry;
+    },
+    get desiredReleaseChannel() {
+      return Cluster.shape.releaseChannel;
+    },
+    privateClusterConfig: notActedOn,
+    desiredTpuConfig: notActedOn,
+    desiredL4ilbSubsettingConfig: z.object({ enabled: z.boolean().optional() }).optional(),
+    desiredDatapathProvider: notActedOn,
+    get desiredPrivateIpv6GoogleAccess() {
+      return networkConfigShape().privateIpv6GoogleAccess;
+    },
+    get desiredNotificationConfig() {
+      return Cluster.shape.notificationConfig;
+    },
+    desiredMasterVersion: z.string().optional(),
+    desiredGcfsConfig: notActedOn,
+    desiredImage: notActedOn,
+    desiredImageProject: notActedOn,
+    desiredDatabaseEncryption: notActedOn,
+    get desiredWorkloadIdentityConfig() {
+      return Cluster.shape.workloadIdentityConfig;
+    },
+    desiredWorkloadCertificates: notActedOn,
+    get desiredMeshCertificates() {
+      return Cluster.shape.meshCertificates;
+    },
+    desiredWorkloadAltsConfig: notActedOn,
+    desiredShieldedNodes: notActedOn,
+    get desiredCostManagementConfig() {
+      return Cluster.shape.costManagementConfig;
+    },
+    desiredMaster: notActedOn,
+    desiredDnsConfig: notActedOn,
+    get desiredServiceExternalIpsConfig() {
+      return networkConfigShape().serviceExternalIpsConfig;
+    },
+    get desiredAuthenticatorGroupsConfig() {
+      return Cluster.shape.authenticatorGroupsConfig;
+    },
+    get desiredLoggingConfig() {
+      return Cluster.shape.loggingConfig;
+    },
+    get desiredMonitoringConfig() {
+      return Cluster.shape.monitoringConfig;
+    },
+    get desiredIdentityServiceConfig() {
+      return Cluster.shape.identityServiceConfig;
+    },
+    desiredEnablePrivateEndpoint: notActedOn,
+    desiredDefaultEnablePrivateNodes: notActedOn,
+    desiredControlPlaneEndpointsConfig: notActedOn,
+    desiredNodePoolAutoConfigNetworkTags: notActedOn,
+    desiredProtectConfig: notActedOn,
+    get desiredPodAutoscaling() {
+      return Cluster.shape.podAutoscaling;
+    },
+    get desiredGatewayApiConfig() {
+      return networkConfigShape().gatewayApiConfig;
+    },
+    etag: z.string().optional(),
+    desiredNodePoolLoggingConfig: notActedOn,
+    desiredFleet: notActedOn,
+    desiredStackType: notActedOn,
+    additionalPodRangesConfig: notActedOn,
+    removedAdditionalPodRangesConfig: notActedOn,
+    enableK8sBetaApis: notActedOn,
+    get desiredSecurityPostureConfig() {
+      return Cluster.shape.securityPostureConfig;
+    },
+    desiredNetworkPerformanceConfig: notActedOn,
+    desiredEnableFqdnNetworkPolicy: z.boolean().optional(),
+    desiredAutopilotWorkloadPolicyConfig: notActedOn,
+    desiredK8sBetaApis: notActedOn,
+    desiredHostMaintenancePolicy: notActedOn,
+    desiredContainerdConfig: notActedOn,
+    desiredEnableMultiNetworking: notActedOn,
+    desiredNodePoolAutoConfigResourceManagerTags: notActedOn,
+    get desiredInTransitEncryptionConfig() {
+      return networkConfigShape().inTransitEncryptionConfig;
+    },
+    desiredEnableCiliumClusterwideNetworkPolicy: z.boolean().optional(),
+    desiredSecretManagerConfig: notActedOn,
+    desiredCompliancePostureConfig: notActedOn,
+    desiredNodeKubeletConfig: notActedOn,
+    desiredNodePoolAutoConfigKubeletConfig: notActedOn,
+    userManagedKeysConfig: notActedOn,
+    desiredRbacBindingConfig: notActedOn,
+    desiredAdditionalIpRangesConfig: notActedOn,
+    desiredEnterpriseConfig: notActedOn,
+    desiredAutoIpamConfig: notActedOn,
+    desiredDisableL4LbFirewallReconciliation: notActedOn,
+    desiredNodePoolAutoConfigLinuxNodeConfig: notActedOn,
+    desiredUserManagedKeysConfig: notActedOn,
+    desiredAnonymousAuthenticationConfig: notActedOn,
+    gkeAutoUpgradeConfig: notActedOn,
+    desiredNetworkTierConfig: notActedOn,
+    desiredScheduleUpgradeConfig: notActedOn,
+    desiredSecretSyncConfig: notActedOn,
+    desiredPrivilegedAdmissionConfig: notActedOn,
+    desiredControlPlaneEgress: notActedOn,
+    desiredRollbackSafeUpgrade: notActedOn,
+    desiredNodePoolUpgradeConcurrencyConfig: notActedOn,
+    desiredManagedOpentelemetryConfig: notActedOn,
+    desiredAutopilotClusterPolicyConfig: notActedOn,
+    desiredManagedMachineLearningDiagnosticsConfig: notActedOn,
+    desiredNodeCreationConfig: notActedOn,
+  }),
+  [
+    'desiredPodSecurityPolicyConfig',
+    'desiredClusterTelemetry',
+    'privateClusterConfig',
+    'desiredTpuConfig',
+    'desiredImage',
+    'desiredImageProject',
+    'desiredWorkloadCertificates',
+    'desiredWorkloadAltsConfig',
+    'desiredMaster',
+    'desiredProtectConfig',
+    'desiredHostMaintenancePolicy',
+    'desiredScheduleUpgradeConfig',
+    'desiredRollbackSafeUpgrade',
+    'desiredNodePoolUpgradeConcurrencyConfig',
+  ],
+);
 
 /** `UpdateClusterRequest`: `{ update, name? }` plus the deprecated ids. */
 export const UpdateClusterRequest = z.object({

@@ -9,6 +9,7 @@ import * as schema from '../src/index';
 import {
   betaOnlyFields,
   Cluster,
+  ClusterUpdate,
   CreateClusterRequest,
   enumNumbers,
   enumTypeName,
@@ -123,6 +124,18 @@ describe('the generated Cluster', () => {
   it('refuses a wrong enum value and a wrong type in a generated message', () => {
     expect(Cluster.safeParse({ binaryAuthorization: { evaluationMode: 'SOMETIMES' } }).success).toBe(false);
     expect(Cluster.safeParse({ legacyAbac: { enabled: 'yes' } }).success).toBe(false);
+  });
+
+  it('types ClusterUpdate with every field of the proto message, v1beta1-only ones marked', () => {
+    const types = protoTypes();
+    const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    const fieldsOf = (version: string) =>
+      Object.keys(types.get(`google.container.${version}.ClusterUpdate`)?.fields ?? {}).map(camel);
+    const beta = fieldsOf('v1beta1');
+    const v1 = new Set(fieldsOf('v1'));
+    expect(beta.length).toBeGreaterThan(80);
+    expect(Object.keys(ClusterUpdate.shape).sort()).toEqual([...beta].sort());
+    expect([...(betaOnlyFields(ClusterUpdate) ?? [])].sort()).toEqual(beta.filter((f) => !v1.has(f)).sort());
   });
 
   it('records the fields v1 lacks', () => {

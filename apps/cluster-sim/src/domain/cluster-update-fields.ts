@@ -1,4 +1,6 @@
 import type { UpdateClusterRequestShape } from '@sims/cluster-schema';
+import { NETWORK_FIELD_UPDATES } from './cluster-update-network';
+import { SECURITY_FIELD_UPDATES } from './cluster-update-security';
 import { isPlainObject, type Loose } from './defaults';
 import { fail, ok, type Result } from './errors';
 import type { ClusterRecord, ClusterShape } from './state';
@@ -6,17 +8,21 @@ import type { ClusterRecord, ClusterShape } from './state';
 type ClusterUpdateShape = NonNullable<UpdateClusterRequestShape['update']>;
 
 /**
- * How a ClusterUpdate field lands on the cluster: `replace` puts the message (or string) sent in place
+ * How a ClusterUpdate field lands on the cluster: `replace` puts the message (or value) sent in place
  * of the cluster's; `perMessage` replaces each sub-message sent and keeps the ones not sent (gcloud
  * sends one addon, one monitoring or logging part at a time, e.g. `--update-addons`,
  * `--enable-managed-prometheus`, and the others stay as they were).
  */
-interface FieldUpdate {
-  field: keyof ClusterShape & string;
+export interface FieldUpdate {
+  /**
+   * Where GKE stores the value: a top-level field of the Cluster or a dot path into one
+   * (`networkConfig.enableL4ilbSubsetting`); several when GKE keeps it in more than one place.
+   */
+  path: string | readonly string[];
   apply: 'replace' | 'perMessage';
   /** GKE's checks of the value against the cluster, before any operation starts. */
   check?: (value: unknown, record: ClusterRecord) => Result<void>;
-  /** The value as stored, when it differs from the one sent. */
+  /** The value as stored, when it differs from the one sent; `undefined` unsets a nested field. */
   stored?: (value: unknown) => unknown;
 }
 
@@ -70,26 +76,30 @@ function releaseChannelCheck(value: unknown, record: ClusterRecord): Result<void
 
 /** The ClusterUpdate fields that change one field of the cluster, with an UPDATE_CLUSTER on the cluster. */
 export const CLUSTER_FIELD_UPDATES: Readonly<Record<string, FieldUpdate>> = {
-  desiredLoggingService: { field: 'loggingService', apply: 'replace', check: serviceCheck('logging') },
+  desiredLoggingService: { path: 'loggingService', apply: 'replace', check: serviceCheck('logging') },
   desiredMonitoringService: {
-    field: 'monitoringService',
+    path: 'monitoringService',
     apply: 'replace',
     check: serviceCheck('monitoring'),
   },
-  desiredAddonsConfig: { field: 'addonsConfig', apply: 'perMessage' },
-  desiredLoggingConfig: { field: 'loggingConfig', apply: 'perMessage' },
-  desiredMonitoringConfig: { field: 'monitoringConfig', apply: 'perMessage' },
-  desiredVerticalPodAutoscaling: { field: 'verticalPodAutoscaling', apply: 'replace' },
+  desiredAddonsConfig: { path: 'addonsConfig', apply: 'perMessage' },
+  desiredLoggingConfig: { path: 'loggingConfig', apply: 'perMessage' },
+  desiredMonitoringConfig: { path: 'monitoringConfig', apply: 'perMessage' },
+  desiredVerticalPodAutoscaling: { path: 'verticalPodAutoscaling', apply: 'replace' },
   desiredReleaseChannel: {
-    field: 'releaseChannel',
+    path: 'releaseChannel',
     apply: 'replace',
     check: releaseChannelCheck,
     // `channel` is a plain proto3 enum: its zero value, UNSPECIFIED (no channel), is not kept.
     stored: (value) => (isPlainObject(value) && value.channel === 'UNSPECIFIED' ? {} : value),
   },
-  desiredBinaryAuthorization: { field: 'binaryAuthorization', apply: 'replace' },
-  desiredNotificationConfig: { field: 'notificationConfig', apply: 'replace' },
-  desiredResourceUsageExportConfig: { field: 'resourceUsageExportConfig', apply: 'replace' },
+  desiredBinaryAuthorization: { path: 'binaryAuthorization', apply: 'replace' },
+  desiredNotificationConfig: { path: 'notificationConfig', apply: 'replace' },
+  desiredResourceUsageExportConfig: { path: 'resourceUsageExportConfig', apply: 'replace' },
+  // `hpaProfile` is an `optional` enum: kept as sent.
+  desiredPodAutoscaling: { path: 'podAutoscaling', apply: 'replace' },
+  ...NETWORK_FIELD_UPDATES,
+  ...SECURITY_FIELD_UPDATES,
 };
 
 /** Fields GKE takes together in one ClusterUpdate (recorded: Terraform sends both services at once). */
@@ -103,7 +113,9 @@ export function fieldsGoTogether(fields: readonly string[]): boolean {
 
 /**
  * The cluster's new top-level fields for the given ClusterUpdate fields, checked as GKE checks them;
- * they replace the cluster's when the operation is DONE.
+ * they replace the cluster's when the operation is DONE (a nested path changes a copy of its top-level
+ * field, the rest of which stays as it is now: nothing else can change the cluster while the operation
+ * runs).
  */
 export function clusterFieldChanges(
   record: ClusterRecord,
@@ -116,15 +128,33 @@ export function clusterFieldChanges(
     const rule = CLUSTER_FIELD_UPDATES[name];
     if (!rule) continue;
     const sent = (update as Loose)[name];
-    const value = rule.stored ? rule.stored(sent) : sent;
     const checked = rule.check?.(sent, record);
     if (checked && !checked.ok) return checked;
-    if (rule.apply === 'replace' || !isPlainObject(value)) {
-      out[rule.field] = structuredClone(value);
-    } else {
-      const before = isPlainObject(current[rule.field]) ? (current[rule.field] as Loose) : {};
-      out[rule.field] = { ...structuredClone(before), ...structuredClone(value) };
+    const value = rule.stored ? rule.stored(sent) : sent;
+    for (const path of typeof rule.path === 'string' ? [rule.path] : rule.path) {
+      const [top = '', ...rest] = path.split('.');
+      if (rest.length === 0) {
+        out[top] = landed(current[top], value, rule.apply);
+        continue;
+      }
+      const source = top in out ? out[top] : current[top];
+      const root: Loose = isPlainObject(source) ? structuredClone(source) : {};
+      let parent = root;
+      for (const key of rest.slice(0, -1)) {
+        if (!isPlainObject(parent[key])) parent[key] = {};
+        parent = parent[key] as Loose;
+      }
+      const leaf = rest[rest.length - 1] as string;
+      if (value === undefined) delete parent[leaf];
+      else parent[leaf] = landed(parent[leaf], value, rule.apply);
+      out[top] = root;
     }
   }
   return ok(out as Partial<ClusterShape>);
+}
+
+/** The value a field takes: the one sent, or (per message) the current one with the parts sent replaced. */
+function landed(before: unknown, value: unknown, apply: FieldUpdate['apply']): unknown {
+  if (apply === 'replace' || !isPlainObject(value)) return structuredClone(value);
+  return { ...(isPlainObject(before) ? structuredClone(before) : {}), ...structuredClone(value) };
 }

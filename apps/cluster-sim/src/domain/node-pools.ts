@@ -165,6 +165,10 @@ const KEEP_FALSE = new Set([
   'allowExternalTraffic',
   'enableK8sTokensViaDns',
   'enableK8sCertsViaDns',
+  // NetworkConfig's `optional bool`s and MeshCertificates' BoolValue: a false set is answered.
+  'enableFqdnNetworkPolicy',
+  'enableCiliumClusterwideNetworkPolicy',
+  'enableCertificates',
 ]);
 
 /**
