@@ -164,7 +164,8 @@ describe('serve', () => {
         http
           .get(`${running.url}/_sim/health`, { agent }, (res) => {
             res.resume();
-            resolve(res.headers['keep-alive']);
+            const hint = res.headers['keep-alive'];
+            resolve(Array.isArray(hint) ? hint.join(', ') : hint);
           })
           .on('error', reject);
       });
