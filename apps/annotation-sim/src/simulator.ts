@@ -16,7 +16,7 @@ import { registerEventControlRoutes } from './control/events';
 import { EVENTS_CONTROL_OPENAPI, REQUESTS_CONTROL_OPENAPI } from './control/events-openapi';
 import { registerRequestControlRoutes } from './control/requests';
 import { registerWebhookControlRoutes, WEBHOOK_CONTROL_OPENAPI } from './control/webhooks';
-import { egressSettingsOf } from './delivery/egress';
+import { DEFAULT_EGRESS, egressSettingsOf } from './delivery/egress';
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryOptions } from './delivery/engine';
 import { createHttpSender, createWorkerSender, type WebhookSender } from './delivery/sender';
 import type { ChangeListener } from './domain/changes';
@@ -88,8 +88,22 @@ export interface DefinitionOptions {
   listeners?: ChangeListener[];
 }
 
+/**
+ * A world's delivery engine, made on first use: until then its slot holds the function that makes it, so
+ * a namespace that never sends a webhook has no engine (no queues, journal, timers or thread lane).
+ */
 export function deliveryOf(state: AnnotationState): DeliveryEngine {
-  return state.extensions.get(DELIVERY) as DeliveryEngine;
+  const slot = state.extensions.get(DELIVERY) as DeliveryEngine | (() => DeliveryEngine);
+  if (typeof slot !== 'function') return slot;
+  const engine = slot();
+  state.extensions.set(DELIVERY, engine);
+  return engine;
+}
+
+/** The world's delivery engine if it was made, without making it. */
+export function deliveryIfMade(state: AnnotationState): DeliveryEngine | undefined {
+  const slot = state.extensions.get(DELIVERY);
+  return typeof slot === 'function' ? undefined : (slot as DeliveryEngine | undefined);
 }
 
 const STATUS_BY_NAME: Record<string, number> = {
@@ -125,7 +139,7 @@ const EVENTS_STATE: StateExtension = {
 /** The background requests (`/api/requests`): a part of every world, kept in snapshots. */
 const REQUESTS_STATE: StateExtension = {
   name: REQUESTS_EXTENSION,
-  create: (_world, state) => createRequestsState(requestHooksOf(state)),
+  create: (_world, state) => createRequestsState(() => requestHooksOf(state)),
   export: (value) => exportRequestsState(value as RequestsState),
   import: (snapshot, world, state) =>
     importRequestsState(snapshot, requestHooksOf(state), world.clock, armRequest),
@@ -165,7 +179,21 @@ export function createAnnotationDefinition(
       ? { ...options.delivery, resolve: false }
       : options.delivery;
   const extensions = [EVENTS_STATE, REQUESTS_STATE, ...(options.extensions ?? [])];
-  const listeners = [logServerEvents, ...(options.listeners ?? [])];
+  // Webhooks: one delivery per matching active webhook, with its own webhook_id (the engine is made
+  // by the first one).
+  const routeWebhooks: ChangeListener = (change, state) => {
+    const routes = routeChange(state, change);
+    if (routes.length === 0) return;
+    const sender = senderOf(change, (id) => basicUser(state, id));
+    const engine = deliveryOf(state);
+    for (const { webhook, event } of routes) {
+      engine.enqueue(webhook.id, createEventPayload(change, webhook.id, sender, event));
+    }
+  };
+  const listeners = [routeWebhooks, logServerEvents, ...(options.listeners ?? [])];
+  // Checked once, here: every engine, made on first use, starts with these egress settings.
+  const startEgress = egressSettingsOf(delivery?.egress, DEFAULT_EGRESS);
+  const initialEgress = () => ({ policy: startEgress.policy, allow: [...startEgress.allow] });
   const knownRoutes: { method: string; re: RegExp }[] = [];
 
   function createState(world: WorldCore): AnnotationState {
@@ -184,16 +212,8 @@ export function createAnnotationDefinition(
         is_active: true,
       });
     }
-    const engine = createDeliveryEngine(world, () => state, sender, delivery);
-    state.extensions.set(DELIVERY, engine);
+    state.extensions.set(DELIVERY, () => createDeliveryEngine(world, () => state, sender, delivery));
     for (const ext of extensions) state.extensions.set(ext.name, ext.create(world, state));
-    // Webhooks: one delivery per matching active webhook, with its own webhook_id.
-    state.subscribe((change) => {
-      const sender = senderOf(change, (id) => basicUser(state, id));
-      for (const { webhook, event } of routeChange(state, change)) {
-        engine.enqueue(webhook.id, createEventPayload(change, webhook.id, sender, event));
-      }
-    });
     return state;
   }
 
@@ -203,7 +223,7 @@ export function createAnnotationDefinition(
     knownRoutes,
     createState,
     disposeState(state: AnnotationState) {
-      deliveryOf(state)?.dispose();
+      deliveryIfMade(state)?.dispose();
     },
     exportState(world: World<AnnotationState>) {
       const ext: Record<string, unknown> = {};
@@ -211,7 +231,7 @@ export function createAnnotationDefinition(
       return {
         ...exportData(world.state),
         extensions: ext,
-        delivery: { egress: deliveryOf(world.state).egress() },
+        delivery: { egress: deliveryIfMade(world.state)?.egress() ?? initialEgress() },
       };
     },
     importState(world: World<AnnotationState>, snapshot: unknown) {

@@ -91,45 +91,74 @@ export function parseTime(value: number | string): number {
  * clock.advance('2s'); // logs "done"
  */
 export function createClock(options: ClockOptions = {}): Clock {
-  const wallNow = options.wallNow ?? Date.now;
-  let mode: ClockMode = options.mode ?? 'real';
-  let speed = checkSpeed(options.speed ?? 1);
+  return new SimClock(options);
+}
+
+const lessThan = (a: Timer, b: Timer) => a.time < b.time || (a.time === b.time && a.seq < b.seq);
+
+function checkSpeed(s: number): number {
+  if (!Number.isFinite(s) || s <= 0) throw new SimInputError(`invalid clock speed ${s}: must be > 0`);
+  return s;
+}
+
+/**
+ * A world's clock: its methods are on the prototype and its timer tables are made by the first timer,
+ * so a namespace that schedules nothing costs this object alone.
+ */
+class SimClock implements Clock {
+  private readonly wallNow: () => number;
+  private _mode: ClockMode;
+  private _speed: number;
   // Simulated time = base + (wall - wallBase) * speed in real mode; = base in manual mode.
-  let base = options.start === undefined ? wallNow() : parseTime(options.start);
-  let wallBase = wallNow();
-  const timers: Timer[] = []; // binary min-heap on (time, seq)
-  const live = new Map<number, Timer>();
-  let nextId = 1;
-  let seq = 0;
-  let realTimer: ReturnType<typeof setTimeout> | undefined;
-  let firing = false;
+  private base: number;
+  private wallBase: number;
+  /** A binary min-heap on (time, seq); made by the first timer, as `live`. */
+  private timers: Timer[] | undefined;
+  private live: Map<number, Timer> | undefined;
+  private nextId = 1;
+  private seq = 0;
+  private realTimer: ReturnType<typeof setTimeout> | undefined;
+  private firing = false;
 
-  function checkSpeed(s: number): number {
-    if (!Number.isFinite(s) || s <= 0) throw new SimInputError(`invalid clock speed ${s}: must be > 0`);
-    return s;
+  constructor(options: ClockOptions) {
+    this.wallNow = options.wallNow ?? Date.now;
+    this._mode = options.mode ?? 'real';
+    this._speed = checkSpeed(options.speed ?? 1);
+    this.base = options.start === undefined ? this.wallNow() : parseTime(options.start);
+    this.wallBase = this.wallNow();
   }
 
-  function now(): number {
-    return mode === 'manual' ? base : base + (wallNow() - wallBase) * speed;
+  get mode(): ClockMode {
+    return this._mode;
+  }
+  get speed(): number {
+    return this._speed;
   }
 
-  function rebase(): void {
-    base = now();
-    wallBase = wallNow();
+  now(): number {
+    return this._mode === 'manual' ? this.base : this.base + (this.wallNow() - this.wallBase) * this._speed;
   }
 
-  const less = (a: Timer, b: Timer) => a.time < b.time || (a.time === b.time && a.seq < b.seq);
-  function push(t: Timer): void {
+  iso(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  private rebase(): void {
+    this.base = this.now();
+    this.wallBase = this.wallNow();
+  }
+
+  private push(timers: Timer[], t: Timer): void {
     timers.push(t);
     let i = timers.length - 1;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!less(timers[i] as Timer, timers[p] as Timer)) break;
+      if (!lessThan(timers[i] as Timer, timers[p] as Timer)) break;
       [timers[i], timers[p]] = [timers[p] as Timer, timers[i] as Timer];
       i = p;
     }
   }
-  function pop(): Timer | undefined {
+  private pop(timers: Timer[]): Timer | undefined {
     const top = timers[0];
     const last = timers.pop();
     if (timers.length > 0 && last) {
@@ -139,8 +168,8 @@ export function createClock(options: ClockOptions = {}): Clock {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;
-        if (l < timers.length && less(timers[l] as Timer, timers[m] as Timer)) m = l;
-        if (r < timers.length && less(timers[r] as Timer, timers[m] as Timer)) m = r;
+        if (l < timers.length && lessThan(timers[l] as Timer, timers[m] as Timer)) m = l;
+        if (r < timers.length && lessThan(timers[r] as Timer, timers[m] as Timer)) m = r;
         if (m === i) break;
         [timers[i], timers[m]] = [timers[m] as Timer, timers[i] as Timer];
         i = m;
@@ -148,119 +177,121 @@ export function createClock(options: ClockOptions = {}): Clock {
     }
     return top;
   }
-  function peekLive(): Timer | undefined {
-    while (timers.length > 0 && !live.has((timers[0] as Timer).id)) pop();
+  private peekLive(): Timer | undefined {
+    const { timers, live } = this;
+    if (timers === undefined || live === undefined) return undefined;
+    while (timers.length > 0 && !live.has((timers[0] as Timer).id)) this.pop(timers);
     return timers[0];
   }
 
   /** Fires due timers up to `target`; in manual mode time steps to each timer's own time first. */
-  function fireUntil(target: number): void {
-    if (firing) return;
-    firing = true;
+  private fireUntil(target: number): void {
+    if (this.firing) return;
+    this.firing = true;
     try {
       for (;;) {
-        const t = peekLive();
+        const t = this.peekLive();
         if (!t || t.time > target) break;
-        pop();
-        live.delete(t.id);
-        if (mode === 'manual' && t.time > base) base = t.time;
+        this.pop(this.timers as Timer[]);
+        this.live?.delete(t.id);
+        if (this._mode === 'manual' && t.time > this.base) this.base = t.time;
         t.fn();
       }
     } finally {
-      firing = false;
+      this.firing = false;
     }
   }
 
-  function armReal(): void {
-    if (realTimer) {
-      clearTimeout(realTimer);
-      realTimer = undefined;
+  private armReal(): void {
+    if (this.realTimer) {
+      clearTimeout(this.realTimer);
+      this.realTimer = undefined;
     }
-    if (mode !== 'real') return;
-    const t = peekLive();
+    if (this._mode !== 'real') return;
+    const t = this.peekLive();
     if (!t) return;
-    const wait = Math.max(0, (t.time - now()) / speed);
-    realTimer = setTimeout(
+    const wait = Math.max(0, (t.time - this.now()) / this._speed);
+    this.realTimer = setTimeout(
       () => {
-        realTimer = undefined;
-        fireUntil(now());
-        armReal();
+        this.realTimer = undefined;
+        this.fireUntil(this.now());
+        this.armReal();
       },
       Math.min(wait, 2 ** 31 - 1),
     );
     // A pending simulated timer must not keep a process alive on its own.
-    realTimer.unref?.();
+    this.realTimer.unref?.();
   }
 
-  const clock: Clock = {
-    get mode() {
-      return mode;
-    },
-    get speed() {
-      return speed;
-    },
-    now,
-    iso: () => new Date(now()).toISOString(),
-    at(time, fn) {
-      const id = nextId++;
-      const t: Timer = { id, time, seq: seq++, fn };
-      live.set(id, t);
-      push(t);
-      if (time <= now() && mode === 'real') queueMicrotask(() => fireUntil(now()));
-      else if (mode === 'real' && peekLive() === t) armReal();
-      return id;
-    },
-    after(delay, fn) {
-      return clock.at(now() + parseDuration(delay), fn);
-    },
-    sleep(delay) {
-      return new Promise((resolve) => clock.after(delay, resolve));
-    },
-    cancel(id) {
-      live.delete(id);
-    },
-    advance(delay) {
-      const ms = parseDuration(delay);
-      if (now() + ms > LATEST_TIME_MS)
-        throw new SimInputError(
-          `advancing by ${ms} ms would pass 9999-12-31T23:59:59.999Z, the latest time the API can write`,
-        );
-      if (mode === 'manual') {
-        const target = base + ms;
-        fireUntil(target);
-        base = Math.max(base, target);
-      } else {
-        base += ms;
-        fireUntil(now());
-        armReal();
-      }
-    },
-    set(time) {
-      const target = parseTime(time);
-      if (mode === 'manual') {
-        if (target > base) fireUntil(target);
-        base = target;
-      } else {
-        base = target;
-        wallBase = wallNow();
-        fireUntil(now());
-        armReal();
-      }
-    },
-    configure(opts) {
-      rebase();
-      if (opts.speed !== undefined) speed = checkSpeed(opts.speed);
-      if (opts.mode !== undefined) mode = opts.mode;
-      armReal();
-    },
-    pending: () => live.size,
-    state: () => ({ mode, speed, now: new Date(now()).toISOString(), pendingTimers: live.size }),
-    dispose() {
-      live.clear();
-      timers.length = 0;
-      if (realTimer) clearTimeout(realTimer);
-      realTimer = undefined;
-    },
-  };
-  return clock;
+  at(time: number, fn: () => void): number {
+    const id = this.nextId++;
+    const t: Timer = { id, time, seq: this.seq++, fn };
+    this.live ??= new Map();
+    this.timers ??= [];
+    this.live.set(id, t);
+    this.push(this.timers, t);
+    if (time <= this.now() && this._mode === 'real') queueMicrotask(() => this.fireUntil(this.now()));
+    else if (this._mode === 'real' && this.peekLive() === t) this.armReal();
+    return id;
+  }
+  after(delay: number | string, fn: () => void): number {
+    return this.at(this.now() + parseDuration(delay), fn);
+  }
+  sleep(delay: number | string): Promise<void> {
+    return new Promise((resolve) => this.after(delay, resolve));
+  }
+  cancel(id: number): void {
+    this.live?.delete(id);
+  }
+  advance(delay: number | string): void {
+    const ms = parseDuration(delay);
+    if (this.now() + ms > LATEST_TIME_MS)
+      throw new SimInputError(
+        `advancing by ${ms} ms would pass 9999-12-31T23:59:59.999Z, the latest time the API can write`,
+      );
+    if (this._mode === 'manual') {
+      const target = this.base + ms;
+      this.fireUntil(target);
+      this.base = Math.max(this.base, target);
+    } else {
+      this.base += ms;
+      this.fireUntil(this.now());
+      this.armReal();
+    }
+  }
+  set(time: number | string): void {
+    const target = parseTime(time);
+    if (this._mode === 'manual') {
+      if (target > this.base) this.fireUntil(target);
+      this.base = target;
+    } else {
+      this.base = target;
+      this.wallBase = this.wallNow();
+      this.fireUntil(this.now());
+      this.armReal();
+    }
+  }
+  configure(opts: { mode?: ClockMode; speed?: number }): void {
+    this.rebase();
+    if (opts.speed !== undefined) this._speed = checkSpeed(opts.speed);
+    if (opts.mode !== undefined) this._mode = opts.mode;
+    this.armReal();
+  }
+  pending(): number {
+    return this.live?.size ?? 0;
+  }
+  state(): ClockState {
+    return {
+      mode: this._mode,
+      speed: this._speed,
+      now: new Date(this.now()).toISOString(),
+      pendingTimers: this.pending(),
+    };
+  }
+  dispose(): void {
+    this.live?.clear();
+    if (this.timers) this.timers.length = 0;
+    if (this.realTimer) clearTimeout(this.realTimer);
+    this.realTimer = undefined;
+  }
 }

@@ -144,145 +144,168 @@ export function journalMatches(entry: Matchable, f: JournalFilter): boolean {
  * await journal.wait({ operation: 'nodePools.update' }, 5_000);
  */
 export function createJournal(options: { capacity?: number; budget?: JournalBudget } = {}): Journal {
-  const capacity = Math.max(1, options.capacity ?? 10_000);
   const budget = options.budget as SharedJournalBudget | undefined;
   if (budget !== undefined && !(budget instanceof SharedJournalBudget))
     throw new TypeError('a journal budget is made by createJournalBudget');
-  type Slot = JournalEntry | DeferredJournalEntry;
-  // Grown on demand up to `capacity` (a namespace that sees few requests does not hold a full ring),
-  // with each entry's size and budget order beside it.
-  let ring: (Slot | undefined)[] = [];
-  let sizes: number[] = [];
-  let orders: number[] = [];
-  let start = 0;
-  let size = 0;
-  let bytes = 0;
-  let seq = 0;
-  let dropped = 0;
-  const waiters = new Set<{
-    accepts: (e: Matchable) => boolean;
-    resolve: (e: JournalEntry | undefined) => void;
-  }>();
-  const read = (slot: Slot): JournalEntry => (slot instanceof DeferredJournalEntry ? slot.entry() : slot);
+  return new RingJournal(Math.max(1, options.capacity ?? 10_000), budget);
+}
 
-  function* slots(): Generator<Slot> {
-    for (let i = 0; i < size; i++) yield ring[(start + i) % ring.length] as Slot;
+type Slot = JournalEntry | DeferredJournalEntry;
+interface Waiter {
+  accepts: (e: Matchable) => boolean;
+  resolve: (e: JournalEntry | undefined) => void;
+}
+const read = (slot: Slot): JournalEntry => (slot instanceof DeferredJournalEntry ? slot.entry() : slot);
+const EMPTY: never[] = [];
+
+/**
+ * The journal of one world, and its budget's member. Its ring is grown on demand up to `capacity` (a
+ * namespace that sees few requests does not hold a full ring), with each entry's size and budget order
+ * beside it; nothing is allocated before the first entry (methods on the prototype, the waiters made by
+ * the first wait).
+ */
+class RingJournal implements Journal, BudgetMember {
+  heapIndex = -1;
+  private ring: (Slot | undefined)[] = EMPTY;
+  private sizes: number[] = EMPTY;
+  private orders: number[] = EMPTY;
+  private start = 0;
+  private size = 0;
+  private bytes = 0;
+  private seq = 0;
+  private dropped = 0;
+  private waiters: Set<Waiter> | undefined;
+
+  constructor(
+    private readonly capacity: number,
+    private readonly budget: SharedJournalBudget | undefined,
+  ) {}
+
+  private *slots(): Generator<Slot> {
+    for (let i = 0; i < this.size; i++) yield this.ring[(this.start + i) % this.ring.length] as Slot;
   }
 
-  function grow(): void {
-    const length = Math.min(capacity, Math.max(16, ring.length * 2));
+  private grow(): void {
+    const { ring, sizes, orders, start } = this;
+    const length = Math.min(this.capacity, Math.max(16, ring.length * 2));
     const nextRing: (Slot | undefined)[] = new Array(length);
     const nextSizes: number[] = new Array(length).fill(0);
     const nextOrders: number[] = new Array(length).fill(0);
-    for (let i = 0; i < size; i++) {
+    for (let i = 0; i < this.size; i++) {
       const from = (start + i) % ring.length;
       nextRing[i] = ring[from];
       nextSizes[i] = sizes[from] as number;
       nextOrders[i] = orders[from] as number;
     }
-    ring = nextRing;
-    sizes = nextSizes;
-    orders = nextOrders;
-    start = 0;
+    this.ring = nextRing;
+    this.sizes = nextSizes;
+    this.orders = nextOrders;
+    this.start = 0;
   }
 
-  const member: BudgetMember = {
-    heapIndex: -1,
-    oldestOrder: () => orders[start] as number,
-    dropOldest() {
-      const freed = sizes[start] as number;
-      ring[start] = undefined;
-      start = (start + 1) % ring.length;
-      size--;
-      bytes -= freed;
-      dropped++;
-      budget?.released(member, freed, size === 0);
-    },
-  };
+  oldestOrder(): number {
+    return this.orders[this.start] as number;
+  }
+  dropOldest(): void {
+    const freed = this.sizes[this.start] as number;
+    this.ring[this.start] = undefined;
+    this.start = (this.start + 1) % this.ring.length;
+    this.size--;
+    this.bytes -= freed;
+    this.dropped++;
+    this.budget?.released(this, freed, this.size === 0);
+  }
 
-  return {
-    record(partial: Omit<JournalEntry, 'seq'> | DeferredJournalEntry) {
-      let entry: Slot;
-      let entryBytes: number;
-      if (partial instanceof DeferredJournalEntry) {
-        partial.seq = ++seq;
-        entry = partial;
-        entryBytes = budget ? partial.byteSize() : 0;
-      } else {
-        entry = { seq: ++seq, ...partial } as JournalEntry;
-        entryBytes = budget ? plainEntryBytes(entry) : 0;
-      }
-      if (size === capacity) member.dropOldest();
-      else if (size === ring.length) grow();
-      const at = (start + size) % ring.length;
-      ring[at] = entry;
-      sizes[at] = entryBytes;
-      orders[at] = budget ? budget.nextOrder() : 0;
-      size++;
-      bytes += entryBytes;
-      budget?.added(member, entryBytes);
-      for (const w of waiters) {
+  record(entry: Omit<JournalEntry, 'seq'>): JournalEntry;
+  record<D extends DeferredJournalEntry>(entry: D): D;
+  record(partial: Omit<JournalEntry, 'seq'> | DeferredJournalEntry): Slot {
+    const { budget } = this;
+    let entry: Slot;
+    let entryBytes: number;
+    if (partial instanceof DeferredJournalEntry) {
+      partial.seq = ++this.seq;
+      entry = partial;
+      entryBytes = budget ? partial.byteSize() : 0;
+    } else {
+      entry = { seq: ++this.seq, ...partial } as JournalEntry;
+      entryBytes = budget ? plainEntryBytes(entry) : 0;
+    }
+    if (this.size === this.capacity) this.dropOldest();
+    else if (this.size === this.ring.length) this.grow();
+    const at = (this.start + this.size) % this.ring.length;
+    this.ring[at] = entry;
+    this.sizes[at] = entryBytes;
+    this.orders[at] = budget ? budget.nextOrder() : 0;
+    this.size++;
+    this.bytes += entryBytes;
+    budget?.added(this, entryBytes);
+    if (this.waiters) {
+      for (const w of this.waiters) {
         if (w.accepts(entry)) {
-          waiters.delete(w);
+          this.waiters.delete(w);
           w.resolve(read(entry));
         }
       }
-      // After the waiters: an entry dropped at once (larger than the whole budget) still answers them.
-      budget?.enforce();
-      // biome-ignore lint/suspicious/noExplicitAny: the overloads above give callers the precise type
-      return entry as any;
-    },
-    list(filter = {}, limit = Number.POSITIVE_INFINITY) {
-      const out: Slot[] = [];
-      const accepts = compileJournalFilter(filter);
-      for (const e of slots()) {
-        if (accepts(e)) out.push(e);
-      }
-      return (out.length > limit ? out.slice(out.length - limit) : out).map(read);
-    },
-    get(wanted) {
-      // Seqs are consecutive in the ring: the entry sits at a known offset from the oldest one.
-      if (size === 0 || !Number.isInteger(wanted)) return undefined;
-      const at = wanted - (ring[start] as Slot).seq;
-      if (at < 0 || at >= size) return undefined;
-      const slot = ring[(start + at) % ring.length] as Slot;
-      return slot.seq === wanted ? read(slot) : undefined;
-    },
-    wait(filter, timeoutMs, signal) {
-      const accepts = compileJournalFilter(filter);
-      for (const e of slots()) if (accepts(e)) return Promise.resolve(read(e));
-      return new Promise((resolve) => {
-        const waiter = {
-          accepts,
-          resolve: (e: JournalEntry | undefined) => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', onAbort);
-            resolve(e);
-          },
-        };
-        const onAbort = () => {
-          waiters.delete(waiter);
-          waiter.resolve(undefined);
-        };
-        // A long-poll waits in wall time: it is a transport concern, not simulated time.
-        const timer = setTimeout(onAbort, timeoutMs);
-        signal?.addEventListener('abort', onAbort);
-        waiters.add(waiter);
-      });
-    },
-    clear() {
-      const freed = bytes;
-      ring = [];
-      sizes = [];
-      orders = [];
-      start = 0;
-      size = 0;
-      bytes = 0;
-      dropped = 0;
-      budget?.released(member, freed, true);
-    },
-    stats: () => ({ capacity, size, dropped, total: size + dropped }),
-  };
+    }
+    // After the waiters: an entry dropped at once (larger than the whole budget) still answers them.
+    budget?.enforce();
+    return entry;
+  }
+  list(filter: JournalFilter = {}, limit = Number.POSITIVE_INFINITY): JournalEntry[] {
+    const out: Slot[] = [];
+    const accepts = compileJournalFilter(filter);
+    for (const e of this.slots()) {
+      if (accepts(e)) out.push(e);
+    }
+    return (out.length > limit ? out.slice(out.length - limit) : out).map(read);
+  }
+  get(wanted: number): JournalEntry | undefined {
+    // Seqs are consecutive in the ring: the entry sits at a known offset from the oldest one.
+    if (this.size === 0 || !Number.isInteger(wanted)) return undefined;
+    const at = wanted - (this.ring[this.start] as Slot).seq;
+    if (at < 0 || at >= this.size) return undefined;
+    const slot = this.ring[(this.start + at) % this.ring.length] as Slot;
+    return slot.seq === wanted ? read(slot) : undefined;
+  }
+  wait(filter: JournalFilter, timeoutMs: number, signal?: AbortSignal): Promise<JournalEntry | undefined> {
+    const accepts = compileJournalFilter(filter);
+    for (const e of this.slots()) if (accepts(e)) return Promise.resolve(read(e));
+    this.waiters ??= new Set();
+    const waiters = this.waiters;
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        accepts,
+        resolve: (e: JournalEntry | undefined) => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          resolve(e);
+        },
+      };
+      const onAbort = () => {
+        waiters.delete(waiter);
+        waiter.resolve(undefined);
+      };
+      // A long-poll waits in wall time: it is a transport concern, not simulated time.
+      const timer = setTimeout(onAbort, timeoutMs);
+      signal?.addEventListener('abort', onAbort);
+      waiters.add(waiter);
+    });
+  }
+  clear(): void {
+    const freed = this.bytes;
+    this.ring = EMPTY;
+    this.sizes = EMPTY;
+    this.orders = EMPTY;
+    this.start = 0;
+    this.size = 0;
+    this.bytes = 0;
+    this.dropped = 0;
+    this.budget?.released(this, freed, true);
+  }
+  stats(): JournalStats {
+    const { capacity, size, dropped } = this;
+    return { capacity, size, dropped, total: size + dropped };
+  }
 }
 
 /**

@@ -60,8 +60,24 @@ const NIBBLES: number[] = new Array(32).fill(0);
 const UUID_CODES: number[] = new Array(36).fill(0);
 
 export function createRandom(seed: string | number): Random {
-  let [a, b, c, d] = seedWords(String(seed));
-  function u32(): number {
+  return new Sfc32(String(seed));
+}
+
+/** The sfc32 generator: its four words are fields and its methods on the prototype (a world has two). */
+class Sfc32 implements Random {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
+
+  constructor(seed: string) {
+    [this.a, this.b, this.c, this.d] = seedWords(seed);
+    // Warm up so that similar seeds diverge.
+    for (let i = 0; i < 12; i++) this.u32();
+  }
+
+  private u32(): number {
+    let { a, b, c, d } = this;
     a >>>= 0;
     b >>>= 0;
     c >>>= 0;
@@ -72,38 +88,42 @@ export function createRandom(seed: string | number): Random {
     b = (c + (c << 3)) | 0;
     c = (c << 21) | (c >>> 11);
     c = (c + t) | 0;
+    this.a = a;
+    this.b = b;
+    this.c = c;
+    this.d = d;
     return t >>> 0;
   }
-  // Warm up so that similar seeds diverge.
-  for (let i = 0; i < 12; i++) u32();
-  const random: Random = {
-    next: () => u32() / 4294967296,
-    int: (min, max) => min + Math.floor(random.next() * (max - min)),
-    hex(length) {
-      let s = '';
-      while (s.length < length) s += hex8(u32());
-      return s.slice(0, length);
-    },
-    digits(length) {
-      let s = String(random.int(1, 10));
-      while (s.length < length) s += String(random.int(0, 10));
-      return s;
-    },
-    uuid() {
-      // The same as formatting hex(32) (four words) as a version-4 uuid, made as one flat string: one
-      // is made per request and kept in its journal entry (bench/, decision 0008).
-      for (let w = 0; w < 4; w++) {
-        const word = u32();
-        for (let i = 0; i < 8; i++) NIBBLES[w * 8 + i] = (word >>> (28 - 4 * i)) & 0xf;
-      }
-      let o = 0;
-      for (let i = 0; i < 32; i++) {
-        if (i === 8 || i === 12 || i === 16 || i === 20) UUID_CODES[o++] = 45; // '-'
-        const n = i === 12 ? 4 : i === 16 ? ((NIBBLES[16] as number) & 0x3) | 0x8 : (NIBBLES[i] as number);
-        UUID_CODES[o++] = HEX_CODES[n] as number;
-      }
-      return String.fromCharCode.apply(null, UUID_CODES);
-    },
-  };
-  return random;
+
+  next(): number {
+    return this.u32() / 4294967296;
+  }
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min));
+  }
+  hex(length: number): string {
+    let s = '';
+    while (s.length < length) s += hex8(this.u32());
+    return s.slice(0, length);
+  }
+  digits(length: number): string {
+    let s = String(this.int(1, 10));
+    while (s.length < length) s += String(this.int(0, 10));
+    return s;
+  }
+  uuid(): string {
+    // The same as formatting hex(32) (four words) as a version-4 uuid, made as one flat string: one
+    // is made per request and kept in its journal entry (bench/, decision 0008).
+    for (let w = 0; w < 4; w++) {
+      const word = this.u32();
+      for (let i = 0; i < 8; i++) NIBBLES[w * 8 + i] = (word >>> (28 - 4 * i)) & 0xf;
+    }
+    let o = 0;
+    for (let i = 0; i < 32; i++) {
+      if (i === 8 || i === 12 || i === 16 || i === 20) UUID_CODES[o++] = 45; // '-'
+      const n = i === 12 ? 4 : i === 16 ? ((NIBBLES[16] as number) & 0x3) | 0x8 : (NIBBLES[i] as number);
+      UUID_CODES[o++] = HEX_CODES[n] as number;
+    }
+    return String.fromCharCode.apply(null, UUID_CODES);
+  }
 }

@@ -14,41 +14,7 @@ import type {
   UserRec,
   WebhookRec,
 } from './model';
-
-/**
- * The webhooks table: a Map that freezes the records put in it and tells its watchers of every change.
- * The delivery engine hands a webhook's queued deliveries to the delivery thread ahead of their turn only
- * while no webhook has changed since (docs/decisions/0011), so a change has to be a `set` or a `delete`:
- * an edit in place would go unseen, and on a frozen record it throws instead.
- */
-class WebhookTable extends Map<number, WebhookRec> {
-  /** Undefined while Map's constructor runs (fields are set after `super()`). */
-  #watchers: Set<() => void> | undefined = new Set();
-
-  override set(id: number, record: WebhookRec): this {
-    Object.freeze(record.events);
-    super.set(id, Object.freeze(record));
-    this.#changed();
-    return this;
-  }
-  override delete(id: number): boolean {
-    const had = super.delete(id);
-    if (had) this.#changed();
-    return had;
-  }
-  override clear(): void {
-    super.clear();
-    this.#changed();
-  }
-  /** Calls `listener` after every change; returns the unsubscribe function. */
-  watch(listener: () => void): () => void {
-    this.#watchers?.add(listener);
-    return () => this.#watchers?.delete(listener);
-  }
-  #changed() {
-    if (this.#watchers) for (const w of this.#watchers) w();
-  }
-}
+import { LazyTables, type WebhookTable } from './state-tables';
 
 /** The serializable part of a world's state. */
 export interface AnnotationData {
@@ -116,25 +82,43 @@ const TABLES = [
   'deliveries',
 ] as const;
 
-function createData(baseUrl: string): AnnotationData {
-  return {
-    users: new Map(),
-    tokens: new Map(),
-    sessions: new Map(),
-    accessTokens: new Map(),
-    organizations: new Map(),
-    memberships: new Map(),
-    invitations: new Map(),
-    projects: new Map(),
-    tasks: new Map(),
-    jobs: new Map(),
-    issues: new Map(),
-    comments: new Map(),
-    webhooks: new WebhookTable(),
-    deliveries: new Map(),
-    seq: {},
-    baseUrl,
-  };
+/**
+ * A world's state. Its tables are made on first use ({@link LazyTables}) and its methods are on the
+ * prototype, so a namespace that was only touched costs little more than this object.
+ */
+class WorldState extends LazyTables implements AnnotationState {
+  seq: Record<string, number> = {};
+  baseUrl: string;
+  baseUrlFrom: AnnotationData['baseUrlFrom'] = undefined;
+  compat: Compat | undefined = undefined;
+  extensions = new Map<string, unknown>();
+  /** Made by the first `subscribe` (the simulator's own listeners are global). */
+  private listeners: Set<ChangeListener> | undefined;
+
+  constructor(
+    baseUrl: string,
+    private readonly globalListeners: () => Iterable<ChangeListener>,
+  ) {
+    super();
+    this.baseUrl = baseUrl;
+  }
+
+  emit(change: ResourceChange): void {
+    for (const listener of [...(this.listeners ?? []), ...this.globalListeners()]) {
+      try {
+        listener(change, this);
+      } catch (err) {
+        console.error('annotation-sim: a change listener failed', err);
+      }
+    }
+  }
+
+  subscribe(listener: ChangeListener): () => void {
+    this.listeners ??= new Set();
+    const set = this.listeners;
+    set.add(listener);
+    return () => set.delete(listener);
+  }
 }
 
 /** Builds a state whose `emit` calls the per-world listeners and then `globalListeners`. */
@@ -142,25 +126,7 @@ export function createAnnotationState(
   baseUrl: string,
   globalListeners: () => Iterable<ChangeListener>,
 ): AnnotationState {
-  const listeners = new Set<ChangeListener>();
-  const state: AnnotationState = {
-    ...createData(baseUrl),
-    extensions: new Map(),
-    emit(change) {
-      for (const listener of [...listeners, ...globalListeners()]) {
-        try {
-          listener(change, state);
-        } catch (err) {
-          console.error('annotation-sim: a change listener failed', err);
-        }
-      }
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
-  return state;
+  return new WorldState(baseUrl, globalListeners);
 }
 
 /** Next id of a table. */

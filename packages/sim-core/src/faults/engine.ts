@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import type { Clock } from '../clock';
 import { parseDuration, SimInputError } from '../duration';
 import { compileGlob } from '../glob';
-import { lazy } from '../lazy';
 import type { Random } from '../random';
 import { parseInput } from '../validation';
 import type { DomainEffectSchemas } from './domain-effects';
@@ -153,35 +152,47 @@ function isDomainRule(rule: FaultRule, domainKinds: Set<string>): boolean {
  * faults.add({ match: { operation: 'nodePools.update' }, trigger: { times: 1 }, effect: { error: { status: 'ABORTED' } } });
  */
 export function createFaultEngine(options: FaultEngineOptions): FaultEngine {
-  const { clock, random } = options;
-  // Built on the first rule added (docs/decisions/0009): most worlds never get one.
-  const schema = lazy(() =>
-    createFaultRuleSchema({ errorEffect: options.errorEffect, domainEffects: options.domainEffects }),
-  );
-  const domainKinds = new Set(Object.keys(options.domainEffects ?? {}));
-  const rules = new Map<string, FaultRule>();
-  // Each rule's compiled match, kept with the engine (and so with the world) that holds the rule.
-  const matchers = new WeakMap<FaultRule, (facts: RequestFacts) => boolean>();
-  const matches = (rule: FaultRule, facts: RequestFacts) =>
-    (matchers.get(rule) ?? compileAndKeep(rule))(facts);
-  function compileAndKeep(rule: FaultRule) {
+  return new RuleEngine(options);
+}
+
+/**
+ * The fault engine of one world. Its tables are made by the first rule added (most worlds never get
+ * one): until then a world's engine is this object and its options, and a request costs a null check.
+ */
+class RuleEngine implements FaultEngine {
+  private rules: Map<string, FaultRule> | undefined;
+  /** Each rule's compiled match, kept with the engine (and so with the world) that holds the rule. */
+  private matchers: WeakMap<FaultRule, (facts: RequestFacts) => boolean> | undefined;
+  private addedListeners: Set<() => void> | undefined;
+  private domainKinds: Set<string> | undefined;
+  /** Built on the first rule added (docs/decisions/0009). */
+  private schema: ReturnType<typeof createFaultRuleSchema> | undefined;
+  private counter = 0;
+
+  constructor(private readonly options: FaultEngineOptions) {}
+
+  private table(): Map<string, FaultRule> {
+    this.rules ??= new Map();
+    return this.rules;
+  }
+
+  private matches(rule: FaultRule, facts: RequestFacts): boolean {
+    return (this.matchers?.get(rule) ?? this.compileAndKeep(rule))(facts);
+  }
+
+  private compileAndKeep(rule: FaultRule) {
     const matcher = compileMatch(rule.match);
-    matchers.set(rule, matcher);
+    this.matchers ??= new WeakMap();
+    this.matchers.set(rule, matcher);
     return matcher;
   }
-  const addedListeners = new Set<() => void>();
-  let counter = 0;
-  const nextId = options.nextId ?? (() => `rule-${++counter}`);
 
-  function windowTime(value: number | string | undefined, createdAt: number): number | undefined {
-    if (value === undefined) return undefined;
-    if (typeof value === 'number') return value;
-    if (value.startsWith('+')) return createdAt + parseDuration(value.slice(1));
-    return Date.parse(value);
+  private isDomain(rule: FaultRule): boolean {
+    this.domainKinds ??= new Set(Object.keys(this.options.domainEffects ?? {}));
+    return isDomainRule(rule, this.domainKinds);
   }
 
-  /** Counts a match and decides whether the rule fires for it (an exhausted rule only counts). */
-  function decide(rule: FaultRule): boolean {
+  private decide(rule: FaultRule): boolean {
     const t = rule.trigger;
     if (rule.exhausted) {
       rule.matched++;
@@ -189,7 +200,7 @@ export function createFaultEngine(options: FaultEngineOptions): FaultEngine {
     }
     if (t.window) {
       const created = Date.parse(rule.createdAt);
-      const now = clock.now();
+      const now = this.options.clock.now();
       const from = windowTime(t.window.from, created);
       const to = windowTime(t.window.to, created);
       if ((from !== undefined && now < from) || (to !== undefined && now >= to)) return false;
@@ -201,82 +212,111 @@ export function createFaultEngine(options: FaultEngineOptions): FaultEngine {
       return false;
     }
     if (t.times !== undefined && rule.fired >= t.times) return false;
-    if (t.probability !== undefined && !(random.next() < t.probability)) return false;
+    if (t.probability !== undefined && !(this.options.random.next() < t.probability)) return false;
     rule.fired++;
     if ((t.times !== undefined && rule.fired >= t.times) || t.nth !== undefined) rule.exhausted = true;
     return true;
   }
 
-  const engine: FaultEngine = {
-    add(input) {
-      const spec = parseInput(schema(), input) as FaultRuleSpec;
-      const id = spec.id ?? nextId();
-      if (rules.has(id)) throw new SimInputError(`a fault rule with id "${id}" already exists`, 'id');
-      const rule: FaultRule = { ...spec, id, matched: 0, fired: 0, createdAt: clock.iso(), exhausted: false };
-      rules.set(id, rule);
-      compileAndKeep(rule);
-      for (const listener of addedListeners) listener();
-      return rule;
-    },
-    list: () => [...rules.values()],
-    size: () => rules.size,
-    get: (id) => rules.get(id),
-    remove: (id) => rules.delete(id),
-    clear: () => rules.clear(),
-    unfired: () => [...rules.values()].filter((r) => r.fired === 0),
-    evaluate(facts, phase) {
-      const fired: FaultRule[] = [];
-      for (const rule of rules.values()) {
-        if (rule.phase !== phase || isDomainRule(rule, domainKinds)) continue;
-        if (!matches(rule, facts) || !decide(rule)) continue;
-        fired.push(rule);
-        const e = rule.effect;
-        if (e.error !== undefined || e.http !== undefined || e.connection !== undefined) break;
-      }
-      return fired;
-    },
-    take<T>(facts: RequestFacts, kind: string) {
-      for (const rule of rules.values()) {
-        if (rule.effect[kind] === undefined) continue;
-        if (!matches(rule, facts) || !decide(rule)) continue;
-        return { rule, value: rule.effect[kind] as T };
-      }
-      return undefined;
-    },
-    delayOf(rule) {
-      const d = rule.effect.delay;
-      if (d === undefined) return 0;
-      if (typeof d === 'object') {
-        const min = parseDuration(d.min);
-        const max = parseDuration(d.max);
-        return min + Math.floor(random.next() * (max - min + 1));
-      }
-      return parseDuration(d);
-    },
-    onRuleAdded(listener) {
-      addedListeners.add(listener);
-      return () => addedListeners.delete(listener);
-    },
-    snapshot: () => [...rules.values()].map((r) => structuredClone(r)),
-    restore(list) {
-      rules.clear();
-      for (const r of list) {
-        const spec = engine.add({
-          id: r.id,
-          description: r.description,
-          match: r.match,
-          trigger: r.trigger,
-          phase: r.phase,
-          effect: r.effect,
-        });
-        Object.assign(spec, {
-          matched: r.matched ?? 0,
-          fired: r.fired ?? 0,
-          exhausted: r.exhausted ?? false,
-          createdAt: r.createdAt ?? spec.createdAt,
-        });
-      }
-    },
-  };
-  return engine;
+  add(input: unknown): FaultRule {
+    const { options } = this;
+    this.schema ??= createFaultRuleSchema({
+      errorEffect: options.errorEffect,
+      domainEffects: options.domainEffects,
+    });
+    const spec = parseInput(this.schema, input) as FaultRuleSpec;
+    const id = spec.id ?? options.nextId?.() ?? `rule-${++this.counter}`;
+    const rules = this.table();
+    if (rules.has(id)) throw new SimInputError(`a fault rule with id "${id}" already exists`, 'id');
+    const createdAt = options.clock.iso();
+    const rule: FaultRule = { ...spec, id, matched: 0, fired: 0, createdAt, exhausted: false };
+    rules.set(id, rule);
+    this.compileAndKeep(rule);
+    if (this.addedListeners) for (const listener of this.addedListeners) listener();
+    return rule;
+  }
+  list(): FaultRule[] {
+    return this.rules ? [...this.rules.values()] : [];
+  }
+  size(): number {
+    return this.rules?.size ?? 0;
+  }
+  get(id: string): FaultRule | undefined {
+    return this.rules?.get(id);
+  }
+  remove(id: string): boolean {
+    return this.rules?.delete(id) ?? false;
+  }
+  clear(): void {
+    this.rules?.clear();
+  }
+  unfired(): FaultRule[] {
+    return this.list().filter((r) => r.fired === 0);
+  }
+  evaluate(facts: RequestFacts, phase: 'before' | 'after'): FaultRule[] {
+    const fired: FaultRule[] = [];
+    if (this.rules === undefined) return fired;
+    for (const rule of this.rules.values()) {
+      if (rule.phase !== phase || this.isDomain(rule)) continue;
+      if (!this.matches(rule, facts) || !this.decide(rule)) continue;
+      fired.push(rule);
+      const e = rule.effect;
+      if (e.error !== undefined || e.http !== undefined || e.connection !== undefined) break;
+    }
+    return fired;
+  }
+  take<T = unknown>(facts: RequestFacts, kind: string): { rule: FaultRule; value: T } | undefined {
+    if (this.rules === undefined) return undefined;
+    for (const rule of this.rules.values()) {
+      if (rule.effect[kind] === undefined) continue;
+      if (!this.matches(rule, facts) || !this.decide(rule)) continue;
+      return { rule, value: rule.effect[kind] as T };
+    }
+    return undefined;
+  }
+  delayOf(rule: FaultRule): number {
+    const d = rule.effect.delay;
+    if (d === undefined) return 0;
+    if (typeof d === 'object') {
+      const min = parseDuration(d.min);
+      const max = parseDuration(d.max);
+      return min + Math.floor(this.options.random.next() * (max - min + 1));
+    }
+    return parseDuration(d);
+  }
+  onRuleAdded(listener: () => void): () => void {
+    this.addedListeners ??= new Set();
+    const listeners = this.addedListeners;
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }
+  snapshot(): FaultRule[] {
+    return this.list().map((r) => structuredClone(r));
+  }
+  restore(list: FaultRule[]): void {
+    this.rules?.clear();
+    for (const r of list) {
+      const spec = this.add({
+        id: r.id,
+        description: r.description,
+        match: r.match,
+        trigger: r.trigger,
+        phase: r.phase,
+        effect: r.effect,
+      });
+      Object.assign(spec, {
+        matched: r.matched ?? 0,
+        fired: r.fired ?? 0,
+        exhausted: r.exhausted ?? false,
+        createdAt: r.createdAt ?? spec.createdAt,
+      });
+    }
+  }
+}
+
+function windowTime(value: number | string | undefined, createdAt: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number') return value;
+  if (value.startsWith('+')) return createdAt + parseDuration(value.slice(1));
+  return Date.parse(value);
 }

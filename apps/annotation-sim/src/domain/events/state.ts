@@ -54,12 +54,22 @@ export interface EventsState {
  * @example state.extensions.set(EVENTS_EXTENSION, createEventsState({ exportDurationMs: 5000 }))
  */
 export function createEventsState(settings: Partial<EventsSettings> = {}): EventsState {
-  return {
-    store: new EventStore(),
-    jobs: new Map(),
-    settings: { ...DEFAULT_EVENTS_SETTINGS, ...settings },
-    dropped: 0,
-  };
+  return new WorldEvents({ ...DEFAULT_EVENTS_SETTINGS, ...settings });
+}
+
+/** An events state whose export jobs table is made by the first export (most worlds run none). */
+class WorldEvents implements EventsState {
+  store = new EventStore();
+  dropped = 0;
+  private _jobs: Map<string, ExportJob> | undefined;
+  constructor(public settings: EventsSettings) {}
+  get jobs(): Map<string, ExportJob> {
+    this._jobs ??= new Map();
+    return this._jobs;
+  }
+  set jobs(table: Map<string, ExportJob>) {
+    this._jobs = table;
+  }
 }
 
 /**

@@ -46,3 +46,4 @@ export const ROW_COLUMN_BYTES = NUMERIC.length * 8 + CODED.length * 4 + 3 * 4 + 
 /** Columns of a store that holds no row yet (never written: `grow` replaces them before the first row). */
 export const EMPTY_F64 = new Float64Array(0);
 export const EMPTY_U32 = new Uint32Array(0);
+export const EMPTY_U8 = new Uint8Array(0);

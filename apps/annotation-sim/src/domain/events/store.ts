@@ -28,6 +28,7 @@ import {
   CODED,
   type CodedColumn,
   EMPTY_F64,
+  EMPTY_U8,
   EMPTY_U32,
   FIELD,
   FIRST_CAPACITY,
@@ -54,19 +55,20 @@ export class EventStore {
   private epoch = 0;
   private readonly numeric = {} as Record<NumericColumn, Float64Array>;
   private readonly coded = {} as Record<CodedColumn, Uint32Array>;
-  private readonly dict = {} as Record<CodedColumn, Dictionary>;
+  /** The dictionaries of the coded columns, made on the first append (as the writer). */
+  private dict: Record<CodedColumn, Dictionary> | undefined;
   /** The line of the row at position p is `segments[lineSegment[p]]` from `lineStart[p]` to `lineEnd[p]`. */
-  private lineSegment = new Uint32Array(0);
-  private lineStart = new Uint32Array(0);
-  private lineEnd = new Uint32Array(0);
-  private nulls = new Uint8Array(0);
+  private lineSegment = EMPTY_U32;
+  private lineStart = EMPTY_U32;
+  private lineEnd = EMPTY_U32;
+  private nulls = EMPTY_U8;
   private segments: Uint8Array[] = [];
   /** Segments no row uses any more, kept to write later lines into. */
   private spares: Uint8Array[] = [];
   private segmentUsed = 0;
   private lineBytes = 0;
   /** Rows (by absolute number) whose texts a line cannot give back exactly (lone surrogates), as given. */
-  private readonly inexact = new Map<number, Texts>();
+  private inexact: Map<number, Texts> | undefined;
   /** The line writer and its scratch input, made on the first append. */
   private writer: CsvLineWriter | undefined;
   private input: CsvLineInput | undefined;
@@ -77,10 +79,7 @@ export class EventStore {
   constructor(first = 0) {
     this.first = first;
     for (const c of NUMERIC) this.numeric[c] = EMPTY_F64;
-    for (const c of CODED) {
-      this.coded[c] = EMPTY_U32;
-      this.dict[c] = new Dictionary();
-    }
+    for (const c of CODED) this.coded[c] = EMPTY_U32;
   }
 
   get length(): number {
@@ -136,6 +135,7 @@ export class EventStore {
     if (this.input === undefined) {
       this.input = createCsvLineInput();
       this.writer = createCsvLineWriter();
+      this.dict = Object.fromEntries(CODED.map((c) => [c, new Dictionary()])) as typeof this.dict;
     }
     const r = this.input;
     n.timestamp[i] = numberOrNaN(row.timestamp);
@@ -154,7 +154,7 @@ export class EventStore {
     r.count = numberOrNaN(row.count);
     r.duration = numberOrNaN(row.duration);
     r.accessTokenId = numberOrNaN(row.access_token_id);
-    const d = this.dict;
+    const d = this.dict as Record<CodedColumn, Dictionary>;
     const codes = this.coded;
     let c = d.scope.code(row.scope ?? null);
     codes.scope[i] = c;
@@ -183,6 +183,7 @@ export class EventStore {
       negativeZero(r.duration, BIT.negativeZeroDuration) |
       negativeZero(r.accessTokenId, BIT.negativeZeroAccessTokenId);
     if (!(exactInUtf8(objName) && exactInUtf8(objVal) && exactInUtf8(payload))) {
+      this.inexact ??= new Map();
       this.inexact.set(this.first + i, { obj_name: objName, obj_val: objVal, payload });
     }
     r.objName = objName;
@@ -216,7 +217,7 @@ export class EventStore {
       Math.min(evictedBytes, Math.ceil(this.lineBytes / 3)),
     );
     const first = this.first + n;
-    for (const k of this.inexact.keys()) if (k < first) this.inexact.delete(k);
+    if (this.inexact) for (const k of this.inexact.keys()) if (k < first) this.inexact.delete(k);
     this.first = first;
     this.size = keep;
     const line = { segment: this.lineSegment, start: this.lineStart, end: this.lineEnd };
@@ -270,10 +271,10 @@ export class EventStore {
       const v = this.numeric[c][p] as number;
       return Number.isNaN(v) ? null : v;
     };
-    const str = (c: CodedColumn) => this.dict[c].values[this.coded[c][p] as number] ?? null;
+    const str = (c: CodedColumn) => this.dict?.[c].values[this.coded[c][p] as number] ?? null;
     const flags = this.nulls[p] as number;
     const fields = splitCsvLine(DECODER.decode(this.line(i)));
-    const texts = this.inexact.get(i) ?? {
+    const texts = this.inexact?.get(i) ?? {
       obj_name: flags & BIT.nullObjName ? null : (fields[FIELD.obj_name] as string),
       obj_val: flags & BIT.nullObjVal ? null : (fields[FIELD.obj_val] as string),
       payload: flags & BIT.nullPayload ? null : (fields[FIELD.payload] as string),
@@ -320,9 +321,9 @@ export class EventStore {
     const ts = this.numeric.timestamp;
     const source = this.coded.source;
     const scope = this.coded.scope;
-    const server = this.dict.source.has('server') ?? -1;
-    const client = this.dict.source.has('client') ?? -1;
-    const exception = this.dict.scope.has('send:exception') ?? -1;
+    const server = this.dict?.source.has('server') ?? -1;
+    const client = this.dict?.source.has('client') ?? -1;
+    const exception = this.dict?.scope.has('send:exception') ?? -1;
     const columns: Float64Array[] = [];
     const wanted: number[] = [];
     for (const key of ID_FILTERS) {

@@ -70,17 +70,43 @@ export function requestsOf(state: { extensions: Map<string, unknown> }): Request
   return state.extensions.get(REQUESTS_EXTENSION) as RequestsState;
 }
 
-/** An empty registry. */
+/** An empty registry; `hooks` may be given as the function that makes them on first use. */
 export function createRequestsState(
-  hooks: RequestHooks,
+  hooks: RequestHooks | (() => RequestHooks),
   settings: Partial<RequestSettings> = {},
 ): RequestsState {
-  return {
-    requests: new Map(),
-    uploads: new Map(),
-    settings: { ...DEFAULT_REQUEST_SETTINGS, ...settings },
-    hooks,
-  };
+  return new WorldRequests(hooks, { ...DEFAULT_REQUEST_SETTINGS, ...settings });
+}
+
+/** A registry whose tables and hooks are made on first use (most worlds run no background request). */
+class WorldRequests implements RequestsState {
+  private _requests: Map<string, BackgroundRequest> | undefined;
+  private _uploads: Map<number, TaskUpload> | undefined;
+  constructor(
+    private _hooks: RequestHooks | (() => RequestHooks),
+    public settings: RequestSettings,
+  ) {}
+  get requests(): Map<string, BackgroundRequest> {
+    this._requests ??= new Map();
+    return this._requests;
+  }
+  set requests(table: Map<string, BackgroundRequest>) {
+    this._requests = table;
+  }
+  get uploads(): Map<number, TaskUpload> {
+    this._uploads ??= new Map();
+    return this._uploads;
+  }
+  set uploads(table: Map<number, TaskUpload>) {
+    this._uploads = table;
+  }
+  get hooks(): RequestHooks {
+    if (typeof this._hooks === 'function') this._hooks = this._hooks();
+    return this._hooks;
+  }
+  set hooks(hooks: RequestHooks) {
+    this._hooks = hooks;
+  }
 }
 
 /** A JSON snapshot (timers dropped). */

@@ -1,0 +1,101 @@
+// A namespace costs what it uses (hardening: "nothing allocated up front that the namespace has not
+// used"): a namespace only touched holds no delivery engine, no empty table but the seeded admin's, no
+// event-store columns and no functions of its own; each is made by its first use, and the control plane,
+// snapshots and deletion see such a namespace as they always did.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { OutboundRequest, OutboundResult } from '../src/delivery/sender';
+import { eventsOf } from '../src/domain/events/state';
+import { deliveryIfMade } from '../src/simulator';
+import { aWebhook } from './support/builders';
+import { createHarness, type Harness } from './support/harness';
+
+/** A state's count of the tables it made (src/domain/state-tables.ts). */
+const tablesMade = (state: object) => (state as { tablesMade(): number }).tablesMade();
+
+let h: Harness;
+const sent: OutboundRequest[] = [];
+afterEach(() => {
+  h?.close();
+  sent.length = 0;
+});
+function harness() {
+  const sender = async (req: OutboundRequest): Promise<OutboundResult> => {
+    sent.push(req);
+    return { kind: 'response', status: 200, body: 'ok' };
+  };
+  h = createHarness({ sender });
+  return h;
+}
+
+describe('a touched namespace', () => {
+  it('makes no delivery engine, empty tables, event columns or per-world functions', () => {
+    const { sim } = harness();
+    const worlds = Array.from({ length: 50 }, (_, i) => sim.world(`touched-${i}`));
+    for (const world of worlds) {
+      expect(deliveryIfMade(world.state)).toBeUndefined();
+      // The users table holds the seeded admin; the thirteen others are not made yet.
+      expect(tablesMade(world.state)).toBe(1);
+      expect(eventsOf(world.state).store.allocatedBytes()).toBe(0);
+    }
+    const [a, b] = worlds;
+    // One function for every world, not a closure made per world.
+    expect(a?.state.emit).toBe(b?.state.emit);
+    expect(a?.state.subscribe).toBe(b?.state.subscribe);
+  });
+
+  it('shows empty stores in the control plane, as before', async () => {
+    harness();
+    const events = await h.get('/_ns/quiet/_sim/events');
+    expect(events.status).toBe(200);
+    expect(events.body).toMatchObject({ stored: 0, dropped: 0, evicted: 0, jobs: [] });
+    expect((await h.get('/_ns/quiet/_sim/deliveries/stats')).body).toEqual({
+      queued: 0,
+      inFlight: 0,
+      scheduledRetries: 0,
+    });
+    expect((await h.get('/_ns/quiet/_sim/deliveries')).body).toMatchObject({ entries: [], dropped: 0 });
+    expect((await h.get('/_ns/quiet/_sim/deliveries/settings')).body).toEqual({
+      egress: { policy: 'metadata-only', allow: [] },
+    });
+    expect((await h.get('/_ns/quiet/api/projects', { as: 'admin' })).body.count).toBe(0);
+  });
+
+  it('exports, imports, resets and deletes without making what it never used', async () => {
+    const { sim } = harness();
+    const exported = await h.get('/_ns/snap/_sim/state');
+    expect(exported.status).toBe(200);
+    expect(deliveryIfMade(sim.world('snap').state)).toBeUndefined();
+    expect(exported.body.state.delivery).toEqual({ egress: { policy: 'metadata-only', allow: [] } });
+    const put = await h.put('/_ns/copy/_sim/state', exported.body);
+    expect(put.status).toBe(200);
+    const again = await h.get('/_ns/copy/_sim/state');
+    expect(again.body).toEqual({ ...exported.body, namespace: 'copy' });
+    expect((await h.post('/_ns/snap/_sim/reset')).status).toBeLessThan(300);
+    expect(deliveryIfMade(sim.world('snap').state)).toBeUndefined();
+    expect((await h.del('/_sim/namespaces/snap')).status).toBe(204);
+    expect(sim.namespaces.has('snap')).toBe(false);
+  });
+
+  it('makes the delivery engine with the first webhook delivery, and delivers it', async () => {
+    const { sim } = harness();
+    h.seed({ users: [{ username: 'u' }], projects: [{ name: 'p', owner: 'u' }] });
+    expect(deliveryIfMade(sim.world().state)).toBeUndefined();
+    const hook = await h.post(
+      '/api/webhooks',
+      aWebhook().forProject(1).withEvents('update:project').build(),
+      {
+        as: 'u',
+      },
+    );
+    expect(hook.status).toBe(201);
+    await h.patch('/api/projects/1', { name: 'renamed' }, { as: 'u' });
+    expect(deliveryIfMade(sim.world().state)).toBeDefined();
+    await h.idle();
+    expect(sent.map((r) => JSON.parse(r.body.toString()).event)).toEqual(['update:project']);
+    expect((await h.get('/_sim/deliveries/stats')).body).toEqual({
+      queued: 0,
+      inFlight: 0,
+      scheduledRetries: 0,
+    });
+  });
+});
