@@ -118,7 +118,9 @@ export const ClusterUpdate = markBetaOnly(
     desiredImageType: z.string().optional(),
     desiredNodePoolAutoscaling: NodePoolAutoscaling.optional(),
     desiredLocations: z.array(z.string()).optional(),
-    desiredMasterAuthorizedNetworksConfig: notActedOn,
+    get desiredMasterAuthorizedNetworksConfig() {
+      return Cluster.shape.masterAuthorizedNetworksConfig;
+    },
     desiredPodSecurityPolicyConfig: notActedOn,
     desiredClusterAutoscaling: notActedOn,
     get desiredBinaryAuthorization() {
@@ -188,8 +190,12 @@ export const ClusterUpdate = markBetaOnly(
     },
     desiredEnablePrivateEndpoint: notActedOn,
     desiredDefaultEnablePrivateNodes: notActedOn,
-    desiredControlPlaneEndpointsConfig: notActedOn,
-    desiredNodePoolAutoConfigNetworkTags: notActedOn,
+    get desiredControlPlaneEndpointsConfig() {
+      return Cluster.shape.controlPlaneEndpointsConfig;
+    },
+    get desiredNodePoolAutoConfigNetworkTags() {
+      return Cluster.shape.nodePoolAutoConfig.unwrap().shape.networkTags;
+    },
     desiredProtectConfig: notActedOn,
     get desiredPodAutoscaling() {
       return Cluster.shape.podAutoscaling;
@@ -198,7 +204,9 @@ export const ClusterUpdate = markBetaOnly(
       return networkConfigShape().gatewayApiConfig;
     },
     etag: z.string().optional(),
-    desiredNodePoolLoggingConfig: notActedOn,
+    get desiredNodePoolLoggingConfig() {
+      return Cluster.shape.nodePoolDefaults.unwrap().shape.nodeConfigDefaults.unwrap().shape.loggingConfig;
+    },
     desiredFleet: notActedOn,
     desiredStackType: notActedOn,
     additionalPodRangesConfig: notActedOn,
@@ -210,26 +218,37 @@ export const ClusterUpdate = markBetaOnly(
     desiredNetworkPerformanceConfig: notActedOn,
     desiredEnableFqdnNetworkPolicy: z.boolean().optional(),
     desiredAutopilotWorkloadPolicyConfig: notActedOn,
-    desiredK8sBetaApis: notActedOn,
+    get desiredK8sBetaApis() {
+      return Cluster.shape.enableK8sBetaApis;
+    },
     desiredHostMaintenancePolicy: notActedOn,
     desiredContainerdConfig: notActedOn,
     desiredEnableMultiNetworking: notActedOn,
-    desiredNodePoolAutoConfigResourceManagerTags: notActedOn,
+    get desiredNodePoolAutoConfigResourceManagerTags() {
+      return Cluster.shape.nodePoolAutoConfig.unwrap().shape.resourceManagerTags;
+    },
     get desiredInTransitEncryptionConfig() {
       return networkConfigShape().inTransitEncryptionConfig;
     },
     desiredEnableCiliumClusterwideNetworkPolicy: z.boolean().optional(),
     desiredSecretManagerConfig: notActedOn,
     desiredCompliancePostureConfig: notActedOn,
-    desiredNodeKubeletConfig: notActedOn,
-    desiredNodePoolAutoConfigKubeletConfig: notActedOn,
+    get desiredNodeKubeletConfig() {
+      return Cluster.shape.nodePoolDefaults.unwrap().shape.nodeConfigDefaults.unwrap().shape
+        .nodeKubeletConfig;
+    },
+    get desiredNodePoolAutoConfigKubeletConfig() {
+      return Cluster.shape.nodePoolAutoConfig.unwrap().shape.nodeKubeletConfig;
+    },
     userManagedKeysConfig: notActedOn,
     desiredRbacBindingConfig: notActedOn,
     desiredAdditionalIpRangesConfig: notActedOn,
     desiredEnterpriseConfig: notActedOn,
     desiredAutoIpamConfig: notActedOn,
     desiredDisableL4LbFirewallReconciliation: notActedOn,
-    desiredNodePoolAutoConfigLinuxNodeConfig: notActedOn,
+    get desiredNodePoolAutoConfigLinuxNodeConfig() {
+      return Cluster.shape.nodePoolAutoConfig.unwrap().shape.linuxNodeConfig;
+    },
     desiredUserManagedKeysConfig: notActedOn,
     desiredAnonymousAuthenticationConfig: notActedOn,
     gkeAutoUpgradeConfig: notActedOn,

@@ -1,5 +1,7 @@
 import type { UpdateClusterRequestShape } from '@sims/cluster-schema';
+import { ENDPOINT_FIELD_UPDATES } from './cluster-update-endpoints';
 import { NETWORK_FIELD_UPDATES } from './cluster-update-network';
+import { POOL_DEFAULT_FIELD_UPDATES } from './cluster-update-pool-defaults';
 import { SECURITY_FIELD_UPDATES } from './cluster-update-security';
 import { isPlainObject, type Loose } from './defaults';
 import { fail, ok, type Result } from './errors';
@@ -100,6 +102,8 @@ export const CLUSTER_FIELD_UPDATES: Readonly<Record<string, FieldUpdate>> = {
   desiredPodAutoscaling: { path: 'podAutoscaling', apply: 'replace' },
   ...NETWORK_FIELD_UPDATES,
   ...SECURITY_FIELD_UPDATES,
+  ...POOL_DEFAULT_FIELD_UPDATES,
+  ...ENDPOINT_FIELD_UPDATES,
 };
 
 /** Fields GKE takes together in one ClusterUpdate (recorded: Terraform sends both services at once). */

@@ -1,4 +1,5 @@
 import type { CreateNodePoolRequestShape, UpdateNodePoolRequestShape } from '@sims/cluster-schema';
+import { inheritPoolDefaults } from './cluster-update-pool-defaults';
 import { admit, type DomainContext, findPool, withEffects } from './context';
 import { defaultNodePool, instanceGroupUrls } from './defaults';
 import { fail, ok, type Result } from './errors';
@@ -231,7 +232,13 @@ export function createNodePool(
   }
   const busy = admit(state, record, { type: 'CREATE_NODE_POOL', nodePool: input.name }, ctx);
   if (!busy.ok) return busy;
-  const pool = buildPool(record, { ...input, name: input.name }, version, ctx.ids.hex(8));
+  // A pool takes the cluster's node pool defaults it does not set (cluster-update-pool-defaults.ts).
+  const pool = buildPool(
+    record,
+    { ...inheritPoolDefaults(record, input), name: input.name },
+    version,
+    ctx.ids.hex(8),
+  );
   pool.status = 'PROVISIONING';
   record.pools.set(input.name, { pool, generation: 0 });
   const op = createOperation(
