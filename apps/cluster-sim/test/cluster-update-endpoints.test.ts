@@ -5,7 +5,8 @@ import { createHarness, type Harness } from './support/harness';
 /**
  * ClusterUpdate fields for the control plane's access: the authorized networks (kept in both
  * `masterAuthorizedNetworksConfig` and `controlPlaneEndpointsConfig.ipEndpointsConfig`) and the beta APIs,
- * each an UPDATE_CLUSTER operation aimed at the cluster, the change landing when it is DONE.
+ * each an UPDATE_CLUSTER operation aimed at the cluster, the change landing when it is DONE (the
+ * endpoints themselves: cluster-update-control-plane.test.ts), and `desiredPrivateClusterConfig`'s global access.
  */
 let h: Harness;
 const ZONE = '/v1beta1/projects/p1/locations/us-central1-a';
@@ -104,13 +105,11 @@ describe('clusters.update: desiredMasterAuthorizedNetworksConfig', () => {
         privateEndpointEnforcementEnabled: false,
       },
     });
-    // `enabled` and `cidrBlocks` are plain proto3 fields: not kept. (The two `optional` bools are kept false
-    // in the cluster; clusters.get omits a false bool outside node-pools.ts's KEEP_FALSE, as for create.)
-    for (const config of networks(after)) {
-      expect(config).not.toHaveProperty('enabled');
-      expect(config).not.toHaveProperty('cidrBlocks');
-      expect(config.gcpPublicCidrsAccessEnabled).not.toBe(true);
-    }
+    // `enabled` and `cidrBlocks` are plain proto3 fields: not kept; the two `optional` bools are answered false.
+    expect(networks(after)).toEqual([
+      { gcpPublicCidrsAccessEnabled: false, privateEndpointEnforcementEnabled: false },
+      { gcpPublicCidrsAccessEnabled: false, privateEndpointEnforcementEnabled: false },
+    ]);
     const blank = await applyUpdate({
       desiredMasterAuthorizedNetworksConfig: {
         enabled: true,
@@ -135,6 +134,63 @@ describe('clusters.update: desiredMasterAuthorizedNetworksConfig', () => {
     const c2 = (await h.get(`${ZONE}/clusters/c2`)).body;
     const { after } = await applyUpdate({ desiredMasterAuthorizedNetworksConfig: config });
     expect(after.masterAuthorizedNetworksConfig).toEqual(c2.masterAuthorizedNetworksConfig);
+  });
+
+  it('clusters.create keeps the authorized networks given in both places, as a later update does', async () => {
+    const created = await h.post(`${ZONE}/clusters`, {
+      cluster: {
+        name: 'c2',
+        initialNodeCount: 1,
+        masterAuthorizedNetworksConfig: { enabled: true, cidrBlocks: [OFFICE] },
+      },
+    });
+    expect(created.status, created.text).toBe(200);
+    // The endpoints' form wins over the deprecated one when both are given (an empty one is not given).
+    const both = await h.post(`${ZONE}/clusters`, {
+      cluster: {
+        name: 'c3',
+        initialNodeCount: 1,
+        masterAuthorizedNetworksConfig: { enabled: true, cidrBlocks: [OFFICE] },
+        controlPlaneEndpointsConfig: {
+          ipEndpointsConfig: {
+            authorizedNetworksConfig: {
+              enabled: true,
+              cidrBlocks: [HOME],
+              gcpPublicCidrsAccessEnabled: false,
+            },
+          },
+        },
+      },
+    });
+    expect(both.status, both.text).toBe(200);
+    const empty = await h.post(`${V1_CLUSTER.replace(/\/c1$/, '')}`, {
+      cluster: {
+        name: 'c4',
+        initialNodeCount: 1,
+        masterAuthorizedNetworksConfig: { enabled: true, cidrBlocks: [HOME] },
+        controlPlaneEndpointsConfig: { ipEndpointsConfig: { authorizedNetworksConfig: {} } },
+      },
+    });
+    expect(empty.status, empty.text).toBe(200);
+    await h.advance('10s');
+    const office = { enabled: true, cidrBlocks: [OFFICE], gcpPublicCidrsAccessEnabled: true };
+    const home = { enabled: true, cidrBlocks: [HOME], gcpPublicCidrsAccessEnabled: false };
+    expect(networks((await h.get(`${ZONE}/clusters/c2`)).body)).toEqual([office, office]);
+    expect(networks((await h.get(`${ZONE}/clusters/c3`)).body)).toEqual([home, home]);
+    const c4 = (await h.get(V1_CLUSTER.replace(/c1$/, 'c4'))).body;
+    expect(networks(c4)).toEqual([
+      { ...home, gcpPublicCidrsAccessEnabled: true },
+      { ...home, gcpPublicCidrsAccessEnabled: true },
+    ]);
+    const { before, after } = await applyUpdate(
+      {
+        desiredControlPlaneEndpointsConfig: {
+          ipEndpointsConfig: { authorizedNetworksConfig: { enabled: true, cidrBlocks: [OFFICE] } },
+        },
+      },
+      `${ZONE}/clusters/c2`,
+    );
+    expect(networks(after)).toEqual(networks(before));
   });
 
   it('refuses a block not in CIDR notation and more blocks than a public cluster may have', async () => {
@@ -268,89 +324,6 @@ describe('clusters.update: desiredMasterAuthorizedNetworksConfig', () => {
   });
 });
 
-describe('clusters.update: desiredControlPlaneEndpointsConfig', () => {
-  it('applies the IP endpoints authorized networks in both places', async () => {
-    const { before, after } = await applyUpdate({
-      desiredControlPlaneEndpointsConfig: {
-        ipEndpointsConfig: { authorizedNetworksConfig: { enabled: true, cidrBlocks: [OFFICE] } },
-      },
-    });
-    const expected = { enabled: true, cidrBlocks: [OFFICE], gcpPublicCidrsAccessEnabled: true };
-    expect(networks(after)).toEqual([expected, expected]);
-    expect(after.controlPlaneEndpointsConfig.dnsEndpointConfig).toEqual(
-      before.controlPlaneEndpointsConfig.dnsEndpointConfig,
-    );
-    expect(after.privateClusterConfig).toEqual(before.privateClusterConfig);
-  });
-
-  it('accepts the other fields at the values the cluster has, and output-only fields, beside them', async () => {
-    const { before, after } = await applyUpdate(
-      {
-        desiredControlPlaneEndpointsConfig: {
-          dnsEndpointConfig: { allowExternalTraffic: false, endpoint: 'elsewhere.gke.goog' },
-          ipEndpointsConfig: {
-            enabled: true,
-            enablePublicEndpoint: true,
-            globalAccess: false,
-            privateEndpointSubnetwork: '',
-            publicEndpoint: '1.2.3.4',
-            authorizedNetworksConfig: { enabled: true, cidrBlocks: [HOME] },
-          },
-        },
-      },
-      V1_CLUSTER,
-    );
-    const expected = { enabled: true, cidrBlocks: [HOME], gcpPublicCidrsAccessEnabled: true };
-    expect(networks(after)).toEqual([expected, expected]);
-    expect(after.controlPlaneEndpointsConfig.dnsEndpointConfig).toEqual(
-      before.controlPlaneEndpointsConfig.dnsEndpointConfig,
-    );
-    expect(after.controlPlaneEndpointsConfig.ipEndpointsConfig.publicEndpoint).toBe(before.endpoint);
-  });
-
-  it('refuses a change of the DNS or IP endpoints themselves with the 501, starting nothing', async () => {
-    for (const [update, what] of [
-      [{ dnsEndpointConfig: { allowExternalTraffic: true } }, 'dnsEndpointConfig.allowExternalTraffic'],
-      [
-        { ipEndpointsConfig: { enablePublicEndpoint: false, authorizedNetworksConfig: { enabled: true } } },
-        'ipEndpointsConfig.enablePublicEndpoint',
-      ],
-      [{ ipEndpointsConfig: { globalAccess: true } }, 'ipEndpointsConfig.globalAccess'],
-      [{ ipEndpointsConfig: { enabled: false } }, 'ipEndpointsConfig.enabled'],
-    ] as const) {
-      const error = await refused({ desiredControlPlaneEndpointsConfig: update }, 501);
-      expect(error.status).toBe('UNIMPLEMENTED');
-      expect(error.message).toMatch(
-        new RegExp(
-          `^ClusterUpdate field "desiredControlPlaneEndpointsConfig" changing ${what.replace('.', '\\.')}: not simulated`,
-        ),
-      );
-    }
-    const none = await refused(
-      { desiredControlPlaneEndpointsConfig: { dnsEndpointConfig: { allowExternalTraffic: false } } },
-      501,
-    );
-    expect(none.message).toMatch(/without ipEndpointsConfig\.authorizedNetworksConfig: not simulated/);
-  });
-
-  it('checks the authorized networks as desiredMasterAuthorizedNetworksConfig does', async () => {
-    const error = await refused(
-      {
-        desiredControlPlaneEndpointsConfig: {
-          ipEndpointsConfig: {
-            authorizedNetworksConfig: { enabled: true, cidrBlocks: [{ cidrBlock: '1.2.3/8' }] },
-          },
-        },
-      },
-      400,
-    );
-    expect(error.message).toBe('Invalid master authorized networks: "1.2.3/8" is not a CIDR block.');
-    expect(violation(error)).toBe(
-      'update.desired_control_plane_endpoints_config.ip_endpoints_config.authorized_networks_config.cidr_blocks',
-    );
-  });
-});
-
 describe('clusters.update: desiredK8sBetaApis', () => {
   const CAPACITIES = 'storage.k8s.io/v1beta1/csistoragecapacities';
   const CIDRS = 'networking.k8s.io/v1beta1/servicecidrs';
@@ -377,15 +350,44 @@ describe('clusters.update: desiredK8sBetaApis', () => {
   });
 });
 
-describe('clusters.update: the endpoint fields still refused', () => {
-  it('refuses desiredEnablePrivateEndpoint, desiredDefaultEnablePrivateNodes and the private cluster configs with the 501', async () => {
-    for (const [update, name] of [
-      [{ desiredEnablePrivateEndpoint: true }, 'desiredEnablePrivateEndpoint'],
-      [{ desiredDefaultEnablePrivateNodes: true }, 'desiredDefaultEnablePrivateNodes'],
+describe('clusters.update: desiredPrivateClusterConfig', () => {
+  it('sets masterGlobalAccessConfig and its mirror, ipEndpointsConfig.globalAccess', async () => {
+    const { after } = await applyUpdate({
+      desiredPrivateClusterConfig: {
+        masterGlobalAccessConfig: { enabled: true },
+        privateEndpoint: '10.0.0.9',
+      },
+    });
+    expect(after.privateClusterConfig.masterGlobalAccessConfig).toEqual({ enabled: true });
+    expect(after.controlPlaneEndpointsConfig.ipEndpointsConfig.globalAccess).toBe(true);
+    const off = await applyUpdate(
+      { desiredPrivateClusterConfig: { masterGlobalAccessConfig: {} } },
+      V1_CLUSTER,
+    );
+    expect(off.after.privateClusterConfig.masterGlobalAccessConfig).toBeUndefined();
+    expect(off.after.controlPlaneEndpointsConfig.ipEndpointsConfig.globalAccess).toBeUndefined();
+  });
+
+  it('refuses a change of another field, or no masterGlobalAccessConfig, with the 501', async () => {
+    for (const [update, what] of [
       [
-        { desiredPrivateClusterConfig: { masterGlobalAccessConfig: { enabled: true } } },
-        'desiredPrivateClusterConfig',
+        { enablePrivateNodes: true, masterGlobalAccessConfig: { enabled: true } },
+        'changing enablePrivateNodes',
       ],
+      [{ enablePrivateEndpoint: false }, 'without masterGlobalAccessConfig'],
+    ] as const) {
+      const error = await refused({ desiredPrivateClusterConfig: update }, 501);
+      expect(error.status).toBe('UNIMPLEMENTED');
+      expect(error.message).toMatch(
+        new RegExp(`^ClusterUpdate field "desiredPrivateClusterConfig" ${what}: not simulated`),
+      );
+    }
+  });
+});
+
+describe('clusters.update: the control plane fields still refused', () => {
+  it('refuses privateClusterConfig and enableK8sBetaApis with the 501', async () => {
+    for (const [update, name] of [
       [{ privateClusterConfig: { enablePrivateNodes: true } }, 'privateClusterConfig'],
       [{ enableK8sBetaApis: { enabledApis: ['x/v1beta1/y'] } }, 'enableK8sBetaApis'],
     ] as const) {

@@ -268,7 +268,7 @@ describe('clusters.update: the fields still refused and the API versions', () =>
       [{ desiredDnsConfig: { clusterDns: 'CLOUD_DNS' } }, 'desiredDnsConfig'],
       [{ desiredStackType: 'IPV4_IPV6' }, 'desiredStackType'],
       [{ desiredDatabaseEncryption: { state: 'ENCRYPTED', keyName: 'k' } }, 'desiredDatabaseEncryption'],
-      [{ desiredClusterAutoscaling: { enableNodeAutoprovisioning: true } }, 'desiredClusterAutoscaling'],
+      [{ desiredShieldedNodes: { enabled: false } }, 'desiredShieldedNodes'],
       [{ desiredFleet: { project: 'p1' } }, 'desiredFleet'],
     ] as const) {
       const error = await refused(update, 501);

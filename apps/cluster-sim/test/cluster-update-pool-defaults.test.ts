@@ -29,7 +29,7 @@ async function applyUpdate(update: Record<string, unknown>, cluster = CLUSTER) {
   const res = await h.put(cluster, { update });
   expect(res.status, res.text).toBe(200);
   expect(res.body).toMatchObject({ operationType: 'UPDATE_CLUSTER', status: 'PENDING' });
-  expect(res.body.targetLink).toMatch(/\/zones\/us-central1-a\/clusters\/c1$/);
+  expect(res.body.targetLink).toMatch(/\/zones\/us-central1-a\/clusters\/c[12]$/);
   const during = (await h.get(cluster)).body;
   expect(during.status).toBe('RECONCILING');
   const { status: _s, ...duringRest } = during;
@@ -219,6 +219,48 @@ describe('clusters.update: nodePoolDefaults.nodeConfigDefaults', () => {
     expect(variant.status).toBe('UNIMPLEMENTED');
     expect(variant.message).toMatch(
       /^A desiredNodePoolLoggingConfig without a DEFAULT or MAX_THROUGHPUT variant \("VARIANT_UNSPECIFIED"\): not simulated/,
+    );
+  });
+});
+
+describe('clusters.update: desiredDefaultEnablePrivateNodes', () => {
+  const C2 = `${ZONE}/clusters/c2`;
+
+  /** Creates a pool in c2 and returns it once its operation is DONE. */
+  async function createPoolIn(cluster: string, nodePool: Record<string, unknown>) {
+    const res = await h.post(`${cluster}/nodePools`, { nodePool });
+    expect(res.status, res.text).toBe(200);
+    await h.advance('10m');
+    return (await h.get(`${cluster}/nodePools/${nodePool.name}`)).body;
+  }
+
+  it('sets networkConfig.defaultEnablePrivateNodes, which pools created afterwards without their own take', async () => {
+    await h.seed({ clusters: [{ ...aCluster('c2').build(), nodePools: [] }] });
+    const { before, after } = await applyUpdate({ desiredDefaultEnablePrivateNodes: true }, C2);
+    expect(before.networkConfig.defaultEnablePrivateNodes).toBeUndefined();
+    expect(after.networkConfig).toEqual({ ...before.networkConfig, defaultEnablePrivateNodes: true });
+    const late = await createPoolIn(C2, { name: 'late', initialNodeCount: 1 });
+    expect(late.networkConfig.enablePrivateNodes).toBe(true);
+    const own = await createPoolIn(C2, {
+      name: 'own',
+      initialNodeCount: 1,
+      networkConfig: { enablePrivateNodes: false },
+    });
+    expect(own.networkConfig.enablePrivateNodes).toBe(false);
+    // Every pool has its own value now: no existing pool changes.
+    const off = await applyUpdate(
+      { desiredDefaultEnablePrivateNodes: false },
+      '/v1/projects/p1/locations/us-central1-a/clusters/c2',
+    );
+    expect(off.after.networkConfig.defaultEnablePrivateNodes).toBeUndefined();
+    expect(off.after.nodePools).toEqual(off.before.nodePools);
+  });
+
+  it('refuses it (501) on a cluster with a pool that takes the default, whose nodes GKE would recreate', async () => {
+    const error = await refused({ desiredDefaultEnablePrivateNodes: true }, 501);
+    expect(error.status).toBe('UNIMPLEMENTED');
+    expect(error.message).toMatch(
+      /^ClusterUpdate field "desiredDefaultEnablePrivateNodes" on a cluster with node pools that take it \("[^"]+".*\): not simulated/,
     );
   });
 });

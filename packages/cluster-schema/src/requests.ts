@@ -122,7 +122,9 @@ export const ClusterUpdate = markBetaOnly(
       return Cluster.shape.masterAuthorizedNetworksConfig;
     },
     desiredPodSecurityPolicyConfig: notActedOn,
-    desiredClusterAutoscaling: notActedOn,
+    get desiredClusterAutoscaling() {
+      return Cluster.shape.autoscaling;
+    },
     get desiredBinaryAuthorization() {
       return Cluster.shape.binaryAuthorization;
     },

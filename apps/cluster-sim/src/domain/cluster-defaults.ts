@@ -54,6 +54,25 @@ function caCertificate(id: string): string {
   return Buffer.from(pem).toString('base64');
 }
 
+/** GKE's MasterAuthorizedNetworksConfig when none is given (recorded: `{}` sent, this returned). */
+const AUTHORIZED_NETWORKS_DEFAULT = { gcpPublicCidrsAccessEnabled: true };
+
+/**
+ * The authorized networks GKE keeps, alike, in `masterAuthorizedNetworksConfig` and
+ * `controlPlaneEndpointsConfig.ipEndpointsConfig.authorizedNetworksConfig` (every recording answers the
+ * two alike): the one given merged over the default. The proto deprecates the first for the second and
+ * calls giving both invalid; when both come (an empty message counts as not given: Config Connector
+ * always sends `authorizedNetworksConfig: {}`), the second, the current field, is taken.
+ */
+function authorizedNetworks(given: Loose): Loose {
+  const endpoints = isPlainObject(given.controlPlaneEndpointsConfig) ? given.controlPlaneEndpointsConfig : {};
+  const ip = isPlainObject(endpoints.ipEndpointsConfig) ? endpoints.ipEndpointsConfig : {};
+  const candidates = [ip.authorizedNetworksConfig, given.masterAuthorizedNetworksConfig];
+  const chosen =
+    candidates.find((c) => isPlainObject(c) && Object.keys(c).length > 0) ?? candidates.find(isPlainObject);
+  return mergeDeep<Loose>(structuredClone(AUTHORIZED_NETWORKS_DEFAULT), chosen);
+}
+
 export interface ClusterContext {
   projectId: string;
   projectNumber: string;
@@ -191,6 +210,7 @@ export function defaultCluster(input: ClusterShape & { name: string }, ctx: Clus
   };
   const sub = (key: string): Loose => (isPlainObject(merged[key]) ? (merged[key] as Loose) : {});
   const endpoints = sub('controlPlaneEndpointsConfig');
+  const networks = authorizedNetworks(given);
   const window = sub('maintenancePolicy').window;
   const { window: _window, resourceVersion: _rv, ...policy } = sub('maintenancePolicy');
   const cluster: Loose = {
@@ -223,10 +243,12 @@ export function defaultCluster(input: ClusterShape & { name: string }, ctx: Clus
       },
       ipEndpointsConfig: {
         ...(isPlainObject(endpoints.ipEndpointsConfig) ? endpoints.ipEndpointsConfig : {}),
+        authorizedNetworksConfig: structuredClone(networks),
         privateEndpoint,
         publicEndpoint,
       },
     },
+    masterAuthorizedNetworksConfig: networks,
     privateClusterConfig: { ...sub('privateClusterConfig'), privateEndpoint, publicEndpoint },
     masterAuth: { ...sub('masterAuth'), clusterCaCertificate: caCertificate(id) },
     // An empty window is not kept (recorded: `window: {}` sent, not returned).

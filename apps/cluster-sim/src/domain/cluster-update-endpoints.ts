@@ -6,7 +6,7 @@ import { fail, ok, type Result } from './errors';
 import type { ClusterRecord } from './state';
 
 /** A message field of the cluster, or `{}`. */
-function messageAt(record: ClusterRecord, ...keys: string[]): Loose {
+export function messageAt(record: ClusterRecord, ...keys: string[]): Loose {
   let node: unknown = record.cluster;
   for (const key of keys) node = isPlainObject(node) ? node[key] : undefined;
   return isPlainObject(node) ? node : {};
@@ -17,7 +17,7 @@ function messageAt(record: ClusterRecord, ...keys: string[]): Loose {
  * or its newer form `controlPlaneEndpointsConfig.ipEndpointsConfig.enablePublicEndpoint` false ("the value of
  * enable_public_endpoint is reversed", the proto).
  */
-function hasPrivateEndpoint(record: ClusterRecord): boolean {
+export function hasPrivateEndpoint(record: ClusterRecord): boolean {
   return (
     messageAt(record, 'privateClusterConfig').enablePrivateEndpoint === true ||
     messageAt(record, 'controlPlaneEndpointsConfig', 'ipEndpointsConfig').enablePublicEndpoint === false
@@ -86,6 +86,14 @@ function cidrBlocksOf(value: unknown): Loose[] {
   return Array.isArray(blocks) ? blocks.filter(isPlainObject) : [];
 }
 
+/** How the authorized networks are checked when the update also turns the private endpoint on or off. */
+export interface AuthorizedNetworksCheckOptions {
+  /** Whether the private endpoint is on once the update is done (default: as the cluster has it). */
+  privateEndpoint?: boolean;
+  /** The field every refusal names, when the networks checked are the cluster's, not the ones sent. */
+  violation?: string;
+}
+
 /**
  * GKE's checks of the authorized networks sent (`field` is the message's place in the request):
  * - every block in CIDR notation, at most 50 on a public cluster and 100 on a private one ("Public
@@ -97,14 +105,20 @@ function cidrBlocksOf(value: unknown): Loose[] {
  *   which is required for private endpoints.`, terraform-google-kubernetes-engine#153 2020,
  *   cluster-toolkit#3364 2024).
  */
-function authorizedNetworksCheck(value: unknown, record: ClusterRecord, field: string): Result<void> {
+export function authorizedNetworksCheck(
+  value: unknown,
+  record: ClusterRecord,
+  field: string,
+  options: AuthorizedNetworksCheckOptions = {},
+): Result<void> {
+  const at = (part: string) => options.violation ?? `${field}.${part}`;
   const blocks = cidrBlocksOf(value);
   for (const block of blocks) {
     if (isCidr(block.cidrBlock)) continue;
     return fail({
       code: 'INVALID_REQUEST',
       message: `Invalid master authorized networks: ${JSON.stringify(block.cidrBlock ?? '')} is not a CIDR block.`,
-      field: `${field}.cidr_blocks`,
+      field: at('cidr_blocks'),
     });
   }
   const isPrivate = hasPrivateNodes(record);
@@ -113,15 +127,15 @@ function authorizedNetworksCheck(value: unknown, record: ClusterRecord, field: s
     return fail({
       code: 'INVALID_REQUEST',
       message: `Invalid master authorized networks: ${blocks.length} CIDR blocks, more than the ${limit} a ${isPrivate ? 'private' : 'public'} cluster can have.`,
-      field: `${field}.cidr_blocks`,
+      field: at('cidr_blocks'),
     });
   }
-  if (!hasPrivateEndpoint(record)) return ok(undefined);
+  if (!(options.privateEndpoint ?? hasPrivateEndpoint(record))) return ok(undefined);
   if (!isPlainObject(value) || value.enabled !== true) {
     return fail({
       code: 'INVALID_REQUEST',
       message: 'Master authorized networks must be enabled if private endpoint is enabled.',
-      field: `${field}.enabled`,
+      field: at('enabled'),
     });
   }
   const outside = blocks.find((b) => !isReserved(b.cidrBlock as string));
@@ -129,7 +143,7 @@ function authorizedNetworksCheck(value: unknown, record: ClusterRecord, field: s
     return fail({
       code: 'INVALID_REQUEST',
       message: `Invalid master authorized networks: network "${outside.cidrBlock}" is not a reserved network, which is required for private endpoints.`,
-      field: `${field}.cidr_blocks`,
+      field: at('cidr_blocks'),
     });
   }
   return ok(undefined);
@@ -142,7 +156,7 @@ function authorizedNetworksCheck(value: unknown, record: ClusterRecord, field: s
  * answers it: recorded, `masterAuthorizedNetworksConfig: {}` sent, `{gcpPublicCidrsAccessEnabled: true}`
  * returned).
  */
-function storedAuthorizedNetworks(value: unknown): Loose {
+export function storedAuthorizedNetworks(value: unknown): Loose {
   const sent = isPlainObject(value) ? value : {};
   const out: Loose = {};
   if (sent.enabled === true) out.enabled = true;
@@ -156,59 +170,10 @@ function storedAuthorizedNetworks(value: unknown): Loose {
 }
 
 /** Where GKE keeps the authorized networks: the deprecated Cluster field and its replacement, alike (recorded). */
-const AUTHORIZED_NETWORKS_PATHS = [
+export const AUTHORIZED_NETWORKS_PATHS = [
   'masterAuthorizedNetworksConfig',
   'controlPlaneEndpointsConfig.ipEndpointsConfig.authorizedNetworksConfig',
 ] as const;
-
-/** Output-only fields of ControlPlaneEndpointsConfig's messages: not changed by a request. */
-const OUTPUT_ONLY = new Set(['endpoint', 'publicEndpoint', 'privateEndpoint']);
-
-/** Two values of a ControlPlaneEndpointsConfig field alike (an unset bool is false, an unset string ""). */
-function alike(sent: unknown, current: unknown): boolean {
-  if (typeof sent === 'boolean') return sent === (current === true);
-  if (typeof sent === 'string') return sent === (typeof current === 'string' ? current : '');
-  return JSON.stringify(sent) === JSON.stringify(current);
-}
-
-/**
- * `desiredControlPlaneEndpointsConfig`: its IP endpoints' `authorizedNetworksConfig` is applied (the form
- * Terraform and scripts send, checked as `desiredMasterAuthorizedNetworksConfig`); any other field sent
- * must be what the cluster already has (output-only ones are ignored), and a change to one (the DNS
- * endpoint, the public endpoint, global access, IP endpoints off) is refused with the 501: each would
- * change other fields of the cluster the field table cannot compute from the value alone.
- */
-function controlPlaneEndpointsCheck(value: unknown, record: ClusterRecord): Result<void> {
-  const sent = isPlainObject(value) ? value : {};
-  for (const part of Object.keys(sent)) {
-    const given = sent[part];
-    if (!isPlainObject(given)) continue;
-    const current = messageAt(record, 'controlPlaneEndpointsConfig', part);
-    for (const [key, v] of Object.entries(given)) {
-      if (OUTPUT_ONLY.has(key) || v === undefined) continue;
-      if (part === 'ipEndpointsConfig' && key === 'authorizedNetworksConfig') continue;
-      if (alike(v, current[key])) continue;
-      return fail({
-        code: 'NOT_SIMULATED',
-        what: `ClusterUpdate field "desiredControlPlaneEndpointsConfig" changing ${part}.${key}`,
-      });
-    }
-  }
-  const networks = isPlainObject(sent.ipEndpointsConfig)
-    ? sent.ipEndpointsConfig.authorizedNetworksConfig
-    : undefined;
-  if (!isPlainObject(networks)) {
-    return fail({
-      code: 'NOT_SIMULATED',
-      what: 'ClusterUpdate field "desiredControlPlaneEndpointsConfig" without ipEndpointsConfig.authorizedNetworksConfig',
-    });
-  }
-  return authorizedNetworksCheck(
-    networks,
-    record,
-    'update.desired_control_plane_endpoints_config.ip_endpoints_config.authorized_networks_config',
-  );
-}
 
 /**
  * "Manually enabled beta APIs ... cannot be disabled on existing clusters" and an enabled beta API "remains
@@ -230,7 +195,8 @@ function betaApisCheck(value: unknown, record: ClusterRecord): Result<void> {
 /**
  * The ClusterUpdate fields for the control plane's access: the authorized networks (kept, as GKE keeps
  * them, in both `masterAuthorizedNetworksConfig` and `controlPlaneEndpointsConfig.ipEndpointsConfig`) and
- * the beta APIs, each with an UPDATE_CLUSTER on the cluster like the other field updates.
+ * the beta APIs, each with an UPDATE_CLUSTER on the cluster like the other field updates (the endpoints
+ * themselves: cluster-update-control-plane.ts).
  */
 export const ENDPOINT_FIELD_UPDATES: Readonly<Record<string, FieldUpdate>> = {
   desiredMasterAuthorizedNetworksConfig: {
@@ -239,17 +205,6 @@ export const ENDPOINT_FIELD_UPDATES: Readonly<Record<string, FieldUpdate>> = {
     check: (value, record) =>
       authorizedNetworksCheck(value, record, 'update.desired_master_authorized_networks_config'),
     stored: storedAuthorizedNetworks,
-  },
-  desiredControlPlaneEndpointsConfig: {
-    path: AUTHORIZED_NETWORKS_PATHS,
-    apply: 'replace',
-    check: controlPlaneEndpointsCheck,
-    stored: (value) =>
-      storedAuthorizedNetworks(
-        isPlainObject(value) && isPlainObject(value.ipEndpointsConfig)
-          ? value.ipEndpointsConfig.authorizedNetworksConfig
-          : undefined,
-      ),
   },
   desiredK8sBetaApis: {
     path: 'enableK8sBetaApis',

@@ -1,4 +1,6 @@
 import type { UpdateClusterRequestShape } from '@sims/cluster-schema';
+import { AUTOSCALING_FIELD_UPDATES } from './cluster-update-autoscaling';
+import { CONTROL_PLANE_FIELD_UPDATES } from './cluster-update-control-plane';
 import { ENDPOINT_FIELD_UPDATES } from './cluster-update-endpoints';
 import { NETWORK_FIELD_UPDATES } from './cluster-update-network';
 import { POOL_DEFAULT_FIELD_UPDATES } from './cluster-update-pool-defaults';
@@ -26,6 +28,12 @@ export interface FieldUpdate {
   check?: (value: unknown, record: ClusterRecord) => Result<void>;
   /** The value as stored, when it differs from the one sent; `undefined` unsets a nested field. */
   stored?: (value: unknown) => unknown;
+  /**
+   * When GKE keeps different values in different places (a value and its reversed mirror): each path
+   * written, among `path`, with its value, from the value sent and the cluster; `stored` is then unused,
+   * a path left out is not written and `undefined` unsets a nested field.
+   */
+  perPath?: (value: unknown, record: ClusterRecord) => Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -104,6 +112,8 @@ export const CLUSTER_FIELD_UPDATES: Readonly<Record<string, FieldUpdate>> = {
   ...SECURITY_FIELD_UPDATES,
   ...POOL_DEFAULT_FIELD_UPDATES,
   ...ENDPOINT_FIELD_UPDATES,
+  ...CONTROL_PLANE_FIELD_UPDATES,
+  ...AUTOSCALING_FIELD_UPDATES,
 };
 
 /** Fields GKE takes together in one ClusterUpdate (recorded: Terraform sends both services at once). */
@@ -134,8 +144,11 @@ export function clusterFieldChanges(
     const sent = (update as Loose)[name];
     const checked = rule.check?.(sent, record);
     if (checked && !checked.ok) return checked;
-    const value = rule.stored ? rule.stored(sent) : sent;
-    for (const path of typeof rule.path === 'string' ? [rule.path] : rule.path) {
+    const stored = rule.stored ? rule.stored(sent) : sent;
+    const writes: [string, unknown][] = rule.perPath
+      ? Object.entries(rule.perPath(sent, record))
+      : (typeof rule.path === 'string' ? [rule.path] : rule.path).map((p) => [p, stored]);
+    for (const [path, value] of writes) {
       const [top = '', ...rest] = path.split('.');
       if (rest.length === 0) {
         out[top] = landed(current[top], value, rule.apply);

@@ -64,6 +64,32 @@ function autoProvisionedPoolsCheck(field: string, extra?: (value: unknown) => Re
   };
 }
 
+/** A pool's own `networkConfig.enablePrivateNodes`, if it sets one. */
+function ownPrivateNodes(pool: NodePoolShape): boolean | undefined {
+  const network = (pool as Loose).networkConfig;
+  const value = isPlainObject(network) ? network.enablePrivateNodes : undefined;
+  return typeof value === 'boolean' ? value : undefined;
+}
+
+/**
+ * `desiredDefaultEnablePrivateNodes` sets the default of "future created nodes" (ClusterUpdate's proto),
+ * and a pool that does not set `networkConfig.enablePrivateNodes` derives it from the cluster's default
+ * (NodeNetworkConfig's proto): its nodes would get or lose their external addresses, a node recreation
+ * the simulator does not run. On a cluster whose every pool sets its own (or that has none, as
+ * Terraform leaves it) only pools created afterwards take the default: applied; otherwise refused
+ * (NOT_SIMULATED).
+ */
+function defaultPrivateNodesCheck(_value: unknown, record: ClusterRecord): Result<void> {
+  const deriving = [...record.pools.values()].filter((p) => ownPrivateNodes(p.pool) === undefined);
+  if (deriving.length === 0) return ok(undefined);
+  return fail({
+    code: 'NOT_SIMULATED',
+    what: `ClusterUpdate field "desiredDefaultEnablePrivateNodes" on a cluster with node pools that take it (${deriving
+      .map((p) => `"${p.pool.name}"`)
+      .join(', ')}: their nodes would be recreated)`,
+  });
+}
+
 /**
  * `desiredNodePoolLoggingConfig`: the variant is DEFAULT or MAX_THROUGHPUT (VARIANT_UNSPECIFIED "shouldn't
  * be used", and GKE's answer to it is not known: refused, NOT_SIMULATED).
@@ -133,6 +159,12 @@ export const POOL_DEFAULT_FIELD_UPDATES: Readonly<Record<string, FieldUpdate>> =
       'update.desired_node_kubelet_config',
     ),
   },
+  // An `optional bool`: false is kept (clusters.get leaves it out: not in KEEP_FALSE).
+  desiredDefaultEnablePrivateNodes: {
+    path: 'networkConfig.defaultEnablePrivateNodes',
+    apply: 'replace',
+    check: defaultPrivateNodesCheck,
+  },
 };
 
 /**
@@ -142,9 +174,25 @@ export const POOL_DEFAULT_FIELD_UPDATES: Readonly<Record<string, FieldUpdate>> =
  * specified on the specific NodePool object"), and GKE writes the port a pool has into its
  * `config.kubeletConfig` (recorded). The logging variant is not copied: recorded, a pool created
  * without one has no `config.loggingConfig` (gcloud-nodepool-crud), the cluster's default applying to
- * it on GKE's side.
+ * it on GKE's side. The cluster's `networkConfig.defaultEnablePrivateNodes` becomes the pool's
+ * `networkConfig.enablePrivateNodes` when it sets none ("the value is derived from" it, NodeNetworkConfig's
+ * proto).
  */
 export function inheritPoolDefaults<T extends NodePoolShape>(record: ClusterRecord, input: T): T {
+  return inheritPrivateNodes(record, inheritKubeletPort(record, input));
+}
+
+/** The cluster's default private nodes, for a pool that does not set its own. */
+function inheritPrivateNodes<T extends NodePoolShape>(record: ClusterRecord, input: T): T {
+  const network = (record.cluster as Loose).networkConfig;
+  const value = isPlainObject(network) ? network.defaultEnablePrivateNodes : undefined;
+  if (typeof value !== 'boolean' || ownPrivateNodes(input) !== undefined) return input;
+  const own = (input as Loose).networkConfig;
+  return { ...input, networkConfig: { ...(isPlainObject(own) ? own : {}), enablePrivateNodes: value } };
+}
+
+/** The cluster's default kubelet read-only port, for a pool that does not set its own. */
+function inheritKubeletPort<T extends NodePoolShape>(record: ClusterRecord, input: T): T {
   const defaults = (record.cluster as Loose).nodePoolDefaults;
   const node = isPlainObject(defaults) ? defaults.nodeConfigDefaults : undefined;
   const kubelet = isPlainObject(node) ? node.nodeKubeletConfig : undefined;

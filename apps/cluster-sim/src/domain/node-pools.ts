@@ -169,6 +169,9 @@ const KEEP_FALSE = new Set([
   'enableFqdnNetworkPolicy',
   'enableCiliumClusterwideNetworkPolicy',
   'enableCertificates',
+  // MasterAuthorizedNetworksConfig's `optional bool`s: a false set is answered false.
+  'gcpPublicCidrsAccessEnabled',
+  'privateEndpointEnforcementEnabled',
 ]);
 
 /**
