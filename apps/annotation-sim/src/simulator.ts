@@ -223,7 +223,19 @@ export function createAnnotationDefinition(
     knownRoutes,
     createState,
     disposeState(state: AnnotationState) {
-      deliveryIfMade(state)?.dispose();
+      const made = deliveryIfMade(state);
+      if (made) made.dispose();
+      else {
+        // A change that lands after the namespace went (a request still in flight) may make the engine
+        // yet: it is made disposed, so its deliveries are dropped as a disposed engine drops them.
+        const make = state.extensions.get(DELIVERY) as (() => DeliveryEngine) | undefined;
+        if (make)
+          state.extensions.set(DELIVERY, () => {
+            const engine = make();
+            engine.dispose();
+            return engine;
+          });
+      }
     },
     exportState(world: World<AnnotationState>) {
       const ext: Record<string, unknown> = {};

@@ -76,6 +76,44 @@ describe('a touched namespace', () => {
     expect(sim.namespaces.has('snap')).toBe(false);
   });
 
+  it('sends nothing for a change that lands after its namespace was deleted', async () => {
+    const { sim } = harness();
+    h.seed({ users: [{ username: 'u' }], projects: [{ name: 'p', owner: 'u' }] });
+    const hook = await h.post(
+      '/api/webhooks',
+      aWebhook().forProject(1).withEvents('update:project').build(),
+      {
+        as: 'u',
+      },
+    );
+    expect(hook.status).toBe(201);
+    const state = sim.world().state;
+    expect(deliveryIfMade(state)).toBeUndefined();
+    expect((await h.del('/_sim/namespaces/default')).status).toBe(204);
+    // A request in flight when the namespace went changes the project of the old state.
+    const project = state.projects.get(1) as unknown as Record<string, unknown>;
+    state.emit({
+      scope: 'update:project',
+      action: 'update',
+      kind: 'project',
+      id: 1,
+      resource: { ...project, name: 'late' },
+      before: project,
+      changes: { name: { from: 'p', to: 'late' } },
+      actor: null,
+      org: null,
+      projectId: 1,
+      taskId: null,
+      jobId: null,
+      time: new Date(0).toISOString(),
+    } as unknown as Parameters<typeof state.emit>[0]);
+    const engine = deliveryIfMade(state);
+    expect(engine).toBeDefined();
+    expect(engine?.stats()).toEqual({ queued: 0, inFlight: 0, scheduledRetries: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sent).toEqual([]);
+  });
+
   it('makes the delivery engine with the first webhook delivery, and delivers it', async () => {
     const { sim } = harness();
     h.seed({ users: [{ username: 'u' }], projects: [{ name: 'p', owner: 'u' }] });

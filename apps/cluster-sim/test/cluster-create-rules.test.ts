@@ -36,7 +36,7 @@ describe('clusters.create refuses', () => {
       message: 'Internal error encountered.',
     });
     expect(res.body.error.errors?.[0]?.reason).toBe('backendError');
-    expect(res.headers.get('x-sim-reason')).toBe('gke-500: two node pools of one name');
+    expect(res.headers.get('x-sim-reason')).toBe('gke-internal-error-repeated-pool-name');
     expect((await h.get(`${LOC}/clusters`)).body.clusters ?? []).toEqual([]);
     expect((await h.get(`${LOC}/operations`)).body.operations ?? []).toEqual([]);
     // Two names are two pools.

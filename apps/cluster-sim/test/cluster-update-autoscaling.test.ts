@@ -42,9 +42,10 @@ describe('clusters.update desiredClusterAutoscaling', () => {
       enableNodeAutoprovisioning: true,
       resourceLimits: [
         { resourceType: 'cpu', minimum: 0, maximum: 12 },
-        { resourceType: 'memory', minimum: '4', maximum: '48' },
+        { resourceType: 'memory', minimum: '04', maximum: '48' },
       ],
       autoprovisioningNodePoolDefaults: { diskSizeGb: 50 },
+      autopilotGeneralProfile: 'NO_PERFORMANCE',
     });
     // Unchanged until the operation is DONE.
     expect(before).toEqual({ autoscalingProfile: 'BALANCED' });
@@ -55,6 +56,7 @@ describe('clusters.update desiredClusterAutoscaling', () => {
         { resourceType: 'memory', minimum: '4', maximum: '48' },
       ],
       autoscalingProfile: 'BALANCED',
+      autopilotGeneralProfile: 'NO_PERFORMANCE',
       autoprovisioningNodePoolDefaults: {
         oauthScopes: DEFAULT_OAUTH_SCOPES,
         serviceAccount: 'default',

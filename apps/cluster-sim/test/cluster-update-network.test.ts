@@ -293,6 +293,18 @@ describe('clusters.update: the fields still refused and the API versions', () =>
     expect(error.message).toMatch(/Unknown name "desiredNothing" at 'update': Cannot find field\./);
   });
 
+  it('refuses a value of the wrong type in an applied field, starting nothing', async () => {
+    for (const update of [
+      { desiredEnablePrivateEndpoint: 'true' },
+      { desiredDefaultEnablePrivateNodes: { nested: 1 } },
+      { desiredPrivateClusterConfig: { masterGlobalAccessConfig: { enabled: 'true' } } },
+    ]) {
+      const error = await refused(update, 400);
+      expect(error.status, JSON.stringify(update)).toBe('INVALID_ARGUMENT');
+      expect(error.message).toMatch(/^Invalid value at 'update\./);
+    }
+  });
+
   it('v1 refuses the v1beta1-only desiredClusterTelemetry as an unknown name and applies the others', async () => {
     const error = await refused({ desiredClusterTelemetry: { type: 'DISABLED' } }, 400, V1_CLUSTER);
     expect(error.status).toBe('INVALID_ARGUMENT');

@@ -252,7 +252,8 @@ describe('clusters.update: desiredDefaultEnablePrivateNodes', () => {
       { desiredDefaultEnablePrivateNodes: false },
       '/v1/projects/p1/locations/us-central1-a/clusters/c2',
     );
-    expect(off.after.networkConfig.defaultEnablePrivateNodes).toBeUndefined();
+    // An `optional bool`: a false set is answered false.
+    expect(off.after.networkConfig.defaultEnablePrivateNodes).toBe(false);
     expect(off.after.nodePools).toEqual(off.before.nodePools);
   });
 

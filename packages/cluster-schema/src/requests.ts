@@ -135,7 +135,9 @@ export const ClusterUpdate = markBetaOnly(
     get desiredVerticalPodAutoscaling() {
       return Cluster.shape.verticalPodAutoscaling;
     },
-    desiredPrivateClusterConfig: notActedOn,
+    get desiredPrivateClusterConfig() {
+      return Cluster.shape.privateClusterConfig;
+    },
     desiredIntraNodeVisibilityConfig: notActedOn,
     get desiredDefaultSnatStatus() {
       return networkConfigShape().defaultSnatStatus;
@@ -190,8 +192,8 @@ export const ClusterUpdate = markBetaOnly(
     get desiredIdentityServiceConfig() {
       return Cluster.shape.identityServiceConfig;
     },
-    desiredEnablePrivateEndpoint: notActedOn,
-    desiredDefaultEnablePrivateNodes: notActedOn,
+    desiredEnablePrivateEndpoint: z.boolean().optional(),
+    desiredDefaultEnablePrivateNodes: z.boolean().optional(),
     get desiredControlPlaneEndpointsConfig() {
       return Cluster.shape.controlPlaneEndpointsConfig;
     },

@@ -156,7 +156,8 @@ interface Waiter {
   resolve: (e: JournalEntry | undefined) => void;
 }
 const read = (slot: Slot): JournalEntry => (slot instanceof DeferredJournalEntry ? slot.entry() : slot);
-const EMPTY: never[] = [];
+/** The arrays of a journal before its first entry (frozen: `grow` replaces them, nothing writes them). */
+const EMPTY: never[] = Object.freeze([]) as never[];
 
 /**
  * The journal of one world, and its budget's member. Its ring is grown on demand up to `capacity` (a

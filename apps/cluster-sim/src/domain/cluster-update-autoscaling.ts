@@ -71,6 +71,16 @@ function autoscalingCheck(value: unknown): Result<void> {
   return ok(undefined);
 }
 
+/** The fields of ClusterAutoscaling given their GKE form below; the others are kept as sent. */
+const HANDLED = new Set([
+  'enableNodeAutoprovisioning',
+  'resourceLimits',
+  'autoscalingProfile',
+  'autoprovisioningNodePoolDefaults',
+  'autoprovisioningLocations',
+  'defaultComputeClassConfig',
+]);
+
 /** The ClusterAutoscaling GKE keeps for the one sent. */
 function storedAutoscaling(value: unknown): unknown {
   if (!isPlainObject(value)) return value;
@@ -81,7 +91,7 @@ function storedAutoscaling(value: unknown): unknown {
     const kept: Loose = { resourceType: limit.resourceType };
     // int64 in JSON is a string; a zero is not kept (proto3).
     for (const key of ['minimum', 'maximum'] as const) {
-      const n = String(limit[key] ?? '0');
+      const n = BigInt(String(limit[key] ?? '0')).toString();
       if (n !== '0') kept[key] = n;
     }
     return kept;
@@ -100,6 +110,12 @@ function storedAutoscaling(value: unknown): unknown {
     out.autoprovisioningLocations = [...value.autoprovisioningLocations];
   if (isPlainObject(value.defaultComputeClassConfig))
     out.defaultComputeClassConfig = value.defaultComputeClassConfig.enabled === true ? { enabled: true } : {};
+  // The message's other fields (`autopilotGeneralProfile`, …) are kept as sent, their zero values not.
+  for (const [key, v] of Object.entries(value)) {
+    if (HANDLED.has(key) || v === false || v === 0 || v === '') continue;
+    if (typeof v === 'string' && v.endsWith('_UNSPECIFIED')) continue;
+    out[key] = structuredClone(v);
+  }
   return out;
 }
 

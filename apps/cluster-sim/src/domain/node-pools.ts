@@ -169,6 +169,7 @@ const KEEP_FALSE = new Set([
   'enableFqdnNetworkPolicy',
   'enableCiliumClusterwideNetworkPolicy',
   'enableCertificates',
+  'defaultEnablePrivateNodes',
   // MasterAuthorizedNetworksConfig's `optional bool`s: a false set is answered false.
   'gcpPublicCidrsAccessEnabled',
   'privateEndpointEnforcementEnabled',

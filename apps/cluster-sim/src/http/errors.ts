@@ -378,6 +378,6 @@ export function renderError(error: HttpError, ctx: ErrorContext): Response {
   if (error.code === 'NOT_SIMULATED' || error.code === 'METHOD_NOT_SIMULATED')
     headers['x-sim-reason'] = 'not-simulated';
   // GKE's own 500, emulated: the header says why, so that it is not taken for a simulator fault.
-  if (error.code === 'POOL_NAME_REPEATED') headers['x-sim-reason'] = 'gke-500: two node pools of one name';
+  if (error.code === 'POOL_NAME_REPEATED') headers['x-sim-reason'] = 'gke-internal-error-repeated-pool-name';
   return new Response(JSON.stringify(body), { status: http, headers });
 }

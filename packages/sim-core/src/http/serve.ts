@@ -20,11 +20,6 @@ export interface RunningServer {
 }
 
 /**
- * Serves a Hono app (or any `fetch` handler) over HTTP/1.1 on Node.
- *
- * @example const { url, close } = await serve(app, { port: 0 });
- */
-/**
  * How long an idle keep-alive connection stays open. Node's default (5 s) closes a pooled client's idle
  * socket so soon that a request sent on it as it closes fails with ECONNRESET (the bench's soak saw one in
  * ~100,000 requests, in both simulators); the services emulated keep idle connections far longer (nginx,
@@ -33,6 +28,11 @@ export interface RunningServer {
  */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
+/**
+ * Serves a Hono app (or any `fetch` handler) over HTTP/1.1 on Node.
+ *
+ * @example const { url, close } = await serve(app, { port: 0 });
+ */
 export function serve(
   app: { fetch: (request: Request, env: never) => unknown },
   options: ServeOptions = {},
