@@ -101,6 +101,16 @@ function networkConfigShape() {
   return Cluster.shape.networkConfig.unwrap().shape;
 }
 
+/** The fields of the Cluster's `nodePoolAutoConfig` message (auto-provisioned pools' settings). */
+function autoConfigShape() {
+  return Cluster.shape.nodePoolAutoConfig.unwrap().shape;
+}
+
+/** The fields of the Cluster's `nodePoolDefaults.nodeConfigDefaults` message (new pools' settings). */
+function nodeConfigDefaultsShape() {
+  return Cluster.shape.nodePoolDefaults.unwrap().shape.nodeConfigDefaults.unwrap().shape;
+}
+
 /**
  * `ClusterUpdate`: every field of the v1beta1 message (in the proto's order), so that any other name is
  * an unknown one, and under v1 those only v1beta1 has. The fields the simulator acts on are typed (the
@@ -198,7 +208,7 @@ export const ClusterUpdate = markBetaOnly(
       return Cluster.shape.controlPlaneEndpointsConfig;
     },
     get desiredNodePoolAutoConfigNetworkTags() {
-      return Cluster.shape.nodePoolAutoConfig.unwrap().shape.networkTags;
+      return autoConfigShape().networkTags;
     },
     desiredProtectConfig: notActedOn,
     get desiredPodAutoscaling() {
@@ -209,7 +219,7 @@ export const ClusterUpdate = markBetaOnly(
     },
     etag: z.string().optional(),
     get desiredNodePoolLoggingConfig() {
-      return Cluster.shape.nodePoolDefaults.unwrap().shape.nodeConfigDefaults.unwrap().shape.loggingConfig;
+      return nodeConfigDefaultsShape().loggingConfig;
     },
     desiredFleet: notActedOn,
     desiredStackType: notActedOn,
@@ -229,7 +239,7 @@ export const ClusterUpdate = markBetaOnly(
     desiredContainerdConfig: notActedOn,
     desiredEnableMultiNetworking: notActedOn,
     get desiredNodePoolAutoConfigResourceManagerTags() {
-      return Cluster.shape.nodePoolAutoConfig.unwrap().shape.resourceManagerTags;
+      return autoConfigShape().resourceManagerTags;
     },
     get desiredInTransitEncryptionConfig() {
       return networkConfigShape().inTransitEncryptionConfig;
@@ -238,11 +248,10 @@ export const ClusterUpdate = markBetaOnly(
     desiredSecretManagerConfig: notActedOn,
     desiredCompliancePostureConfig: notActedOn,
     get desiredNodeKubeletConfig() {
-      return Cluster.shape.nodePoolDefaults.unwrap().shape.nodeConfigDefaults.unwrap().shape
-        .nodeKubeletConfig;
+      return nodeConfigDefaultsShape().nodeKubeletConfig;
     },
     get desiredNodePoolAutoConfigKubeletConfig() {
-      return Cluster.shape.nodePoolAutoConfig.unwrap().shape.nodeKubeletConfig;
+      return autoConfigShape().nodeKubeletConfig;
     },
     userManagedKeysConfig: notActedOn,
     desiredRbacBindingConfig: notActedOn,
@@ -251,7 +260,7 @@ export const ClusterUpdate = markBetaOnly(
     desiredAutoIpamConfig: notActedOn,
     desiredDisableL4LbFirewallReconciliation: notActedOn,
     get desiredNodePoolAutoConfigLinuxNodeConfig() {
-      return Cluster.shape.nodePoolAutoConfig.unwrap().shape.linuxNodeConfig;
+      return autoConfigShape().linuxNodeConfig;
     },
     desiredUserManagedKeysConfig: notActedOn,
     desiredAnonymousAuthenticationConfig: notActedOn,
