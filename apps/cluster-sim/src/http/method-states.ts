@@ -12,7 +12,7 @@ const refused = (reason: string): MethodState => ({ state: 'refused', reason });
 export const METHOD_STATES: Readonly<Record<string, MethodState>> = {
   CancelOperation: simulated,
   CheckAutopilotCompatibility: refused(
-    "the check inspects the workloads running in the cluster's Kubernetes API, which cluster-sim does not run",
+    "the check reports what the cluster's Kubernetes workloads would need under Autopilot (GKE's workload auditor, turned on by `autopilotCompatibilityAuditingEnabled` from GKE 1.31.6-gke.1027000), and cluster-sim runs no workloads; GKE's answer for a cluster without them is not recorded anywhere public",
   ),
   CompleteControlPlaneUpgrade: refused(
     'control plane upgrades have no soak phase to complete in cluster-sim',
