@@ -1,14 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_OAUTH_SCOPES } from '../src/domain/defaults';
-import { createHarness, type Harness } from './support/harness';
+import { clusterUpdates } from './support/cluster-update';
+import { CLUSTER, createHarness, type Harness } from './support/harness';
 
 /**
  * ClusterUpdate `desiredClusterAutoscaling` (node auto-provisioning and the autoscaling profile): one
  * UPDATE_CLUSTER on the cluster, `autoscaling` replaced at DONE as GKE keeps it, GKE's refusals.
  */
 let h: Harness;
-const ZONE = '/v1beta1/projects/p1/locations/us-central1-a';
-const CLUSTER = `${ZONE}/clusters/c1`;
 
 beforeEach(async () => {
   h = createHarness();
@@ -16,24 +15,20 @@ beforeEach(async () => {
 });
 afterEach(() => h.close());
 
+const { operations, applyUpdate, refused: refusedUpdate } = clusterUpdates(() => h);
+
+/** Applies `desiredClusterAutoscaling` (see `applyUpdate`); the cluster's autoscaling before and after. */
 async function update(desiredClusterAutoscaling: Record<string, unknown>, cluster = CLUSTER) {
-  const res = await h.put(cluster, { update: { desiredClusterAutoscaling } });
-  expect(res.status, res.text).toBe(200);
-  expect(res.body).toMatchObject({ operationType: 'UPDATE_CLUSTER', status: 'PENDING' });
-  const before = (await h.get(cluster)).body.autoscaling;
-  await h.advance('2s');
-  expect((await h.get(`${ZONE}/operations/${res.body.name}`)).body.status).toBe('DONE');
-  return { before, after: (await h.get(cluster)).body.autoscaling };
+  const { before, after } = await applyUpdate({ desiredClusterAutoscaling }, cluster);
+  return { before: before.autoscaling, after: after.autoscaling };
 }
 
+/** Expects `desiredClusterAutoscaling` refused as an INVALID_ARGUMENT, starting nothing; the message. */
 async function refused(desiredClusterAutoscaling: Record<string, unknown>): Promise<string> {
-  const before = (await h.get(CLUSTER)).body;
-  const res = await h.put(CLUSTER, { update: { desiredClusterAutoscaling } });
-  expect(res.status, res.text).toBe(400);
-  expect(res.body.error.status).toBe('INVALID_ARGUMENT');
-  expect((await h.get(`${ZONE}/operations`)).body.operations ?? []).toEqual([]);
-  expect((await h.get(CLUSTER)).body).toEqual(before);
-  return res.body.error.message;
+  const error = await refusedUpdate({ desiredClusterAutoscaling }, 400);
+  expect(error.status).toBe('INVALID_ARGUMENT');
+  expect(await operations()).toEqual([]);
+  return error.message;
 }
 
 describe('clusters.update desiredClusterAutoscaling', () => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clusterUpdates, HOME, networks, OFFICE, V1_CLUSTER, violation } from './support/cluster-update';
 import { aCluster } from './support/fixtures';
-import { createHarness, type Harness } from './support/harness';
+import { createHarness, type Harness, LOC } from './support/harness';
 
 /**
  * ClusterUpdate fields for the control plane's endpoints: `desiredControlPlaneEndpointsConfig`,
@@ -9,10 +10,7 @@ import { createHarness, type Harness } from './support/harness';
  * `controlPlaneEndpointsConfig`.
  */
 let h: Harness;
-const ZONE = '/v1beta1/projects/p1/locations/us-central1-a';
-const CLUSTER = `${ZONE}/clusters/c1`;
-const C2 = `${ZONE}/clusters/c2`;
-const V1_CLUSTER = '/v1/projects/p1/locations/us-central1-a/clusters/c1';
+const C2 = `${LOC}/clusters/c2`;
 
 beforeEach(async () => {
   h = createHarness();
@@ -20,52 +18,7 @@ beforeEach(async () => {
 });
 afterEach(() => h.close());
 
-async function operations() {
-  return (await h.get(`${ZONE}/operations`)).body.operations ?? [];
-}
-
-/** Sends the update, checks its operation and that nothing lands before DONE; the cluster before and after. */
-async function applyUpdate(update: Record<string, unknown>, cluster = CLUSTER) {
-  const before = (await h.get(cluster)).body;
-  const res = await h.put(cluster, { update });
-  expect(res.status, res.text).toBe(200);
-  expect(res.body).toMatchObject({ operationType: 'UPDATE_CLUSTER', status: 'PENDING' });
-  expect(res.body.targetLink).toMatch(/\/zones\/us-central1-a\/clusters\/c[12]$/);
-  const during = (await h.get(cluster)).body;
-  expect(during.status).toBe('RECONCILING');
-  const { status: _s, ...duringRest } = during;
-  const { status: _b, ...beforeRest } = before;
-  expect(duringRest).toEqual(beforeRest);
-  await h.advance('2s');
-  const op = (await h.get(`${ZONE}/operations/${res.body.name}`)).body;
-  expect(op.status).toBe('DONE');
-  const after = (await h.get(cluster)).body;
-  expect(after.status).toBe('RUNNING');
-  return { before, after };
-}
-
-/** Sends the update and expects the refusal, nothing started and the cluster unchanged. */
-async function refused(update: Record<string, unknown>, status: number, cluster = CLUSTER) {
-  const before = (await h.get(cluster)).body;
-  const ops = (await operations()).length;
-  const res = await h.put(cluster, { update });
-  expect(res.status, res.text).toBe(status);
-  expect((await operations()).length).toBe(ops);
-  expect((await h.get(cluster)).body).toEqual(before);
-  return res.body.error;
-}
-
-/** The authorized networks in both places GKE keeps them. */
-interface Networks {
-  masterAuthorizedNetworksConfig: Record<string, unknown>;
-  controlPlaneEndpointsConfig: { ipEndpointsConfig: { authorizedNetworksConfig: Record<string, unknown> } };
-}
-function networks(cluster: Networks): Record<string, unknown>[] {
-  return [
-    cluster.masterAuthorizedNetworksConfig,
-    cluster.controlPlaneEndpointsConfig.ipEndpointsConfig.authorizedNetworksConfig,
-  ];
-}
+const { applyUpdate, refused } = clusterUpdates(() => h);
 
 /**
  * The private endpoint on: `enablePrivateEndpoint` true and `enablePublicEndpoint` false, which clusters.get
@@ -84,14 +37,7 @@ function endpoints(cluster: {
   ];
 }
 
-const OFFICE = { displayName: 'office', cidrBlock: '35.190.0.0/24' };
-const HOME = { cidrBlock: '35.247.165.143/32' };
 const INTERNAL = { enabled: true, cidrBlocks: [{ cidrBlock: '10.0.0.0/8' }] };
-
-/** The field of a refusal's BadRequest. */
-function violation(error: { details: { fieldViolations?: { field: string }[] }[] }): string | undefined {
-  return error.details.find((d) => d.fieldViolations)?.fieldViolations?.[0]?.field;
-}
 
 const PRIVATE_ENDPOINT_NEEDS_NETWORKS =
   'Master authorized networks must be enabled if private endpoint is enabled.';
@@ -379,7 +325,7 @@ describe('clusters.update: desiredEnablePrivateEndpoint', () => {
         },
       ],
     });
-    const c3 = `${ZONE}/clusters/c3`;
+    const c3 = `${LOC}/clusters/c3`;
     const res = await h.put(c3, { update: { desiredEnablePrivateEndpoint: true } });
     expect(res.status, res.text).toBe(200);
     await h.advance('2s');

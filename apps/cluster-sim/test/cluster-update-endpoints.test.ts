@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clusterUpdates, HOME, networks, OFFICE, V1_CLUSTER, violation } from './support/cluster-update';
 import { aCluster } from './support/fixtures';
-import { createHarness, type Harness } from './support/harness';
+import { createHarness, type Harness, LOC } from './support/harness';
 
 /**
  * ClusterUpdate fields for the control plane's access: the authorized networks (kept in both
@@ -9,9 +10,6 @@ import { createHarness, type Harness } from './support/harness';
  * endpoints themselves: cluster-update-control-plane.test.ts), and `desiredPrivateClusterConfig`'s global access.
  */
 let h: Harness;
-const ZONE = '/v1beta1/projects/p1/locations/us-central1-a';
-const CLUSTER = `${ZONE}/clusters/c1`;
-const V1_CLUSTER = '/v1/projects/p1/locations/us-central1-a/clusters/c1';
 
 beforeEach(async () => {
   h = createHarness();
@@ -19,60 +17,7 @@ beforeEach(async () => {
 });
 afterEach(() => h.close());
 
-async function operations() {
-  return (await h.get(`${ZONE}/operations`)).body.operations ?? [];
-}
-
-/** Sends the update, checks its operation and that nothing lands before DONE; the cluster before and after. */
-async function applyUpdate(update: Record<string, unknown>, cluster = CLUSTER) {
-  const before = (await h.get(cluster)).body;
-  const res = await h.put(cluster, { update });
-  expect(res.status, res.text).toBe(200);
-  expect(res.body).toMatchObject({ operationType: 'UPDATE_CLUSTER', status: 'PENDING' });
-  expect(res.body.targetLink).toMatch(/\/zones\/us-central1-a\/clusters\/c[12]$/);
-  const during = (await h.get(cluster)).body;
-  expect(during.status).toBe('RECONCILING');
-  const { status: _s, ...duringRest } = during;
-  const { status: _b, ...beforeRest } = before;
-  expect(duringRest).toEqual(beforeRest);
-  await h.advance('2s');
-  const op = (await h.get(`${ZONE}/operations/${res.body.name}`)).body;
-  expect(op.status).toBe('DONE');
-  const after = (await h.get(cluster)).body;
-  expect(after.status).toBe('RUNNING');
-  return { before, after };
-}
-
-/** Sends the update and expects the refusal, nothing started and the cluster unchanged. */
-async function refused(update: Record<string, unknown>, status: number, cluster = CLUSTER) {
-  const before = (await h.get(cluster)).body;
-  const ops = (await operations()).length;
-  const res = await h.put(cluster, { update });
-  expect(res.status, res.text).toBe(status);
-  expect((await operations()).length).toBe(ops);
-  expect((await h.get(cluster)).body).toEqual(before);
-  return res.body.error;
-}
-
-/** The authorized networks in both places GKE keeps them. */
-interface Networks {
-  masterAuthorizedNetworksConfig: Record<string, unknown>;
-  controlPlaneEndpointsConfig: { ipEndpointsConfig: { authorizedNetworksConfig: Record<string, unknown> } };
-}
-function networks(cluster: Networks): Record<string, unknown>[] {
-  return [
-    cluster.masterAuthorizedNetworksConfig,
-    cluster.controlPlaneEndpointsConfig.ipEndpointsConfig.authorizedNetworksConfig,
-  ];
-}
-
-const OFFICE = { displayName: 'office', cidrBlock: '35.190.0.0/24' };
-const HOME = { cidrBlock: '35.247.165.143/32' };
-
-/** The field of a refusal's BadRequest. */
-function violation(error: { details: { fieldViolations?: { field: string }[] }[] }): string | undefined {
-  return error.details.find((d) => d.fieldViolations)?.fieldViolations?.[0]?.field;
-}
+const { applyUpdate, refused } = clusterUpdates(() => h);
 
 describe('clusters.update: desiredMasterAuthorizedNetworksConfig', () => {
   it('lands in masterAuthorizedNetworksConfig and controlPlaneEndpointsConfig alike', async () => {
@@ -126,18 +71,18 @@ describe('clusters.update: desiredMasterAuthorizedNetworksConfig', () => {
 
   it('answers what clusters.create answers for the same authorized networks', async () => {
     const config = { enabled: true, cidrBlocks: [OFFICE] };
-    const created = await h.post(`${ZONE}/clusters`, {
+    const created = await h.post(`${LOC}/clusters`, {
       cluster: { name: 'c2', initialNodeCount: 1, masterAuthorizedNetworksConfig: config },
     });
     expect(created.status, created.text).toBe(200);
     await h.advance('10s');
-    const c2 = (await h.get(`${ZONE}/clusters/c2`)).body;
+    const c2 = (await h.get(`${LOC}/clusters/c2`)).body;
     const { after } = await applyUpdate({ desiredMasterAuthorizedNetworksConfig: config });
     expect(after.masterAuthorizedNetworksConfig).toEqual(c2.masterAuthorizedNetworksConfig);
   });
 
   it('clusters.create keeps the authorized networks given in both places, as a later update does', async () => {
-    const created = await h.post(`${ZONE}/clusters`, {
+    const created = await h.post(`${LOC}/clusters`, {
       cluster: {
         name: 'c2',
         initialNodeCount: 1,
@@ -146,7 +91,7 @@ describe('clusters.update: desiredMasterAuthorizedNetworksConfig', () => {
     });
     expect(created.status, created.text).toBe(200);
     // The endpoints' form wins over the deprecated one when both are given (an empty one is not given).
-    const both = await h.post(`${ZONE}/clusters`, {
+    const both = await h.post(`${LOC}/clusters`, {
       cluster: {
         name: 'c3',
         initialNodeCount: 1,
@@ -175,8 +120,8 @@ describe('clusters.update: desiredMasterAuthorizedNetworksConfig', () => {
     await h.advance('10s');
     const office = { enabled: true, cidrBlocks: [OFFICE], gcpPublicCidrsAccessEnabled: true };
     const home = { enabled: true, cidrBlocks: [HOME], gcpPublicCidrsAccessEnabled: false };
-    expect(networks((await h.get(`${ZONE}/clusters/c2`)).body)).toEqual([office, office]);
-    expect(networks((await h.get(`${ZONE}/clusters/c3`)).body)).toEqual([home, home]);
+    expect(networks((await h.get(`${LOC}/clusters/c2`)).body)).toEqual([office, office]);
+    expect(networks((await h.get(`${LOC}/clusters/c3`)).body)).toEqual([home, home]);
     const c4 = (await h.get(V1_CLUSTER.replace(/c1$/, 'c4'))).body;
     expect(networks(c4)).toEqual([
       { ...home, gcpPublicCidrsAccessEnabled: true },
@@ -188,7 +133,7 @@ describe('clusters.update: desiredMasterAuthorizedNetworksConfig', () => {
           ipEndpointsConfig: { authorizedNetworksConfig: { enabled: true, cidrBlocks: [OFFICE] } },
         },
       },
-      `${ZONE}/clusters/c2`,
+      `${LOC}/clusters/c2`,
     );
     expect(networks(after)).toEqual(networks(before));
   });
@@ -226,7 +171,7 @@ describe('clusters.update: desiredMasterAuthorizedNetworksConfig', () => {
     await h.seed({
       clusters: [{ ...aCluster('c2').build(), privateClusterConfig: { enablePrivateNodes: true } }],
     });
-    const c2 = `${ZONE}/clusters/c2`;
+    const c2 = `${LOC}/clusters/c2`;
     const many = Array.from({ length: 101 }, (_, i) => ({ cidrBlock: `10.0.${i}.0/24` }));
     const error = await refused(
       { desiredMasterAuthorizedNetworksConfig: { enabled: true, cidrBlocks: many } },
@@ -255,7 +200,7 @@ describe('clusters.update: desiredMasterAuthorizedNetworksConfig', () => {
         },
       ],
     });
-    const c2 = `${ZONE}/clusters/c2`;
+    const c2 = `${LOC}/clusters/c2`;
     const outside = await refused(
       {
         desiredMasterAuthorizedNetworksConfig: {

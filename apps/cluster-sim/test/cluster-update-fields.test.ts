@@ -1,13 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './support/harness';
+import { clusterUpdates } from './support/cluster-update';
+import { CLUSTER, createHarness, type Harness } from './support/harness';
 
 /**
  * ClusterUpdate fields that change one field of the cluster: an UPDATE_CLUSTER operation aimed at the
  * cluster, the change landing when it is DONE, and no progress (as recorded for cluster updates).
  */
 let h: Harness;
-const ZONE = '/v1beta1/projects/p1/locations/us-central1-a';
-const CLUSTER = `${ZONE}/clusters/c1`;
 
 beforeEach(async () => {
   h = createHarness();
@@ -15,30 +14,14 @@ beforeEach(async () => {
 });
 afterEach(() => h.close());
 
-/** Sends the update, checks the operation it starts and what it leaves; the cluster once it is DONE. */
-async function applyUpdate(update: Record<string, unknown>) {
-  const before = (await h.get(CLUSTER)).body;
-  const res = await h.put(CLUSTER, { update });
-  expect(res.status, res.text).toBe(200);
-  expect(res.body).toMatchObject({
-    operationType: 'UPDATE_CLUSTER',
-    status: 'PENDING',
-    zone: 'us-central1-a',
-  });
-  expect(res.body.targetLink).toMatch(
+/** The update's operation aimed at the cluster (v1beta1 link, its zone) and with no progress at DONE. */
+const { operations, applyUpdate } = clusterUpdates(() => h, {
+  operation: { zone: 'us-central1-a' },
+  targetLink:
     /^https:\/\/container\.googleapis\.com\/v1beta1\/projects\/\d+\/zones\/us-central1-a\/clusters\/c1$/,
-  );
-  // Nothing changes before the operation is DONE; the cluster reconciles meanwhile.
-  const during = (await h.get(CLUSTER)).body;
-  expect(during.status).toBe('RECONCILING');
-  await h.advance('2s');
-  const op = (await h.get(`${ZONE}/operations/${res.body.name}`)).body;
-  expect(op.status).toBe('DONE');
-  expect(op.progress).toBeUndefined();
-  const after = (await h.get(CLUSTER)).body;
-  expect(after.status).toBe('RUNNING');
-  return { before, after };
-}
+  unchangedUntilDone: false,
+  noProgress: true,
+});
 
 describe('clusters.update: fields replaced on the cluster', () => {
   it('desiredLoggingService and desiredMonitoringService together (as Terraform sends them)', async () => {
@@ -65,7 +48,7 @@ describe('clusters.update: fields replaced on the cluster', () => {
     // The legacy service is "no longer available as of GKE 1.15" (ClusterUpdate's reference).
     const legacy = await h.put(CLUSTER, { update: { desiredLoggingService: 'logging.googleapis.com' } });
     expect(legacy.status, legacy.text).toBe(400);
-    expect((await h.get(`${ZONE}/operations`)).body.operations ?? []).toEqual([]);
+    expect(await operations()).toEqual([]);
   });
 
   it('desiredAddonsConfig replaces the addons it names and keeps the others', async () => {
@@ -190,7 +173,7 @@ describe('clusters.update: fields replaced on the cluster', () => {
         /^A ClusterUpdate with "desired[A-Za-z]+", "desired[A-Za-z]+" together/,
       );
     }
-    expect((await h.get(`${ZONE}/operations`)).body.operations ?? []).toEqual([]);
+    expect(await operations()).toEqual([]);
   });
 
   it('blocks other operations while it runs, as every UPDATE_CLUSTER does', async () => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clusterUpdates, V1_CLUSTER } from './support/cluster-update';
 import { aCluster } from './support/fixtures';
-import { createHarness, type Harness } from './support/harness';
+import { CLUSTER, createHarness, type Harness, LOC } from './support/harness';
 
 /**
  * ClusterUpdate fields that land in nested or identity fields of the cluster (`networkConfig.*`,
@@ -8,9 +9,6 @@ import { createHarness, type Harness } from './support/harness';
  * change landing when it is DONE, as the other cluster field updates.
  */
 let h: Harness;
-const ZONE = '/v1beta1/projects/p1/locations/us-central1-a';
-const CLUSTER = `${ZONE}/clusters/c1`;
-const V1_CLUSTER = '/v1/projects/p1/locations/us-central1-a/clusters/c1';
 
 beforeEach(async () => {
   h = createHarness();
@@ -18,41 +16,7 @@ beforeEach(async () => {
 });
 afterEach(() => h.close());
 
-async function operations() {
-  return (await h.get(`${ZONE}/operations`)).body.operations ?? [];
-}
-
-/** Sends the update, checks its operation and that nothing lands before DONE; the cluster before and after. */
-async function applyUpdate(update: Record<string, unknown>, cluster = CLUSTER) {
-  const before = (await h.get(cluster)).body;
-  const res = await h.put(cluster, { update });
-  expect(res.status, res.text).toBe(200);
-  expect(res.body).toMatchObject({ operationType: 'UPDATE_CLUSTER', status: 'PENDING' });
-  expect(res.body.targetLink).toMatch(/\/zones\/us-central1-a\/clusters\/c[12]$/);
-  const during = (await h.get(cluster)).body;
-  expect(during.status).toBe('RECONCILING');
-  const { status: _s, ...duringRest } = during;
-  const { status: _b, ...beforeRest } = before;
-  expect(duringRest).toEqual(beforeRest);
-  await h.advance('2s');
-  const op = (await h.get(`${ZONE}/operations/${res.body.name}`)).body;
-  expect(op.status).toBe('DONE');
-  expect(op.progress).toBeUndefined();
-  const after = (await h.get(cluster)).body;
-  expect(after.status).toBe('RUNNING');
-  return { before, after };
-}
-
-/** Sends the update and expects GKE's refusal, nothing started and the cluster unchanged. */
-async function refused(update: Record<string, unknown>, status: number, cluster = CLUSTER) {
-  const before = (await h.get(cluster)).body;
-  const ops = (await operations()).length;
-  const res = await h.put(cluster, { update });
-  expect(res.status, res.text).toBe(status);
-  expect((await operations()).length).toBe(ops);
-  expect((await h.get(cluster)).body).toEqual(before);
-  return res.body.error;
-}
+const { applyUpdate, refused } = clusterUpdates(() => h, { noProgress: true });
 
 describe('clusters.update: fields kept in networkConfig', () => {
   it('desiredDefaultSnatStatus lands in networkConfig.defaultSnatStatus; disabled false is {}', async () => {
@@ -125,7 +89,7 @@ describe('clusters.update: fields kept in networkConfig', () => {
     await h.seed({
       clusters: [{ ...aCluster('c2').build(), networkConfig: { datapathProvider: 'ADVANCED_DATAPATH' } }],
     });
-    const c2 = `${ZONE}/clusters/c2`;
+    const c2 = `${LOC}/clusters/c2`;
     const fqdn = await applyUpdate({ desiredEnableFqdnNetworkPolicy: true }, c2);
     expect(fqdn.after.networkConfig).toMatchObject({
       datapathProvider: 'ADVANCED_DATAPATH',
@@ -232,7 +196,7 @@ describe('clusters.update: identity, security and cost fields', () => {
     const before = (await h.get(CLUSTER)).body;
     const res = await h.put(CLUSTER, { update: { desiredCostManagementConfig: { enabled: true } } });
     expect(res.status, res.text).toBe(200);
-    const cancel = await h.post(`${ZONE}/operations/${res.body.name}:cancel`, {});
+    const cancel = await h.post(`${LOC}/operations/${res.body.name}:cancel`, {});
     expect(cancel.status, cancel.text).toBe(200);
     await h.advance('2s');
     const after = (await h.get(CLUSTER)).body;
@@ -245,7 +209,7 @@ describe('clusters.update: identity, security and cost fields', () => {
     const failing = await h.put(CLUSTER, { update: { desiredDefaultSnatStatus: { disabled: true } } });
     expect(failing.status, failing.text).toBe(200);
     await h.advance('5s');
-    const done = (await h.get(`${ZONE}/operations/${failing.body.name}`)).body;
+    const done = (await h.get(`${LOC}/operations/${failing.body.name}`)).body;
     expect(done.error).toEqual({ code: 13, message: 'boom' });
     expect((await h.get(CLUSTER)).body.networkConfig.defaultSnatStatus).toEqual({});
   });

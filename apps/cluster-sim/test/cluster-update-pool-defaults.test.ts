@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clusterUpdates, V1_CLUSTER } from './support/cluster-update';
 import { aCluster, aNodePool } from './support/fixtures';
-import { createHarness, type Harness } from './support/harness';
+import { CLUSTER, createHarness, type Harness, LOC } from './support/harness';
 
 /**
  * ClusterUpdate fields for node pools' defaults: `nodePoolAutoConfig.*` (auto-provisioned pools, which
@@ -9,9 +10,6 @@ import { createHarness, type Harness } from './support/harness';
  * cluster, the change landing when it is DONE.
  */
 let h: Harness;
-const ZONE = '/v1beta1/projects/p1/locations/us-central1-a';
-const CLUSTER = `${ZONE}/clusters/c1`;
-const V1_CLUSTER = '/v1/projects/p1/locations/us-central1-a/clusters/c1';
 
 beforeEach(async () => {
   h = createHarness();
@@ -19,40 +17,7 @@ beforeEach(async () => {
 });
 afterEach(() => h.close());
 
-async function operations() {
-  return (await h.get(`${ZONE}/operations`)).body.operations ?? [];
-}
-
-/** Sends the update, checks its operation and that nothing lands before DONE; the cluster before and after. */
-async function applyUpdate(update: Record<string, unknown>, cluster = CLUSTER) {
-  const before = (await h.get(cluster)).body;
-  const res = await h.put(cluster, { update });
-  expect(res.status, res.text).toBe(200);
-  expect(res.body).toMatchObject({ operationType: 'UPDATE_CLUSTER', status: 'PENDING' });
-  expect(res.body.targetLink).toMatch(/\/zones\/us-central1-a\/clusters\/c[12]$/);
-  const during = (await h.get(cluster)).body;
-  expect(during.status).toBe('RECONCILING');
-  const { status: _s, ...duringRest } = during;
-  const { status: _b, ...beforeRest } = before;
-  expect(duringRest).toEqual(beforeRest);
-  await h.advance('2s');
-  const op = (await h.get(`${ZONE}/operations/${res.body.name}`)).body;
-  expect(op.status).toBe('DONE');
-  const after = (await h.get(cluster)).body;
-  expect(after.status).toBe('RUNNING');
-  return { before, after };
-}
-
-/** Sends the update and expects the refusal, nothing started and the cluster unchanged. */
-async function refused(update: Record<string, unknown>, status: number, cluster = CLUSTER) {
-  const before = (await h.get(cluster)).body;
-  const ops = (await operations()).length;
-  const res = await h.put(cluster, { update });
-  expect(res.status, res.text).toBe(status);
-  expect((await operations()).length).toBe(ops);
-  expect((await h.get(cluster)).body).toEqual(before);
-  return res.body.error;
-}
+const { applyUpdate, refused } = clusterUpdates(() => h);
 
 /** Creates a pool with nodePools.create and returns it once its operation is DONE. */
 async function createPool(nodePool: Record<string, unknown>) {
@@ -140,7 +105,7 @@ describe('clusters.update: nodePoolAutoConfig', () => {
     const error = await refused(
       { desiredNodePoolAutoConfigNetworkTags: { tags: ['web'] } },
       501,
-      `${ZONE}/clusters/c2`,
+      `${LOC}/clusters/c2`,
     );
     expect(error.status).toBe('UNIMPLEMENTED');
     expect(error.message).toMatch(
@@ -224,7 +189,7 @@ describe('clusters.update: nodePoolDefaults.nodeConfigDefaults', () => {
 });
 
 describe('clusters.update: desiredDefaultEnablePrivateNodes', () => {
-  const C2 = `${ZONE}/clusters/c2`;
+  const C2 = `${LOC}/clusters/c2`;
 
   /** Creates a pool in c2 and returns it once its operation is DONE. */
   async function createPoolIn(cluster: string, nodePool: Record<string, unknown>) {
