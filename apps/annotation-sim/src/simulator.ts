@@ -16,7 +16,7 @@ import { registerEventControlRoutes } from './control/events';
 import { EVENTS_CONTROL_OPENAPI, REQUESTS_CONTROL_OPENAPI } from './control/events-openapi';
 import { registerRequestControlRoutes } from './control/requests';
 import { registerWebhookControlRoutes, WEBHOOK_CONTROL_OPENAPI } from './control/webhooks';
-import { DEFAULT_EGRESS, egressSettingsOf } from './delivery/egress';
+import { DEFAULT_EGRESS, type EgressSettings, egressSettingsOf } from './delivery/egress';
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryOptions } from './delivery/engine';
 import { createHttpSender, createWorkerSender, type WebhookSender } from './delivery/sender';
 import type { ChangeListener } from './domain/changes';
@@ -104,6 +104,13 @@ export function deliveryOf(state: AnnotationState): DeliveryEngine {
 export function deliveryIfMade(state: AnnotationState): DeliveryEngine | undefined {
   const slot = state.extensions.get(DELIVERY);
   return typeof slot === 'function' ? undefined : (slot as DeliveryEngine | undefined);
+}
+
+/** Whether two egress settings are the same (policy and allow list, in order). */
+function sameEgress(a: EgressSettings, b: EgressSettings): boolean {
+  return (
+    a.policy === b.policy && a.allow.length === b.allow.length && a.allow.every((x, i) => x === b.allow[i])
+  );
 }
 
 const STATUS_BY_NAME: Record<string, number> = {
@@ -264,7 +271,12 @@ export function createAnnotationDefinition(
         throw new SimInputError('state.delivery must be an object', ['state', 'delivery']);
       const egress = delivery?.egress === undefined ? undefined : egressSettingsOf(delivery.egress);
       importData(world.state, snap);
-      if (egress !== undefined) deliveryOf(world.state).configureEgress(egress);
+      // An engine not made yet is made only for settings other than those it would start with.
+      const made = deliveryIfMade(world.state);
+      if (made) {
+        if (egress !== undefined) made.configureEgress(egress);
+      } else if (egress !== undefined && !sameEgress(egress, startEgress))
+        deliveryOf(world.state).configureEgress(egress);
       const ext = (snap.extensions ?? {}) as Record<string, unknown>;
       for (const e of extensions)
         if (e.import && ext[e.name] !== undefined)
@@ -316,7 +328,15 @@ export function createAnnotationDefinition(
     // The dashboard's browser code (packages/dashboard), read on the first request for /_sim/ui/.
     dashboard: () => import('./ui/dashboard.generated').then((m) => m.dashboardAssets),
     controlRoutes(control: Hono<SimEnv<AnnotationState>>, tools: ControlTools<AnnotationState>) {
-      registerDeliveryControlRoutes(control, deliveryOf, tools.world);
+      registerDeliveryControlRoutes(
+        control,
+        {
+          of: deliveryOf,
+          ifMade: deliveryIfMade,
+          initialSettings: () => ({ egress: initialEgress() }),
+        },
+        tools.world,
+      );
       registerWebhookControlRoutes(control, deliveryOf, tools.world);
       registerEventControlRoutes(control, tools.world, eventsOf);
       registerRequestControlRoutes(control, tools.world);

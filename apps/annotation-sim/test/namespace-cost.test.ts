@@ -137,3 +137,104 @@ describe('a touched namespace', () => {
     });
   });
 });
+
+describe('what only reads', () => {
+  /** Every table's name in a snapshot. */
+  const TABLES = [
+    'users',
+    'tokens',
+    'sessions',
+    'accessTokens',
+    'organizations',
+    'memberships',
+    'invitations',
+    'projects',
+    'tasks',
+    'jobs',
+    'issues',
+    'comments',
+    'webhooks',
+    'deliveries',
+  ];
+
+  it('answers the delivery views of a namespace that never delivered without making its engine', async () => {
+    const { sim } = harness();
+    const stats = { queued: 0, inFlight: 0, scheduledRetries: 0 };
+    const views: [string, () => Promise<{ status: number; text: string }>, number, unknown][] = [
+      ['GET /deliveries', () => h.get('/_ns/ro/_sim/deliveries'), 200, { entries: [], dropped: 0, stats }],
+      [
+        'GET /deliveries?webhook&event',
+        () => h.get('/_ns/ro/_sim/deliveries?webhook=1&event=update:project'),
+        200,
+        { entries: [], dropped: 0, stats },
+      ],
+      ['GET /deliveries/stats', () => h.get('/_ns/ro/_sim/deliveries/stats'), 200, stats],
+      [
+        'GET /deliveries/settings',
+        () => h.get('/_ns/ro/_sim/deliveries/settings'),
+        200,
+        { egress: { policy: 'metadata-only', allow: [] } },
+      ],
+      ['POST /deliveries/idle', () => h.post('/_ns/ro/_sim/deliveries/idle', {}), 200, stats],
+      ['DELETE /deliveries', () => h.del('/_ns/ro/_sim/deliveries'), 204, ''],
+    ];
+    for (const [name, call, status, body] of views) {
+      const res = await call();
+      expect({ name, status: res.status }).toEqual({ name, status });
+      // The same bytes as an empty engine answers.
+      expect(res.text).toBe(body === '' ? '' : JSON.stringify(body));
+      expect({ name, made: deliveryIfMade(sim.world('ro').state) !== undefined }).toEqual({
+        name,
+        made: false,
+      });
+      expect({ name, tables: tablesMade(sim.world('ro').state) }).toEqual({ name, tables: 1 });
+    }
+  });
+
+  it('exports a snapshot without making a table, unmade tables written empty', async () => {
+    const { sim } = harness();
+    const exported = await h.get('/_ns/snap/_sim/state');
+    expect(exported.status).toBe(200);
+    const state = sim.world('snap').state;
+    expect(tablesMade(state)).toBe(1);
+    expect(deliveryIfMade(state)).toBeUndefined();
+    expect(eventsOf(state).store.allocatedBytes()).toBe(0);
+    const snapshot = exported.body.state as Record<string, unknown>;
+    expect(Object.keys(snapshot)).toEqual(['seq', 'baseUrl', ...TABLES, 'extensions', 'delivery']);
+    for (const t of TABLES) if (t !== 'users') expect({ t, rows: snapshot[t] }).toEqual({ t, rows: [] });
+    expect((snapshot.users as unknown[]).length).toBe(1);
+  });
+
+  it('imports making only the tables and the engine the snapshot fills', async () => {
+    const { sim } = harness();
+    const empty = (await h.get('/_ns/snap/_sim/state')).body;
+    expect((await h.put('/_ns/copy/_sim/state', empty)).status).toBe(200);
+    const copy = sim.world('copy').state;
+    expect(deliveryIfMade(copy)).toBeUndefined();
+    expect(tablesMade(copy)).toBe(1);
+    expect((await h.get('/_ns/copy/_sim/state')).body).toEqual({ ...empty, namespace: 'copy' });
+
+    // Rows make their table; egress settings other than the starting ones make the engine.
+    h.seed({ users: [{ username: 'u' }], projects: [{ name: 'p', owner: 'u' }] });
+    const seeded = (await h.get('/_sim/state')).body;
+    expect((await h.put('/_ns/full/_sim/state', seeded)).status).toBe(200);
+    const full = sim.world('full').state;
+    expect(deliveryIfMade(full)).toBeUndefined();
+    expect(tablesMade(full)).toBe(2);
+    expect((await h.get('/_ns/full/_sim/state')).body).toEqual({ ...seeded, namespace: 'full' });
+    const opened = { ...seeded, state: { ...seeded.state, delivery: { egress: { allow: ['127.0.0.1'] } } } };
+    expect((await h.put('/_ns/open/_sim/state', opened)).status).toBe(200);
+    expect(deliveryIfMade(sim.world('open').state)).toBeDefined();
+    expect((await h.get('/_ns/open/_sim/deliveries/settings')).body).toEqual({
+      egress: { policy: 'metadata-only', allow: ['127.0.0.1'] },
+    });
+
+    // A made table is emptied by a snapshot without rows, a made engine set back to its settings.
+    expect((await h.put('/_ns/open/_sim/state', { ...empty, namespace: 'open' })).status).toBe(200);
+    expect((await h.get('/_ns/open/_sim/state')).body).toEqual({ ...empty, namespace: 'open' });
+    expect((await h.get('/_ns/open/_sim/deliveries/settings')).body).toEqual({
+      egress: { policy: 'metadata-only', allow: [] },
+    });
+    expect((await h.get('/_ns/open/api/projects', { as: 'admin' })).body.count).toBe(0);
+  });
+});

@@ -47,30 +47,58 @@ export interface DeliverySettings {
 }
 
 /**
+ * A world's delivery engine as the control routes reach it. It is made by the first delivery
+ * (simulator.ts): what only reads answers for a world that has none the empty answers a new engine would
+ * give, and makes none.
+ */
+export interface DeliveryEngines {
+  /** The world's engine, made if it is not yet. */
+  of(state: AnnotationState): DeliveryEngine;
+  /** The world's engine if it was made. */
+  ifMade(state: AnnotationState): DeliveryEngine | undefined;
+  /** The settings an engine starts with. */
+  initialSettings(): DeliverySettings;
+}
+
+/** The queue state of an engine with nothing queued, as `stats()` answers it. */
+const emptyStats = (): ReturnType<DeliveryEngine['stats']> => ({
+  queued: 0,
+  inFlight: 0,
+  scheduledRetries: 0,
+});
+
+/**
  * `/_sim/deliveries`: the outbound journal (each request with its raw body and headers as sent),
  * waiting for deliveries, the engine's queue state, and the world's delivery settings (egress policy).
+ * Changing the settings and waiting for a delivery make the engine (a delivery would); the rest answers a
+ * world that never delivered as an empty engine would.
  */
 export function registerDeliveryControlRoutes(
   control: Hono<SimEnv<AnnotationState>>,
-  engineOf: (state: AnnotationState) => DeliveryEngine,
+  engines: DeliveryEngines,
   worldOf: (c: Context) => { state: AnnotationState },
 ) {
   control.get('/deliveries', (c) => {
-    const engine = engineOf(worldOf(c).state);
+    const engine = engines.ifMade(worldOf(c).state);
+    if (!engine) return c.json({ entries: [], dropped: 0, stats: emptyStats() });
     const q = { webhook: c.req.query('webhook'), event: c.req.query('event') };
     const { entries, dropped } = engine.journal();
     return c.json({ entries: entries.filter(matcher(q)), dropped, stats: engine.stats() });
   });
   control.delete('/deliveries', (c) => {
-    engineOf(worldOf(c).state).clearJournal();
+    // An engine not made has an empty journal.
+    engines.ifMade(worldOf(c).state)?.clearJournal();
     return c.body(null, 204);
   });
-  control.get('/deliveries/stats', (c) => c.json(engineOf(worldOf(c).state).stats()));
+  control.get('/deliveries/stats', (c) => c.json(engines.ifMade(worldOf(c).state)?.stats() ?? emptyStats()));
   const settingsOf = (engine: DeliveryEngine): DeliverySettings => ({ egress: engine.egress() });
-  control.get('/deliveries/settings', (c) => c.json(settingsOf(engineOf(worldOf(c).state))));
+  control.get('/deliveries/settings', (c) => {
+    const engine = engines.ifMade(worldOf(c).state);
+    return c.json(engine ? settingsOf(engine) : engines.initialSettings());
+  });
   /** `{egress: {policy?, allow?}}`: `allow` replaces the list; what is not given stays. */
   control.patch('/deliveries/settings', async (c) => {
-    const engine = engineOf(worldOf(c).state);
+    const engine = engines.of(worldOf(c).state);
     const { egress } = parseInput(settingsSchema(), (await readControlJson(c)) ?? {});
     if (egress !== undefined) engine.configureEgress(egress);
     return c.json(settingsOf(engine));
@@ -79,14 +107,16 @@ export function registerDeliveryControlRoutes(
   control.post('/deliveries/wait', async (c) => {
     const { timeout, timeoutMs, ...filter } = parseInput(waitSchema(), (await readControlJson(c)) ?? {});
     const ms = parseDuration(timeout ?? timeoutMs ?? DEFAULT_WAIT);
-    const engine = engineOf(worldOf(c).state);
+    const engine = engines.of(worldOf(c).state);
     const entry = await engine.waitFor(matcher(filter), Math.min(ms, WAIT_LIMIT_MS));
     if (!entry) return controlError(c, 408, 'no delivery matched in time');
     return c.json({ entry });
   });
   /** Resolves when nothing is queued or in flight (scheduled retries wait for the clock). */
   control.post('/deliveries/idle', async (c) => {
-    const engine = engineOf(worldOf(c).state);
+    const engine = engines.ifMade(worldOf(c).state);
+    // Nothing was ever queued where no engine was made.
+    if (!engine) return c.json(emptyStats());
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = await Promise.race([
       engine.idle().then(() => false),

@@ -49,6 +49,25 @@ export class WebhookTable extends Map<number, WebhookRec> {
   }
 }
 
+/** The names of a world's tables, in the order snapshots list them. */
+export const TABLES = [
+  'users',
+  'tokens',
+  'sessions',
+  'accessTokens',
+  'organizations',
+  'memberships',
+  'invitations',
+  'projects',
+  'tasks',
+  'jobs',
+  'issues',
+  'comments',
+  'webhooks',
+  'deliveries',
+] as const;
+export type TableName = (typeof TABLES)[number];
+
 /**
  * A world's tables, each made the first time it is read: a namespace that was only touched holds its
  * users and tokens (the seeded admin) and no empty Map besides. Assigning a table replaces it (snapshots).
@@ -166,26 +185,18 @@ export class LazyTables {
     this._deliveries = table;
   }
 
+  /**
+   * The table if it was made, without making it: what only reads (a snapshot) reads through this, an
+   * unmade table being an empty one.
+   */
+  tableIfMade(name: TableName): ReadonlyMap<unknown, unknown> | undefined {
+    return (this as unknown as Record<`_${TableName}`, Map<unknown, unknown> | undefined>)[`_${name}`];
+  }
+
   /** How many tables were made (for tests of laziness). */
   tablesMade(): number {
     let made = 0;
-    for (const table of [
-      this._users,
-      this._tokens,
-      this._sessions,
-      this._accessTokens,
-      this._organizations,
-      this._memberships,
-      this._invitations,
-      this._projects,
-      this._tasks,
-      this._jobs,
-      this._issues,
-      this._comments,
-      this._webhooks,
-      this._deliveries,
-    ])
-      if (table !== undefined) made++;
+    for (const name of TABLES) if (this.tableIfMade(name) !== undefined) made++;
     return made;
   }
 }

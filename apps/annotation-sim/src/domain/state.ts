@@ -14,7 +14,7 @@ import type {
   UserRec,
   WebhookRec,
 } from './model';
-import { LazyTables, type WebhookTable } from './state-tables';
+import { LazyTables, TABLES, type TableName, type WebhookTable } from './state-tables';
 
 /** The serializable part of a world's state. */
 export interface AnnotationData {
@@ -65,22 +65,10 @@ export interface AnnotationState extends AnnotationData {
   extensions: Map<string, unknown>;
 }
 
-const TABLES = [
-  'users',
-  'tokens',
-  'sessions',
-  'accessTokens',
-  'organizations',
-  'memberships',
-  'invitations',
-  'projects',
-  'tasks',
-  'jobs',
-  'issues',
-  'comments',
-  'webhooks',
-  'deliveries',
-] as const;
+/** A table of `data` if it was made (an unmade one reads as empty), without making it. */
+function tableIfMade(data: AnnotationData, t: TableName): ReadonlyMap<unknown, unknown> | undefined {
+  return data instanceof LazyTables ? data.tableIfMade(t) : data[t];
+}
 
 /**
  * A world's state. Its tables are made on first use ({@link LazyTables}) and its methods are on the
@@ -136,10 +124,13 @@ export function nextId(data: AnnotationData, table: string): number {
   return id;
 }
 
-/** A JSON snapshot of the data (maps as arrays of records). */
+/**
+ * A JSON snapshot of the data (maps as arrays of records). It makes no table: one never made is written
+ * as the empty table it would be.
+ */
 export function exportData(data: AnnotationData): Record<string, unknown> {
   const out: Record<string, unknown> = { seq: { ...data.seq }, baseUrl: data.baseUrl };
-  for (const t of TABLES) out[t] = [...(data[t] as Map<unknown, unknown>).entries()];
+  for (const t of TABLES) out[t] = [...(tableIfMade(data, t)?.entries() ?? [])];
   return out;
 }
 
@@ -147,6 +138,8 @@ export function exportData(data: AnnotationData): Record<string, unknown> {
 export function importData(state: AnnotationState, snapshot: Record<string, unknown>): void {
   for (const t of TABLES) {
     const entries = (snapshot[t] ?? []) as [unknown, unknown][];
+    // Nothing to put in a table never made: it stays unmade (read, it is the empty table it would be).
+    if (Array.isArray(entries) && entries.length === 0 && tableIfMade(state, t) === undefined) continue;
     if (t === 'webhooks') {
       // The same table, refilled: its watchers (the delivery engine) must see the change.
       state.webhooks.clear();
