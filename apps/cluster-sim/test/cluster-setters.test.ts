@@ -22,7 +22,7 @@ async function settle(op: { name: string }) {
 describe('setResourceLabels', () => {
   it('replaces the labels when DONE and moves the fingerprint', async () => {
     const before = (await h.get(CLUSTER)).body;
-    expect(before.labelFingerprint).toBe('e3b0c442');
+    expect(before.labelFingerprint).toBe('a9dc16a7');
     const op = await h.post(`${CLUSTER}:setResourceLabels`, {
       resourceLabels: { team: 'a', env: 'dev' },
       labelFingerprint: before.labelFingerprint,
@@ -45,7 +45,7 @@ describe('setResourceLabels', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.status).toBe('FAILED_PRECONDITION');
     expect(res.body.error.message).toBe(
-      'Labels could not be set due to fingerprint mismatch; try again with the proper fingerprint: incorrect fingerprint supplied was "", the expected one is "e3b0c442".',
+      'Labels could not be set due to fingerprint mismatch; try again with the proper fingerprint: incorrect fingerprint supplied was "", the expected one is "a9dc16a7".',
     );
     expect(res.body.error.errors[0].reason).toBe('failedPrecondition');
     expect((await h.get(OPS)).body.operations).toBeUndefined();
@@ -54,7 +54,7 @@ describe('setResourceLabels', () => {
   it('validates the request: unknown fields, types and ids that contradict the path', async () => {
     const unknown = await h.post(`${CLUSTER}:setResourceLabels`, {
       labels: {},
-      labelFingerprint: 'e3b0c442',
+      labelFingerprint: 'a9dc16a7',
     });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.message).toContain('Unknown name "labels"');
@@ -75,7 +75,7 @@ describe('setResourceLabels', () => {
   it('is reached through the legacy zonal path too', async () => {
     const op = await h.post(`${ZONAL_CLUSTER}/resourceLabels`, {
       resourceLabels: { z: '1' },
-      labelFingerprint: 'e3b0c442',
+      labelFingerprint: 'a9dc16a7',
     });
     expect(op.status, op.text).toBe(200);
     expect((await settle(op.body)).resourceLabels).toEqual({ z: '1' });

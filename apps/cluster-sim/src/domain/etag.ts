@@ -34,9 +34,20 @@ export function fingerprint(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 8);
 }
 
-/** The fingerprint of a label map (keys sorted): empty labels give "e3b0c442". */
+/**
+ * GKE's `labelFingerprint` of a cluster without labels: "a9dc16a7" in every public `gcloud container
+ * clusters describe` of an unlabelled cluster, GKE 1.7 to 1.3x (next to the empty maintenance policy's
+ * "e3b0c442"). How GKE derives it from labels is not known.
+ */
+export const EMPTY_LABEL_FINGERPRINT = 'a9dc16a7';
+
+/**
+ * The fingerprint of a label map: GKE's value for no labels, else 8 hex digits of a SHA-256 of the
+ * sorted pairs (the simulator's own: it changes when the labels do, as GKE's does).
+ */
 export function labelFingerprint(labels: Record<string, string> | undefined): string {
   const entries = Object.entries(labels ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  if (entries.length === 0) return EMPTY_LABEL_FINGERPRINT;
   return fingerprint(entries.map(([k, v]) => `${k}=${v}`).join(','));
 }
 

@@ -105,7 +105,7 @@ export const CALLS: Readonly<Record<string, Call>> = {
   ListUsableSubnetworks: ok(),
   RollbackNodePoolUpgrade: ok(),
   SetAddonsConfig: ok({ addonsConfig: { httpLoadBalancing: { disabled: true } } }),
-  SetLabels: ok({ resourceLabels: { team: 'a' }, labelFingerprint: 'e3b0c442' }),
+  SetLabels: ok({ resourceLabels: { team: 'a' }, labelFingerprint: 'a9dc16a7' }),
   SetLegacyAbac: ok({ enabled: true }),
   SetLocations: ok({ locations: ['us-central1-a', 'us-central1-b'] }),
   SetLoggingService: ok({ loggingService: 'none' }),
