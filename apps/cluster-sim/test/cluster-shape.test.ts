@@ -301,6 +301,24 @@ describe('node pools', () => {
     other.close();
   });
 
+  it('gives the clusters of one network pod ranges that do not overlap', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `n${i}`);
+    for (const name of names) {
+      const res = await h.post(`${LOC}/clusters`, { cluster: { name, initialNodeCount: 1 } });
+      expect(res.status, res.text).toBe(200);
+    }
+    const clusters = (await h.get(`${LOC}/clusters`)).body.clusters as {
+      name: string;
+      clusterIpv4Cidr: string;
+      networkConfig: { network: string };
+    }[];
+    const inDefault = clusters.filter((c) => c.networkConfig.network === 'projects/p1/global/networks/default');
+    expect(inDefault.length).toBeGreaterThanOrEqual(names.length);
+    const cidrs = inDefault.map((c) => c.clusterIpv4Cidr);
+    for (const cidr of cidrs) expect(cidr).toMatch(/^10\.\d+\.0\.0\/14$/);
+    expect(new Set(cidrs).size).toBe(cidrs.length);
+  });
+
   it('changes the label fingerprint with the labels', async () => {
     await h.seed({ clusters: [{ ...aCluster('c2').build(), resourceLabels: { x: '1' } }] });
     const a = (await h.get(`${LOC}/clusters/c1`)).body.labelFingerprint;

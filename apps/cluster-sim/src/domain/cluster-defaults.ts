@@ -83,6 +83,22 @@ export interface ClusterContext {
   id: string;
   /** The public endpoint address. */
   endpoint: string;
+  /** The pod CIDRs the project's other clusters use in a network (`projects/P/global/networks/N`). */
+  podCidrsInUse?: (network: string) => ReadonlySet<string>;
+}
+
+/**
+ * The second octet of the pod range `10.X.0.0/14` GKE gives a cluster: one derived from the id, moved on by
+ * /14 steps past the ranges other clusters of the network use (one VPC cannot route one range to two
+ * clusters; GKE picks a free one, as the different ranges of public describes show).
+ */
+function podOctet(id: string, inUse: ReadonlySet<string>): number {
+  const first = Number.parseInt(id.slice(8, 10), 16) % 63;
+  for (let step = 0; step < 63; step++) {
+    const octet = 4 * (1 + ((first + step) % 63));
+    if (!inUse.has(`10.${octet}.0.0/14`)) return octet;
+  }
+  return 4 * (1 + first);
 }
 
 /**
@@ -107,10 +123,11 @@ export function defaultCluster(input: ClusterShape & { name: string }, ctx: Clus
     (given.subnetwork as string | undefined) || (givenNetworkConfig.subnetwork as string | undefined),
     { project: network.project, region, name: network.name },
   );
-  const podOctet = 4 * (1 + (Number.parseInt(id.slice(8, 10), 16) % 63));
+  const networkPath = `projects/${network.project}/global/networks/${network.name}`;
+  const octet = podOctet(id, ctx.podCidrsInUse?.(networkPath) ?? new Set());
   const podCidr = resolveCidr(
     given.clusterIpv4Cidr || givenIpPolicy.clusterIpv4CidrBlock || givenIpPolicy.clusterIpv4Cidr,
-    `10.${podOctet}.0.0`,
+    `10.${octet}.0.0`,
     14,
   );
   const servicesCidr = resolveCidr(
@@ -232,7 +249,7 @@ export function defaultCluster(input: ClusterShape & { name: string }, ctx: Clus
     },
     networkConfig: {
       ...sub('networkConfig'),
-      network: `projects/${network.project}/global/networks/${network.name}`,
+      network: networkPath,
       subnetwork: `projects/${subnetwork.project}/regions/${subnetwork.region}/subnetworks/${subnetwork.name}`,
     },
     controlPlaneEndpointsConfig: {

@@ -33,6 +33,16 @@ export function findCluster(state: ClusterState, projectId: string, ref: Cluster
   return ok(record);
 }
 
+/** The pod CIDRs of the clusters in a network (the path names its project: a shared VPC's host too). */
+function podCidrsInUse(state: ClusterState, network: string): Set<string> {
+  const used = new Set<string>();
+  for (const record of state.clusters.values()) {
+    const c = record.cluster as { networkConfig?: { network?: string }; clusterIpv4Cidr?: string };
+    if (c.networkConfig?.network === network && c.clusterIpv4Cidr) used.add(c.clusterIpv4Cidr);
+  }
+  return used;
+}
+
 /** Creates a cluster record (and its pools) directly: used by clusters.create and by seeding. */
 export function buildCluster(
   state: ClusterState,
@@ -61,6 +71,7 @@ export function buildCluster(
     // 64 hex digits, as recorded; the pod range, the DNS endpoint and the pod CIDR derive from it.
     id: ctx.ids.hex(64),
     endpoint: ip,
+    podCidrsInUse: (network) => podCidrsInUse(state, network),
   });
   const record: ClusterRecord = {
     projectId,
