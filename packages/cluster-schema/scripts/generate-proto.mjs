@@ -7,7 +7,8 @@
  *
  * Messages and enums written by hand (OVERRIDES) are imported instead of generated, so the node pool
  * shapes the simulator acts on keep one definition. Each message also records its fields that v1 lacks
- * (`markBetaOnly`), so a v1 request carrying one can be refused as an unknown name.
+ * (`markBetaOnly`), so a v1 request carrying one can be refused as an unknown name, and its oneofs
+ * (`markOneofs`: the oneof's proto name and its members), so a second member of one oneof can be refused.
  *
  * Every generated message but the root is made on first use (`once`), and a field holding a message or an
  * enum is a getter: importing the package builds one object, not hundreds.
@@ -180,6 +181,38 @@ function resolve(name, scope) {
 
 const jsonName = (key, field) => field.options?.json_name ?? key;
 
+/** The proto source of each package the descriptor came from, to check oneof names against. */
+const PROTO_SOURCES = ['v1beta1', 'v1']
+  .map((v) =>
+    join(dirname(PACKAGE_JSON), 'build', 'protos', 'google', 'container', v, 'cluster_service.proto'),
+  )
+  .map((file) => readFileSync(file, 'utf8'))
+  .join('\n');
+
+/**
+ * The oneofs of a message that can clash (two members or more): proto name → members' JSON names. The
+ * descriptor spells a oneof's name in lowerCamelCase; the front end's error names it as the .proto does
+ * (`oneof field 'rollout_policy' is already set`), so the snake_case name is checked against the source.
+ * A proto3 `optional` field's synthetic oneof has a single member and is left out.
+ */
+function oneofsOf(full) {
+  const node = TYPES.get(full);
+  const out = [];
+  for (const [camel, { oneof }] of Object.entries(node.oneofs ?? {})) {
+    if (oneof.length < 2) continue;
+    const name = camel.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
+    if (!new RegExp(`\\boneof ${name} \\{`).test(PROTO_SOURCES)) {
+      throw new Error(`oneof ${camel} of ${full}: no \`oneof ${name}\` in the .proto`);
+    }
+    out.push([name, oneof.map((member) => jsonName(member, node.fields[member]))]);
+  }
+  return out;
+}
+
+function oneofLiteral(oneofs) {
+  return `{ ${oneofs.map(([name, members]) => `${name}: ${quotedList(members)}`).join(', ')} }`;
+}
+
 /** The identifier of a generated message or enum: its name below the package, dots as underscores. */
 function ident(full) {
   const local = full.startsWith(BETA) ? full.slice(BETA.length) : full;
@@ -276,16 +309,25 @@ function enumLiteral(values, indent) {
 function messageExpr(full, usedEnums, usedMessages, indent) {
   const node = TYPES.get(full);
   const only = betaOnly(full);
-  const inner = only.length === 0 ? indent : `${indent}  `;
+  const oneofs = oneofsOf(full);
+  // The marks around the object, outermost first: each one returns the schema it marks.
+  const wrappers = [];
+  if (only.length > 0) wrappers.push(['markBetaOnly', quotedList(only)]);
+  if (oneofs.length > 0) wrappers.push(['markOneofs', oneofLiteral(oneofs)]);
+  const inner = indent + '  '.repeat(wrappers.length);
   const lines = Object.entries(node.fields).flatMap(([k, f]) =>
     property(k, f, full, usedEnums, usedMessages),
   );
-  const body =
+  let expr =
     lines.length === 0
       ? 'z.object({})'
       : `z.object({\n${lines.map((l) => `${inner}  ${l}`).join('\n')}\n${inner}})`;
-  if (only.length === 0) return body;
-  return `markBetaOnly(\n${inner}${body},\n${inner}${quotedList(only)},\n${indent})`;
+  for (let i = wrappers.length - 1; i >= 0; i--) {
+    const at = indent + '  '.repeat(i);
+    const [fn, arg] = wrappers[i];
+    expr = `${fn}(\n${at}  ${expr},\n${at}  ${arg},\n${at})`;
+  }
+  return expr;
 }
 
 export function generate() {
@@ -311,8 +353,15 @@ export function generate() {
     .filter((full) => reachedNames.has(full) && betaOnly(full).length > 0)
     .sort()
     .map((full) => `markBetaOnly(${MESSAGE_OVERRIDES[full][1]}, ${quotedList(betaOnly(full))});`);
+  // Their oneofs likewise (the ones they hold inline are marked by hand where they are written).
+  const oneofMarks = Object.keys(MESSAGE_OVERRIDES)
+    .filter((full) => reachedNames.has(full) && oneofsOf(full).length > 0)
+    .sort()
+    .map((full) => `markOneofs(${MESSAGE_OVERRIDES[full][1]}, ${oneofLiteral(oneofsOf(full))});`);
   for (const full of Object.keys(MESSAGE_OVERRIDES)) {
-    if (reachedNames.has(full) && betaOnly(full).length > 0) usedMessages.add(full);
+    if (reachedNames.has(full) && (betaOnly(full).length > 0 || oneofsOf(full).length > 0)) {
+      usedMessages.add(full);
+    }
   }
   const byModule = new Map();
   for (const full of usedMessages) {
@@ -325,7 +374,7 @@ export function generate() {
     "import * as z from 'zod';",
     `import {${importList(usedEnums)}} from '../enums';`,
     ...[...byModule.keys()].sort().map((m) => `import {${importList(byModule.get(m))}} from '${m}';`),
-    "import { duration, int32, int64, markBetaOnly, protoEnum, timestamp } from '../proto';",
+    "import { duration, int32, int64, markBetaOnly, markOneofs, protoEnum, timestamp } from '../proto';",
   ];
   const shared = Object.entries(SHARED).map(([name, expr]) => `const ${name} = ${expr};`);
   return `// Generated by packages/cluster-schema/scripts/generate-proto.mjs from @google-cloud/container ${PACKAGE_VERSION}
@@ -347,6 +396,9 @@ function once<T>(make: () => T): () => T {
 
 // Fields that v1 lacks, of the hand-written messages reached.
 ${marks.join('\n')}
+
+// Oneofs of the hand-written messages reached.
+${oneofMarks.join('\n')}
 
 ${blocks.join('\n\n')}
 

@@ -108,6 +108,8 @@ export {
   isInt64Text,
   isTimestampText,
   markBetaOnly,
+  markOneofs,
+  oneofFields,
   protoEnum,
   stringMap,
   timestamp,

@@ -18,7 +18,7 @@ import {
   WindowsOsVersion,
   WorkloadMetadataMode,
 } from './enums';
-import { duration, int32, int64, stringMap, timestamp } from './proto';
+import { duration, int32, int64, markOneofs, stringMap, timestamp } from './proto';
 
 /** Nested messages of UpdateNodePoolRequest and NodeConfig (v1beta1, JSON names). */
 
@@ -56,6 +56,12 @@ export const NodeLabels = z.object({ labels: stringMap.optional() });
 export const ResourceLabels = z.object({ labels: stringMap.optional() });
 export const ResourceManagerTags = z.object({ tags: stringMap.optional() });
 
+/** `SwapConfig.BootDiskProfile` / `EphemeralLocalSsdProfile`: the swap size in GiB or in percent. */
+const swapSize = () =>
+  markOneofs(z.object({ swapSizeGib: int64.optional(), swapSizePercent: int32.optional() }), {
+    swap_size: ['swapSizeGib', 'swapSizePercent'],
+  });
+
 export const LinuxNodeConfig = z.object({
   sysctls: stringMap.optional(),
   cgroupMode: CgroupMode.optional(),
@@ -74,19 +80,17 @@ export const LinuxNodeConfig = z.object({
         .optional(),
     })
     .optional(),
-  swapConfig: z
-    .object({
+  // The oneofs of SwapConfig and of its profiles (the proto's; BlueGreenSettings' are marked by the generator).
+  swapConfig: markOneofs(
+    z.object({
       enabled: z.boolean().optional(),
       encryptionConfig: z.object({ disabled: z.boolean().optional() }).optional(),
-      bootDiskProfile: z
-        .object({ swapSizeGib: int64.optional(), swapSizePercent: int32.optional() })
-        .optional(),
-      ephemeralLocalSsdProfile: z
-        .object({ swapSizeGib: int64.optional(), swapSizePercent: int32.optional() })
-        .optional(),
+      bootDiskProfile: swapSize().optional(),
+      ephemeralLocalSsdProfile: swapSize().optional(),
       dedicatedLocalSsdProfile: z.object({ diskCount: int64.optional() }).optional(),
-    })
-    .optional(),
+    }),
+    { performance_profile: ['bootDiskProfile', 'ephemeralLocalSsdProfile', 'dedicatedLocalSsdProfile'] },
+  ).optional(),
   nodeKernelModuleLoading: z.object({ policy: KernelModuleLoadingPolicy.optional() }).optional(),
   accurateTimeConfig: z.object({ enablePtpKvmTimeSync: z.boolean().optional() }).optional(),
 });

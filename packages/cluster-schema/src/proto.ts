@@ -9,6 +9,7 @@ import * as z from 'zod';
 const ENUM_NUMBERS = new WeakMap<z.ZodType, Readonly<Record<string, number>>>();
 const ENUM_TYPE_NAMES = new WeakMap<z.ZodType, string>();
 const BETA_ONLY_FIELDS = new WeakMap<z.ZodType, ReadonlySet<string>>();
+const ONEOF_FIELDS = new WeakMap<z.ZodType, ReadonlyMap<string, string>>();
 const INT64_SCHEMAS = new WeakSet<z.ZodType>();
 
 /**
@@ -49,6 +50,30 @@ export function markBetaOnly<T extends z.ZodType>(schema: T, fields: readonly st
 /** The v1beta1-only fields of a message schema recorded by {@link markBetaOnly}, or undefined. */
 export function betaOnlyFields(schema: z.ZodType): ReadonlySet<string> | undefined {
   return BETA_ONLY_FIELDS.get(schema);
+}
+
+/**
+ * Records the oneofs of a message schema: each oneof's proto name (snake_case, as the front end's error
+ * names it) with its members' JSON names. The proto3 JSON parser refuses a second member of one oneof
+ * (`oneof field 'policy' is already set. Cannot set 'recurringWindow'`). Returns the schema.
+ *
+ * @example oneofFields(markOneofs(MaintenanceWindow, { policy: ['dailyMaintenanceWindow', 'recurringWindow'] })).get('recurringWindow') // 'policy'
+ */
+export function markOneofs<T extends z.ZodType>(
+  schema: T,
+  oneofs: Readonly<Record<string, readonly string[]>>,
+): T {
+  const byField = new Map<string, string>();
+  for (const [oneof, members] of Object.entries(oneofs)) {
+    for (const member of members) byField.set(member, oneof);
+  }
+  ONEOF_FIELDS.set(schema, byField);
+  return schema;
+}
+
+/** The oneof (proto name) of each member field (JSON name) of a message schema, recorded by {@link markOneofs}. */
+export function oneofFields(schema: z.ZodType): ReadonlyMap<string, string> | undefined {
+  return ONEOF_FIELDS.get(schema);
 }
 
 /**

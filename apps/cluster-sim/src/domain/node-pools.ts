@@ -176,11 +176,26 @@ const KEEP_FALSE = new Set([
 ]);
 
 /**
- * proto3 JSON output: default-valued scalars and empty lists are omitted; empty messages stay (the
- * recordings show `"legacyAbac": {}`); proto3 `optional` booleans keep an explicit false.
+ * The `map<string, string>` fields of the container API's messages (protos.json: `labels`, `metadata`,
+ * `resourceLabels`, `sysctls`, ResourceManagerTags' `tags`): proto3 JSON writes every entry of a map,
+ * an empty value too (a Kubernetes label may be empty). NodeConfig's `tags` is a list, told apart by its
+ * shape.
+ */
+const STRING_MAPS = new Set(['labels', 'metadata', 'resourceLabels', 'sysctls', 'tags']);
+
+/**
+ * proto3 JSON output: default-valued scalars and empty lists are omitted, but not the entries of a
+ * map; empty messages stay (the recordings show `"legacyAbac": {}`); proto3 `optional` booleans keep an
+ * explicit false.
  */
 export function omitDefaults<T>(value: T, key?: string): T {
   if (Array.isArray(value)) return value.map((v) => omitDefaults(v)) as T;
+  if (key !== undefined && STRING_MAPS.has(key) && value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>))
+      if (typeof v === 'string') out[k] = v;
+    return out as T;
+  }
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {

@@ -7,6 +7,7 @@ import {
   isInt64Schema,
   isInt64Text,
   isTimestampText,
+  oneofFields,
   timestamp as timestampSchema,
 } from '@sims/cluster-schema';
 import type { z } from 'zod';
@@ -20,6 +21,11 @@ import type { HttpError } from './errors';
  * original snake_case; enums as names or numbers; int64 as strings or numbers; `null` means "not set".
  * Unknown names are reported like ESF (`Invalid JSON payload received. Unknown name "x": Cannot find
  * field.`) when `strict`, or dropped otherwise; under v1, a field only v1beta1 has is an unknown name.
+ * `null` inside a map or a list is what protobuf's JSON converter (the front end's) makes of it: a map entry
+ * with the value type's default (`{"a": null}` is `{"a": ""}`), and no list element (`["x", null]` is
+ * `["x"]`). A second member of one oneof is refused like the converter does (`Invalid value at
+ * 'maintenance_policy.window' (oneof), oneof field 'policy' is already set. Cannot set 'recurringWindow'`);
+ * a member that is `null` is not set.
  * A bad enum value is answered as GKE does (`Invalid value at 'node_pool.config.windows_node_config.os_version'
  * (type.googleapis.com/google.container.v1beta1.WindowsNodeConfig.OSVersion), "OS_2022"`, see
  * INVALID_ENUM in errors.ts).
@@ -77,6 +83,55 @@ function invalid(path: string, type: string, value: unknown): Violation {
   return { field: path, description: `Invalid value at '${path}' (${type}), ${echo(value)}` };
 }
 
+/** The type an error names for a (unwrapped) schema, as the front end names a field's type. */
+function typeName(inner: z.ZodType): string {
+  const def = defOf(inner);
+  switch (def.type) {
+    case 'enum': {
+      const enumType = enumTypeName(inner);
+      return enumType === undefined ? 'TYPE_ENUM' : `type.googleapis.com/${enumType}`;
+    }
+    case 'string':
+      if (isInt64Schema(inner)) return 'TYPE_INT64';
+      if (inner === durationSchema) return 'type.googleapis.com/google.protobuf.Duration';
+      if (inner === timestampSchema) return 'type.googleapis.com/google.protobuf.Timestamp';
+      return 'TYPE_STRING';
+    case 'number':
+      return def.format?.includes('int') === true ? 'TYPE_INT32' : 'TYPE_DOUBLE';
+    case 'boolean':
+      return 'TYPE_BOOL';
+    default:
+      return 'TYPE_MESSAGE';
+  }
+}
+
+/**
+ * The value a map entry written `null` gets: the default of its value type, as protobuf's JSON converter
+ * keeps the entry with no value (its test `MapAcceptsNullValue`). undefined for a Duration or Timestamp,
+ * whose converter refuses a non-string (no map of the API holds one).
+ */
+function zeroOf(inner: z.ZodType): unknown {
+  const def = defOf(inner);
+  switch (def.type) {
+    case 'object':
+    case 'record':
+      return {};
+    case 'array':
+      return [];
+    case 'string':
+      if (isInt64Schema(inner)) return '0';
+      return inner === durationSchema || inner === timestampSchema ? undefined : '';
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'enum':
+      return enumNameOf(inner, 0) ?? Object.values(def.entries ?? {})[0];
+    default:
+      return null;
+  }
+}
+
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 
@@ -99,6 +154,9 @@ function walk(schema: z.ZodType, value: unknown, path: string, opts: WalkOptions
       const loose = def.catchall !== undefined && defOf(def.catchall).type !== 'never';
       // Under v1 the fields only v1beta1 has are not in the message.
       const betaOnly = opts.version === 'v1' ? betaOnlyFields(inner) : undefined;
+      // The message's oneofs by member, and those a member was given for (a null member sets nothing).
+      const oneofs = oneofFields(inner);
+      let taken: Set<string> | undefined;
       const result: Record<string, unknown> = {};
       for (const [key, v] of Object.entries(value)) {
         // Own fields only: `__proto__`, `constructor` or `toString` are unknown names, not Object's.
@@ -118,6 +176,18 @@ function walk(schema: z.ZodType, value: unknown, path: string, opts: WalkOptions
           }
           continue;
         }
+        const oneof = oneofs === undefined || v === null ? undefined : oneofs.get(name);
+        if (oneof !== undefined) {
+          if (taken?.has(oneof)) {
+            out.push({
+              ...(path ? { field: path } : {}),
+              description: `Invalid value at '${path}' (oneof), oneof field '${oneof}' is already set. Cannot set '${cut(key)}'`,
+            });
+            continue;
+          }
+          taken ??= new Set();
+          taken.add(oneof);
+        }
         const child = walk(
           shape[name] as z.ZodType,
           v,
@@ -134,7 +204,13 @@ function walk(schema: z.ZodType, value: unknown, path: string, opts: WalkOptions
         out.push(invalid(path, 'TYPE_MESSAGE', value));
         return undefined;
       }
-      return value.map((v, i) => walk(def.element as z.ZodType, v, `${path}[${i}]`, opts, out));
+      // A null element is no element (the converter writes nothing for it); the others keep their index.
+      const list: unknown[] = [];
+      for (let i = 0; i < value.length; i++) {
+        if (value[i] !== null)
+          list.push(walk(def.element as z.ZodType, value[i], `${path}[${i}]`, opts, out));
+      }
+      return list;
     }
     case 'record': {
       if (!isPlainObject(value)) {
@@ -147,6 +223,14 @@ function walk(schema: z.ZodType, value: unknown, path: string, opts: WalkOptions
           // Not a key any map of the API can hold (a label key must start with a letter or digit), and one
           // JavaScript objects would drop: refused rather than lost.
           out.push({ field: path, description: `Invalid map key at '${path}', "__proto__"` });
+          continue;
+        }
+        if (v === null) {
+          // An entry with no value: the value type's default.
+          const valueType = unwrap(def.valueType as z.ZodType);
+          const zero = zeroOf(valueType);
+          if (zero === undefined) out.push(invalid(`${path}[${cut(k)}]`, typeName(valueType), v));
+          else result[k] = zero;
           continue;
         }
         result[k] = walk(def.valueType as z.ZodType, v, `${path}[${cut(k)}]`, opts, out);
@@ -215,6 +299,35 @@ function walk(schema: z.ZodType, value: unknown, path: string, opts: WalkOptions
 }
 
 /**
+ * A problem zod found that the walk let through, in the front end's words: the field path in its syntax
+ * (`a.b[0]`, `m[key]`) and the type of the field there. The walk checks every type zod does, so this is a
+ * safety net; zod's own wording never reaches an answer.
+ */
+function issueViolation(schema: z.ZodType, data: unknown, issuePath: readonly PropertyKey[]): Violation {
+  let current: z.ZodType | undefined = schema;
+  let value = data;
+  let path = '';
+  for (const segment of issuePath) {
+    const key = typeof segment === 'symbol' ? String(segment) : segment;
+    const def: Def | undefined = current === undefined ? undefined : defOf(unwrap(current));
+    if (def?.type === 'array' || (def === undefined && typeof key === 'number')) {
+      path += `[${key}]`;
+      current = def?.element;
+    } else if (def?.type === 'record') {
+      path += `[${cut(String(key))}]`;
+      current = def.valueType;
+    } else {
+      const name = camelToSnake(String(key));
+      path = path ? `${path}.${name}` : name;
+      current = def?.type === 'object' && Object.hasOwn(def.shape ?? {}, key) ? def.shape?.[key] : undefined;
+    }
+    value =
+      value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  }
+  return invalid(path, current === undefined ? 'TYPE_MESSAGE' : typeName(unwrap(current)), value ?? null);
+}
+
+/**
  * The error of a walk's violations. A bad enum value found first is GKE's answer for it alone
  * (INVALID_ENUM); otherwise every other violation is listed (BAD_PAYLOAD).
  */
@@ -264,15 +377,13 @@ export function parseRequest<T extends z.ZodType>(
   if (violations.length > 0) return fail(violationError(violations));
   const parsed = schema.safeParse(normalised);
   if (!parsed.success) {
-    return fail({
-      code: 'BAD_PAYLOAD',
-      violations: parsed.error.issues.slice(0, MAX_VIOLATIONS).map((issue) => {
-        const field = issue.path
-          .map((p) => (typeof p === 'number' ? `[${p}]` : camelToSnake(String(p))))
-          .join('.');
-        return { field, description: `Invalid value at '${field}': ${issue.message}` };
-      }),
-    });
+    return fail(
+      violationError(
+        parsed.error.issues
+          .slice(0, MAX_VIOLATIONS)
+          .map((issue) => issueViolation(schema, normalised, issue.path)),
+      ),
+    );
   }
   return ok(parsed.data);
 }

@@ -8,6 +8,7 @@ import {
 } from '../enums';
 import {
   AcceleratorConfig,
+  BlueGreenSettings,
   ConfidentialNodes,
   ContainerdConfig,
   GcfsConfig,
@@ -18,6 +19,7 @@ import {
   NodePoolLoggingConfig,
   ResourceManagerTags,
   ShieldedInstanceConfig,
+  StandardRolloutPolicy,
   UpgradeSettings,
   WorkloadMetadataConfig,
 } from '../node-config';
@@ -26,7 +28,7 @@ import {
   NodePool,
   StatusCondition,
 } from '../node-pool';
-import { duration, int32, int64, markBetaOnly, protoEnum, timestamp } from '../proto';
+import { duration, int32, int64, markBetaOnly, markOneofs, protoEnum, timestamp } from '../proto';
 
 /** Optional scalars, shared by every field of their type (zod schemas are immutable). */
 const optString = z.string().optional();
@@ -52,6 +54,10 @@ function once<T>(make: () => T): () => T {
 markBetaOnly(AcceleratorConfig, ['maxTimeSharedClientsPerGpu']);
 markBetaOnly(NodeConfig, ['nodeImageConfig', 'ephemeralStorageConfig', 'hostMaintenancePolicy']);
 markBetaOnly(WorkloadMetadataConfig, ['nodeMetadata']);
+
+// Oneofs of the hand-written messages reached.
+markOneofs(BlueGreenSettings, { rollout_policy: ['standardRolloutPolicy', 'autoscaledRolloutPolicy'] });
+markOneofs(StandardRolloutPolicy, { update_batch_size: ['batchPercentage', 'batchNodeCount'] });
 
 /** `google.container.v1beta1.AdditionalIPRangesConfig` */
 const AdditionalIPRangesConfig = once(() =>
@@ -1047,20 +1053,23 @@ const MaintenancePolicy = once(() =>
 
 /** `google.container.v1beta1.MaintenanceWindow` */
 const MaintenanceWindow = once(() =>
-  z.object({
-    get dailyMaintenanceWindow() {
-      return DailyMaintenanceWindow().optional();
-    },
-    get recurringWindow() {
-      return RecurringTimeWindow().optional();
-    },
-    get recurringMaintenanceWindow() {
-      return RecurringMaintenanceWindow().optional();
-    },
-    get maintenanceExclusions() {
-      return z.record(z.string(), TimeWindow()).optional();
-    },
-  }),
+  markOneofs(
+    z.object({
+      get dailyMaintenanceWindow() {
+        return DailyMaintenanceWindow().optional();
+      },
+      get recurringWindow() {
+        return RecurringTimeWindow().optional();
+      },
+      get recurringMaintenanceWindow() {
+        return RecurringMaintenanceWindow().optional();
+      },
+      get maintenanceExclusions() {
+        return z.record(z.string(), TimeWindow()).optional();
+      },
+    }),
+    { policy: ['dailyMaintenanceWindow', 'recurringWindow', 'recurringMaintenanceWindow'] },
+  ),
 );
 
 /** `google.container.v1beta1.ManagedMachineLearningDiagnosticsConfig` */
