@@ -10,7 +10,7 @@ import { setNodePoolAutoscaling } from './pool-methods';
 import { updateNodePool } from './pool-requests';
 import type { ClusterRecord, ClusterState, OperationRecord, PendingChange } from './state';
 import { timestamp } from './timestamp';
-import { resolveMasterVersion } from './versions';
+import { checkMasterVersionChange, resolveMasterVersion } from './versions';
 
 /** The ClusterUpdate fields the simulator applies; the others are refused (NOT_SIMULATED). */
 const APPLIED_CLUSTER_UPDATE_FIELDS: ReadonlySet<string> = new Set([
@@ -101,6 +101,11 @@ export function updateCluster(
       record.cluster.currentMasterVersion ?? '',
     );
     if (!master.ok) return master;
+    // The rules apply to the resolved version: no minor downgrade, no skipped minor (versions.ts).
+    const allowed = record.cluster.currentMasterVersion
+      ? checkMasterVersionChange(record.cluster.currentMasterVersion, master.value)
+      : master;
+    if (!allowed.ok) return allowed;
     const op = startClusterOperation(
       state,
       record,

@@ -102,3 +102,31 @@ export function resolveMasterVersion(
   else if (validMasterVersions.includes(input)) resolved = input;
   return resolved === undefined ? fail({ code: 'MASTER_VERSION_UNSUPPORTED', version: input }) : ok(resolved);
 }
+
+/**
+ * GKE's rules for changing a running control plane to `target` (an explicit version, aliases already
+ * resolved) from `current`: never to an earlier minor version (an earlier patch of the same minor is
+ * allowed), and at most one minor version up at a time. The version it already runs is accepted. Both
+ * refusals are 400 INVALID_ARGUMENT with a RequestInfo detail; the texts are in FIDELITY.md ("Version
+ * aliases"). Unparseable versions are not judged.
+ *
+ * @example checkMasterVersionChange('1.33.5-gke.1308000', '1.32.9-gke.1108000') // refused: a minor downgrade
+ */
+export function checkMasterVersionChange(current: string, target: string): Result<string> {
+  const from = minorOf(current);
+  const to = minorOf(target);
+  if (from < 0 || to < 0) return ok(target);
+  if (to < from) {
+    return fail({
+      code: 'INVALID_REQUEST',
+      message: `Master cannot be upgraded to "${target}": specified version is not newer than the current version.`,
+    });
+  }
+  if (to - from > 1) {
+    return fail({
+      code: 'INVALID_REQUEST',
+      message: `Master cannot be upgraded to "${target}": cannot upgrade the master more than a minor version at a time.`,
+    });
+  }
+  return ok(target);
+}
