@@ -1,4 +1,4 @@
-import { RpcCode } from '@sims/cluster-schema';
+import { OperationType, RpcCode } from '@sims/cluster-schema';
 import { type DomainEffectValue, defineDomainEffects, lazy } from '@sims/sim-core';
 import * as z from 'zod';
 
@@ -64,9 +64,13 @@ export const clusterEffects = defineDomainEffects({
       ),
   /** A concurrent writer changes the node pool just before the request is applied (so its etag is stale). */
   etagBump: () => z.union([z.literal(true), z.object({}).strict()]),
-  /** The cluster is running an incompatible operation: FAILED_PRECONDITION. */
+  /**
+   * The cluster is running an incompatible operation: FAILED_PRECONDITION naming it. Without `operation`
+   * the simulator records one of `operationType` (default UPGRADE_MASTER) on the cluster, already DONE,
+   * so that `operations.get` finds it; an `operation` given is the user's own id, named as given.
+   */
   clusterBusy: () =>
-    z.object({ operation: z.string().optional(), operationType: z.string().optional() }).strict(),
+    z.object({ operation: z.string().optional(), operationType: OperationType.optional() }).strict(),
   /** The cluster is at its concurrent-operation quota: RESOURCE_EXHAUSTED. */
   quotaExhausted: () => z.object({ quota: z.int().positive().optional() }).strict(),
 });

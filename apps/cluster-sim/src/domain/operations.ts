@@ -93,6 +93,35 @@ export function createOperation(
   return op;
 }
 
+/**
+ * Records an operation that is already over (DONE, no error, `startTime` = `endTime` = `now`, no change):
+ * the incompatible operation a `clusterBusy` fault names, standing for the GKE-initiated one that was
+ * running, so that `operations.get`/`list` find it and it holds nothing afterwards.
+ */
+export function recordDoneOperation(
+  state: ClusterState,
+  input: { projectId: string; location: string; type: OperationTypeName; cluster: string },
+  now: number,
+  ids: { uuid(): string },
+): OperationRecord {
+  const op: OperationRecord = {
+    id: `operation-${String(now).padStart(13, '0')}-${ids.uuid()}`,
+    projectId: input.projectId,
+    location: input.location,
+    type: input.type,
+    cluster: input.cluster,
+    status: 'DONE',
+    startTime: now,
+    endTime: now,
+    plan: { mode: 'time', runningAt: now, doneAt: now },
+    nodesTotal: 0,
+    change: { kind: 'none' },
+  };
+  state.operations.set(op.id, op);
+  forgetOldOperations(state);
+  return op;
+}
+
 /** Drops the oldest DONE operations beyond `maxOperations` (running ones are always kept). */
 function forgetOldOperations(state: ClusterState): void {
   let excess = state.operations.size - state.settings.maxOperations;

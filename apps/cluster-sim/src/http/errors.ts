@@ -367,6 +367,18 @@ function legacyLocation(r: Rendered) {
   return r.legacy?.location ? { location: r.legacy.location, locationType: r.legacy.locationType } : {};
 }
 
+/** Errors a fault rule's domain effect made (busy cluster, quota, the stale etag after etagBump) → rule id. */
+const FAULT_RULES = new WeakMap<HttpError, string>();
+
+/**
+ * Marks `error` as the answer of fault rule `ruleId` (a domain effect's): it is rendered with
+ * `X-Sim-Reason: fault:{ruleId}`, as the answers the kernel makes for generic rules are. Returns `error`.
+ */
+export function fromFaultRule<E extends HttpError>(error: E, ruleId: string | undefined): E {
+  if (ruleId !== undefined) FAULT_RULES.set(error, ruleId);
+  return error;
+}
+
 /**
  * The one renderer from an error to Google's REST error response: `{error: {code, message, errors,
  * status, details}}`, HTTP status from the canonical code, `application/json; charset=UTF-8`.
@@ -379,5 +391,8 @@ export function renderError(error: HttpError, ctx: ErrorContext): Response {
     headers['x-sim-reason'] = 'not-simulated';
   // GKE's own 500, emulated: the header says why, so that it is not taken for a simulator fault.
   if (error.code === 'POOL_NAME_REPEATED') headers['x-sim-reason'] = 'gke-internal-error-repeated-pool-name';
+  // An answer a fault rule's domain effect made says which rule (FIDELITY.md: `fault:{rule id}`).
+  const rule = FAULT_RULES.get(error);
+  if (rule !== undefined) headers['x-sim-reason'] = `fault:${rule}`;
   return new Response(JSON.stringify(body), { status: http, headers });
 }

@@ -12,9 +12,16 @@ import {
 } from '../domain/fault-effects';
 import { type ApiVersion, clusterName, nodePoolName } from '../domain/names';
 import { renderOperation } from '../domain/operation-view';
-import type { ClusterRecord, ClusterState, OperationFailure, OperationRecord } from '../domain/state';
+import { recordDoneOperation } from '../domain/operations';
+import type {
+  ClusterRecord,
+  ClusterState,
+  OperationFailure,
+  OperationRecord,
+  OperationTypeName,
+} from '../domain/state';
 import type { OperationScheduler } from '../scheduler';
-import type { HttpError } from './errors';
+import { fromFaultRule, type HttpError } from './errors';
 
 export type Ctx = Context<SimEnv<ClusterState>>;
 
@@ -109,6 +116,18 @@ export function clusterOf(a: Args<unknown>): Result<ClusterRecord, HttpError> {
 }
 
 /**
+ * The id of the incompatible operation a `clusterBusy` rule without `operation` names: a real one,
+ * recorded on the cluster already DONE (it stands for the GKE-initiated operation that was running), so
+ * a client that polls it before retrying finds it, and it holds nothing afterwards.
+ */
+function busyOperation(a: Args<unknown>, type: OperationTypeName): string {
+  const record = clusterOf(a);
+  if (!record.ok) return `operation-${String(a.now).padStart(13, '0')}-${a.world.ids.uuid()}`;
+  const { projectId, location, name } = record.value;
+  return recordDoneOperation(a.state, { projectId, location, type, cluster: name }, a.now, a.world.ids).id;
+}
+
+/**
  * The domain context of a mutation. Domain fault effects are taken at the point of the domain flow
  * they belong to, so a rule is not used up by a request that fails earlier for another reason.
  */
@@ -117,24 +136,32 @@ export function domainContext(a: Args<unknown>): DomainContext {
   return {
     now: a.now,
     ids: a.world.ids,
+    // The answers these effects make name their rule (`X-Sim-Reason: fault:{rule id}`, http/errors.ts).
     injectedConflict() {
-      const busy = clusterEffects.takeEffect(sim, 'clusterBusy');
+      const busy = clusterEffects.takeEffectRule(sim, 'clusterBusy');
       if (busy) {
-        return {
-          code: 'CLUSTER_BUSY',
-          operation: busy.operation ?? `operation-${a.now}-${a.world.ids.uuid()}`,
-          operationType: busy.operationType ?? 'UPGRADE_MASTER',
-          cluster: a.cluster,
-          style: a.state.settings.busyMessage,
-        };
+        const operationType = busy.value.operationType ?? 'UPGRADE_MASTER';
+        return fromFaultRule(
+          {
+            code: 'CLUSTER_BUSY',
+            operation: busy.value.operation ?? busyOperation(a, operationType),
+            operationType,
+            cluster: a.cluster,
+            style: a.state.settings.busyMessage,
+          },
+          busy.ruleId,
+        );
       }
-      const quota = clusterEffects.takeEffect(sim, 'quotaExhausted');
+      const quota = clusterEffects.takeEffectRule(sim, 'quotaExhausted');
       if (quota) {
-        return {
-          code: 'TOO_MANY_OPERATIONS',
-          cluster: a.cluster,
-          quota: quota.quota ?? a.state.settings.concurrentOperationsQuota,
-        };
+        return fromFaultRule(
+          {
+            code: 'TOO_MANY_OPERATIONS',
+            cluster: a.cluster,
+            quota: quota.value.quota ?? a.state.settings.concurrentOperationsQuota,
+          },
+          quota.ruleId,
+        );
       }
       return undefined;
     },
@@ -157,7 +184,12 @@ export function domainContext(a: Args<unknown>): DomainContext {
 
 /** A started operation's answer, once it is scheduled. */
 export function started(a: Args<unknown>, result: Result<OperationRecord>): Result<unknown, HttpError> {
-  if (!result.ok) return result;
+  if (!result.ok) {
+    // A stale etag after an etagBump rule's concurrent write is that rule's answer.
+    if (result.error.code === 'ETAG_MISMATCH')
+      fromFaultRule(result.error, clusterEffects.takenRule(a.c.var.sim, 'etagBump'));
+    return result;
+  }
   a.scheduler.schedule(a.world, result.value);
   return ok(renderOperation(a.state, result.value, a.world.clock.now(), a.version));
 }

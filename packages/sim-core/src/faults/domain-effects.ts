@@ -16,6 +16,21 @@ export type DomainEffectValue<
 /** What `takeEffect` reads through: the kernel's per-request `RequestSim` (`c.var.sim`). */
 export interface EffectSource {
   takeEffect(kind: string): unknown;
+  /**
+   * Ids of the rules that fired for the request, in order (`RequestSim.fired`): a `takeEffect` that gives
+   * a value has just added its rule's id last. Read by `takeEffectRule` and `takenRule`.
+   */
+  readonly fired?: readonly string[];
+}
+
+/** A domain effect taken for a request: its value and the id of the rule that gave it. */
+interface TakenEffect<T> {
+  value: T;
+  /**
+   * The rule's id: what `X-Sim-Reason: fault:{rule id}` names on an answer the effect makes. Always there
+   * through a `RequestSim`; `undefined` only from a source that keeps no `fired` list.
+   */
+  ruleId: string | undefined;
 }
 
 /** Effect name → a function that builds its value schema (called on first use, then kept). */
@@ -52,6 +67,20 @@ export interface DomainEffects<M extends DomainEffectSchemas> {
    * the request's `c.var.sim` (which journals the rule as fired); `undefined` when none does.
    */
   takeEffect<K extends keyof M & string>(sim: EffectSource, kind: K): z.output<M[K]> | undefined;
+  /**
+   * `takeEffect` with the id of the rule that gave the value, for an answer the effect makes (it says
+   * `X-Sim-Reason: fault:{rule id}`). Reads the id `takeEffect` adds to the request's `fired`.
+   */
+  takeEffectRule<K extends keyof M & string>(
+    sim: EffectSource,
+    kind: K,
+  ): TakenEffect<z.output<M[K]>> | undefined;
+  /**
+   * The id of the rule whose effect `kind` this request took (through `takeEffect` or `takeEffectRule`
+   * on this declaration), if one did: for an answer that an effect taken earlier in the request causes
+   * (a stale etag after `etagBump`). A request is known by its `sim` object, held weakly.
+   */
+  takenRule<K extends keyof M & string>(sim: EffectSource, kind: K): string | undefined;
 }
 
 /**
@@ -80,6 +109,23 @@ export function defineDomainEffects<B extends DomainEffectBuilders>(
       },
     });
   }
+  /** Per request (its `sim`): effect name → id of the rule whose effect it took. */
+  let taken: WeakMap<EffectSource, Map<string, string>> | undefined;
+  const takeOne = (sim: EffectSource, kind: string): { value: unknown; ruleId?: string } | undefined => {
+    const value = sim.takeEffect(kind);
+    if (value === undefined) return undefined;
+    const ruleId = sim.fired?.at(-1);
+    if (ruleId !== undefined) {
+      taken ??= new WeakMap();
+      let kinds = taken.get(sim);
+      if (!kinds) {
+        kinds = new Map();
+        taken.set(sim, kinds);
+      }
+      kinds.set(kind, ruleId);
+    }
+    return { value, ruleId };
+  };
   return {
     schemas,
     names: Object.keys(builders) as (keyof M & string)[],
@@ -87,7 +133,15 @@ export function defineDomainEffects<B extends DomainEffectBuilders>(
       return faults.take<z.output<M[K]>>(facts, kind);
     },
     takeEffect<K extends keyof M & string>(sim: EffectSource, kind: K) {
-      return sim.takeEffect(kind) as z.output<M[K]> | undefined;
+      return takeOne(sim, kind)?.value as z.output<M[K]> | undefined;
+    },
+    takeEffectRule<K extends keyof M & string>(sim: EffectSource, kind: K) {
+      const one = takeOne(sim, kind);
+      if (one === undefined) return undefined;
+      return { value: one.value as z.output<M[K]>, ruleId: one.ruleId };
+    },
+    takenRule<K extends keyof M & string>(sim: EffectSource, kind: K) {
+      return taken?.get(sim)?.get(kind);
     },
   };
 }
