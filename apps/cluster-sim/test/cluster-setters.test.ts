@@ -105,7 +105,11 @@ describe('the other setters', () => {
   });
 
   it('setNetworkPolicy, setLogging, setMonitoring and setAddons land when DONE', async () => {
-    let op = await h.post(`${CLUSTER}:setNetworkPolicy`, {
+    let op = await h.post(`${CLUSTER}:setAddons`, {
+      addonsConfig: { networkPolicyConfig: { disabled: false } },
+    });
+    expect((await settle(op.body)).addonsConfig.networkPolicyConfig).toEqual({});
+    op = await h.post(`${CLUSTER}:setNetworkPolicy`, {
       networkPolicy: { enabled: true, provider: 'CALICO' },
     });
     expect((await settle(op.body)).networkPolicy).toEqual({ enabled: true, provider: 'CALICO' });
@@ -119,6 +123,86 @@ describe('the other setters', () => {
     expect(addons.httpLoadBalancing).toEqual({ disabled: true });
     // The addons not sent are as they were.
     for (const [name, config] of Object.entries(addonsBefore)) expect(addons[name]).toEqual(config);
+  });
+
+  it('network policy: the addon first, the nodes recreated, the addon kept while enforced', async () => {
+    // Enforcement without the control plane's addon: GKE's refusal, nothing started.
+    const refused = await h.post(`${CLUSTER}:setNetworkPolicy`, {
+      networkPolicy: { enabled: true, provider: 'CALICO' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({
+      status: 'INVALID_ARGUMENT',
+      message: 'The network policy addon must be enabled before updating the nodes.',
+    });
+    expect((await h.get(`${LOC}/operations`)).body.operations ?? []).toEqual([]);
+    await settle((await h.post(`${CLUSTER}:setAddons`, { addonsConfig: { networkPolicyConfig: {} } })).body);
+    const pools = async () =>
+      Object.fromEntries(
+        ((await h.get(CLUSTER)).body.nodePools as { name: string; etag: string }[]).map((p) => [
+          p.name,
+          p.etag,
+        ]),
+      );
+    const before = await pools();
+    // Turning enforcement on recreates every node: each pool's etag moves when DONE.
+    const on = await h.post(`${ZONAL_CLUSTER}:setNetworkPolicy`, { networkPolicy: { enabled: true } });
+    expect(on.status, on.text).toBe(200);
+    expect(await pools()).toEqual(before);
+    await settle(on.body);
+    const after = await pools();
+    for (const name of Object.keys(before)) expect(after[name]).not.toBe(before[name]);
+    // The same setting again changes no node.
+    await settle((await h.post(`${CLUSTER}:setNetworkPolicy`, { networkPolicy: { enabled: true } })).body);
+    expect(await pools()).toEqual(after);
+    // The addon cannot go while the nodes enforce network policy, by setAddons or clusters.update.
+    const message =
+      'Network policy addon cannot be removed until network policy has been disabled on the nodes.';
+    const viaSetter = await h.post(`${CLUSTER}:setAddons`, {
+      addonsConfig: { networkPolicyConfig: { disabled: true } },
+    });
+    expect(viaSetter.status).toBe(400);
+    expect(viaSetter.body.error.message).toBe(message);
+    const viaUpdate = await h.put(CLUSTER, {
+      update: { desiredAddonsConfig: { networkPolicyConfig: { disabled: true } } },
+    });
+    expect(viaUpdate.status).toBe(400);
+    expect(viaUpdate.body.error.message).toBe(message);
+    // Enforcement off first (the nodes recreated again), then the addon may go.
+    await settle((await h.post(`${CLUSTER}:setNetworkPolicy`, { networkPolicy: { enabled: false } })).body);
+    expect(await pools()).not.toEqual(after);
+    const removed = await h.post(`${CLUSTER}:setAddons`, {
+      addonsConfig: { networkPolicyConfig: { disabled: true } },
+    });
+    expect(removed.status, removed.text).toBe(200);
+    expect((await settle(removed.body)).addonsConfig.networkPolicyConfig).toEqual({ disabled: true });
+  });
+
+  it('refuses Calico network policy on a Dataplane V2 cluster, on create and by setNetworkPolicy', async () => {
+    const message =
+      'Enabling NetworkPolicy for clusters with DatapathProvider=ADVANCED_DATAPATH is not allowed.';
+    const created = await h.post(`${LOC}/clusters`, {
+      cluster: {
+        name: 'dpv2',
+        initialNodeCount: 1,
+        networkConfig: { datapathProvider: 'ADVANCED_DATAPATH' },
+        networkPolicy: { enabled: true },
+      },
+    });
+    expect(created.status).toBe(400);
+    expect(created.body.error.message).toBe(message);
+    const ok = await h.post(`${LOC}/clusters`, {
+      cluster: {
+        name: 'dpv2',
+        initialNodeCount: 1,
+        networkConfig: { datapathProvider: 'ADVANCED_DATAPATH' },
+      },
+    });
+    expect(ok.status, ok.text).toBe(200);
+    await h.advance('5m');
+    const set = await h.post(`${LOC}/clusters/dpv2:setNetworkPolicy`, { networkPolicy: { enabled: true } });
+    expect(set.status).toBe(400);
+    expect(set.body.error.message).toBe(message);
   });
 
   it('refuses a logging service GKE no longer offers', async () => {

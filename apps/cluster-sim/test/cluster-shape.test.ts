@@ -312,7 +312,9 @@ describe('node pools', () => {
       clusterIpv4Cidr: string;
       networkConfig: { network: string };
     }[];
-    const inDefault = clusters.filter((c) => c.networkConfig.network === 'projects/p1/global/networks/default');
+    const inDefault = clusters.filter(
+      (c) => c.networkConfig.network === 'projects/p1/global/networks/default',
+    );
     expect(inDefault.length).toBeGreaterThanOrEqual(names.length);
     const cidrs = inDefault.map((c) => c.clusterIpv4Cidr);
     for (const cidr of cidrs) expect(cidr).toMatch(/^10\.\d+\.0\.0\/14$/);

@@ -39,7 +39,8 @@ describe('scenario files', () => {
       resourceVersion: before.resourceVersion,
       window: {
         recurringWindow: {
-          window: { startTime: '2026-03-07T01:00:00Z', endTime: '2026-03-07T05:00:00Z' },
+          // 8 hours on each weekend day: GKE wants 48 hours of availability in any 32 days.
+          window: { startTime: '2026-03-07T01:00:00Z', endTime: '2026-03-07T09:00:00Z' },
           recurrence: 'FREQ=WEEKLY;BYDAY=SA,SU',
         },
         maintenanceExclusions: {

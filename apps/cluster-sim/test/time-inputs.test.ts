@@ -12,7 +12,7 @@ beforeEach(() => {
 afterEach(() => h.close());
 
 const CLUSTERS = '/v1beta1/projects/p/locations/us-central1-a/clusters';
-const FIELD = 'cluster.maintenance_policy.window.recurring_window.window.start_time';
+const FIELD = 'cluster.maintenance_policy.window.maintenance_exclusions[x].start_time';
 
 function createWithWindowStart(name: string, startTime: string) {
   return h.request('POST', CLUSTERS, {
@@ -22,9 +22,16 @@ function createWithWindowStart(name: string, startTime: string) {
         initialNodeCount: 1,
         maintenancePolicy: {
           window: {
-            recurringWindow: {
-              window: { startTime, endTime: '2026-01-01T04:00:00Z' },
-              recurrence: 'FREQ=DAILY',
+            dailyMaintenanceWindow: { startTime: '03:00' },
+            // An exclusion open to the end of support: its start alone is the Timestamp under test.
+            maintenanceExclusions: {
+              x: {
+                startTime,
+                maintenanceExclusionOptions: {
+                  scope: 'NO_MINOR_UPGRADES',
+                  endTimeBehavior: 'UNTIL_END_OF_SUPPORT',
+                },
+              },
             },
           },
         },

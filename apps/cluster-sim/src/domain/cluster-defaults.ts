@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DEFAULT_OAUTH_SCOPES, isPlainObject, type Loose, mergeDeep, regionOf, zonesOf } from './defaults';
+import { storedPolicy } from './maintenance-policy';
 import type { ClusterShape } from './state';
 import { clusterVersionDefaults } from './version-defaults';
 
@@ -228,8 +229,8 @@ export function defaultCluster(input: ClusterShape & { name: string }, ctx: Clus
   const sub = (key: string): Loose => (isPlainObject(merged[key]) ? (merged[key] as Loose) : {});
   const endpoints = sub('controlPlaneEndpointsConfig');
   const networks = authorizedNetworks(given);
-  const window = sub('maintenancePolicy').window;
-  const { window: _window, resourceVersion: _rv, ...policy } = sub('maintenancePolicy');
+  // Kept without its resourceVersion and the daily window's output-only duration (reads derive both).
+  const { window, ...policy } = storedPolicy(sub('maintenancePolicy'));
   const cluster: Loose = {
     ...merged,
     network: network.name,

@@ -1,4 +1,5 @@
-import { fail, ok, type Result } from './errors';
+import { fail, type Result } from './errors';
+import { checkDataplaneNetworkPolicy } from './network-policy';
 import type { ClusterShape } from './state';
 
 /**
@@ -47,5 +48,8 @@ export function checkCreateRequest(input: ClusterShape & { name: string }): Resu
   }
   if (pools.length === 0 && count <= 0)
     return invalid('Cluster.initial_node_count must be greater than zero.');
-  return ok(undefined);
+  return checkDataplaneNetworkPolicy(
+    input,
+    (input.networkPolicy as { enabled?: boolean } | undefined)?.enabled === true,
+  );
 }

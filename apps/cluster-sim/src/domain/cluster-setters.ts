@@ -7,7 +7,14 @@ import type {
 import { startClusterOperation } from './cluster-update';
 import type { DomainContext } from './context';
 import { fail, type Result } from './errors';
-import { canonical, fingerprint, labelFingerprint } from './etag';
+import { labelFingerprint } from './etag';
+import { checkMaintenancePolicy, policyVersion, storedPolicy } from './maintenance-policy';
+import {
+  checkDataplaneNetworkPolicy,
+  checkNetworkPolicyAddon,
+  networkPolicyAddonOn,
+  networkPolicyOn,
+} from './network-policy';
 import type { ClusterRecord, ClusterShape, ClusterState, OperationRecord } from './state';
 
 /**
@@ -59,14 +66,11 @@ export function setLegacyAbac(
   return setFields(state, record, { legacyAbac: enabled ? { enabled: true } : {} }, ctx);
 }
 
-/** The maintenance policy's `resourceVersion` as clusters.get answers it. */
-function policyVersion(policy: Record<string, unknown>): string {
-  return fingerprint(Object.keys(policy).length > 0 ? canonical(policy) : '');
-}
-
 /**
  * setMaintenancePolicy: the policy replaces the cluster's ("An empty field clears the existing maintenance
- * policy"); a `resourceVersion` that is not the current one is refused, none is accepted.
+ * policy"); a `resourceVersion` that is not the current one is refused, none is accepted; GKE's rules on
+ * windows and exclusions (maintenance-policy.ts) refuse a policy before anything starts. The daily
+ * window's output-only `duration` a client echoes is not kept (reads derive it).
  */
 export function setMaintenancePolicy(
   state: ClusterState,
@@ -74,29 +78,55 @@ export function setMaintenancePolicy(
   body: SetMaintenancePolicyRequestShape,
   ctx: DomainContext,
 ): Result<OperationRecord> {
-  const { resourceVersion: _stored, ...current } = (record.cluster.maintenancePolicy ?? {}) as Record<
-    string,
-    unknown
-  >;
-  const { resourceVersion: given, ...policy } = (body.maintenancePolicy ?? {}) as Record<string, unknown>;
-  const expected = policyVersion(current);
+  const given = (body.maintenancePolicy as Record<string, unknown> | undefined)?.resourceVersion;
+  const expected = policyVersion(record.cluster.maintenancePolicy);
   if (typeof given === 'string' && given !== '' && given !== expected) {
     return fail({
       code: 'FAILED_PRECONDITION',
       message: `Maintenance policy resource version "${given}" does not match the current one "${expected}"; get the cluster and try again.`,
     });
   }
+  const valid = checkMaintenancePolicy(body.maintenancePolicy, 'maintenance_policy', ctx.now);
+  if (!valid.ok) return valid;
+  const policy = storedPolicy(body.maintenancePolicy);
   return setFields(state, record, { maintenancePolicy: policy as ClusterShape['maintenancePolicy'] }, ctx);
 }
 
-/** setNetworkPolicy: the policy replaces the cluster's. */
+/**
+ * setNetworkPolicy: the policy replaces the cluster's. Turning enforcement on needs the NetworkPolicy addon
+ * first (GKE's 400 `The network policy addon must be enabled before updating the nodes.`, quoted in
+ * hashicorp/terraform-provider-google#860 and gke-labs/kube-agents#932; gcloud puts the addon and the
+ * enforcement in separate calls for this reason). Turning it on or off recreates every node ("Enabling/
+ * Disabling Network Policy causes a rolling update of all cluster nodes, similar to performing a cluster
+ * upgrade", gcloud's `--enable-network-policy`): the pools' nodes count as recreated when DONE.
+ */
 export function setNetworkPolicy(
   state: ClusterState,
   record: ClusterRecord,
   body: SetNetworkPolicyRequestShape,
   ctx: DomainContext,
 ): Result<OperationRecord> {
-  return setFields(state, record, { networkPolicy: { ...(body.networkPolicy ?? {}) } }, ctx);
+  const networkPolicy = { ...(body.networkPolicy ?? {}) };
+  const enable = (networkPolicy as { enabled?: boolean }).enabled === true;
+  const dataplane = checkDataplaneNetworkPolicy(record.cluster, enable);
+  if (!dataplane.ok) return dataplane;
+  if (enable && !networkPolicyAddonOn(record.cluster)) {
+    return fail({
+      code: 'INVALID_REQUEST',
+      message: 'The network policy addon must be enabled before updating the nodes.',
+    });
+  }
+  return startClusterOperation(
+    state,
+    record,
+    'UPDATE_CLUSTER',
+    {
+      kind: 'setCluster',
+      fields: { networkPolicy },
+      recreatesNodes: enable !== networkPolicyOn(record.cluster),
+    },
+    ctx,
+  );
 }
 
 /** The services a cluster may write logs or metrics to (the proto's list); empty means the first. */
@@ -149,5 +179,7 @@ export function setAddons(
     });
   }
   const addonsConfig = { ...(record.cluster.addonsConfig ?? {}), ...Object.fromEntries(sent) };
+  const addon = checkNetworkPolicyAddon(record.cluster, Object.fromEntries(sent));
+  if (!addon.ok) return addon;
   return setFields(state, record, { addonsConfig }, ctx);
 }

@@ -7,6 +7,7 @@ import { POOL_DEFAULT_FIELD_UPDATES } from './cluster-update-pool-defaults';
 import { SECURITY_FIELD_UPDATES } from './cluster-update-security';
 import { isPlainObject, type Loose } from './defaults';
 import { fail, ok, type Result } from './errors';
+import { checkNetworkPolicyAddon } from './network-policy';
 import type { ClusterRecord, ClusterShape } from './state';
 
 type ClusterUpdateShape = NonNullable<UpdateClusterRequestShape['update']>;
@@ -92,7 +93,12 @@ export const CLUSTER_FIELD_UPDATES: Readonly<Record<string, FieldUpdate>> = {
     apply: 'replace',
     check: serviceCheck('monitoring'),
   },
-  desiredAddonsConfig: { path: 'addonsConfig', apply: 'perMessage' },
+  desiredAddonsConfig: {
+    path: 'addonsConfig',
+    apply: 'perMessage',
+    check: (value, record) =>
+      checkNetworkPolicyAddon(record.cluster, (value ?? {}) as Record<string, unknown>),
+  },
   desiredLoggingConfig: { path: 'loggingConfig', apply: 'perMessage' },
   desiredMonitoringConfig: { path: 'monitoringConfig', apply: 'perMessage' },
   desiredVerticalPodAutoscaling: { path: 'verticalPodAutoscaling', apply: 'replace' },

@@ -3,7 +3,8 @@ import { defaultCluster } from './cluster-defaults';
 import { checkCreateRequest } from './cluster-request-rules';
 import { admit, type DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
-import { canonical, computeEtag, fingerprint, labelFingerprint } from './etag';
+import { computeEtag, labelFingerprint } from './etag';
+import { checkMaintenancePolicy, renderPolicy } from './maintenance-policy';
 import { type ApiVersion, clusterSelfLink, isZone, projectNumber } from './names';
 import { nodeCount, omitDefaults, refreshCluster, renderNodePool, writePool } from './node-pools';
 import { createOperation } from './operations';
@@ -138,6 +139,8 @@ export function createCluster(
     return fail({ code: 'NOT_SIMULATED', what: 'An Autopilot cluster (cluster.autopilot.enabled)' });
   const valid = checkCreateRequest({ ...(input as ClusterShape), name: input.name });
   if (!valid.ok) return valid;
+  const policy = checkMaintenancePolicy(input.maintenancePolicy, 'cluster.maintenance_policy', ctx.now);
+  if (!policy.ok) return policy;
   if (state.clusters.has(clusterKey(projectId, location, input.name))) {
     return fail({ code: 'CLUSTER_ALREADY_EXISTS', project: projectId, location, cluster: input.name });
   }
@@ -220,16 +223,12 @@ export function renderCluster(record: ClusterRecord, version: ApiVersion): Clust
   const own: Record<string, unknown> = { ...stored };
   for (const field of POOL_DERIVED_FIELDS) delete own[field];
   const etag = computeEtag(own, record.generation);
-  const { resourceVersion: _rv, ...policy } = (stored.maintenancePolicy ?? {}) as Record<string, unknown>;
   const out: Record<string, unknown> = {
     ...stored,
     nodePools: pools,
     instanceGroupUrls: pools.flatMap((p) => p.instanceGroupUrls ?? []),
     labelFingerprint: labelFingerprint(stored.resourceLabels),
-    maintenancePolicy: {
-      ...policy,
-      resourceVersion: fingerprint(Object.keys(policy).length > 0 ? canonical(policy) : ''),
-    },
+    maintenancePolicy: renderPolicy(stored.maintenancePolicy),
     selfLink: clusterSelfLink(version, record.projectId, record.location, record.name),
     etag,
   };

@@ -39,7 +39,7 @@ export function fingerprint(text: string): string {
  * clusters describe` of an unlabelled cluster, GKE 1.7 to 1.3x (next to the empty maintenance policy's
  * "e3b0c442"). How GKE derives it from labels is not known.
  */
-export const EMPTY_LABEL_FINGERPRINT = 'a9dc16a7';
+const EMPTY_LABEL_FINGERPRINT = 'a9dc16a7';
 
 /**
  * The fingerprint of a label map: GKE's value for no labels, else 8 hex digits of a SHA-256 of the

@@ -105,6 +105,12 @@ export function completeChange(state: ClusterState, op: OperationRecord): void {
       break;
     case 'setCluster':
       Object.assign(record.cluster, change.fields);
+      if (change.recreatesNodes) {
+        for (const [name, p] of record.pools) {
+          writePool(p, { ...p.pool }, { bump: true });
+          markNodesRecreated(record, name);
+        }
+      }
       break;
     case 'startIpRotation':
       applyRotationStart(record, change.credentials, change.endpoint);

@@ -157,7 +157,12 @@ export type PendingChange =
   /** The cluster's node zones (desiredLocations): every pool moves to them when DONE. */
   | { kind: 'setLocations'; locations: string[]; hash: string }
   /** Top-level fields of the cluster replaced when DONE (the cluster setters: labels, policies, services). */
-  | { kind: 'setCluster'; fields: Partial<ClusterShape> }
+  | {
+      kind: 'setCluster';
+      fields: Partial<ClusterShape>;
+      /** Every pool's nodes are recreated by the change (network policy on or off): etags move when DONE. */
+      recreatesNodes?: boolean;
+    }
   /** startIpRotation: the control plane serves on `endpoint` too when DONE. */
   | { kind: 'startIpRotation'; credentials: boolean; endpoint: string }
   /** completeIpRotation: the previous endpoint and credentials stop when DONE. */

@@ -114,7 +114,8 @@ export const CALLS: Readonly<Record<string, Call>> = {
   }),
   SetMasterAuth: ok({ action: 'SET_USERNAME', update: { username: '' } }),
   SetMonitoringService: ok({ monitoringService: 'none' }),
-  SetNetworkPolicy: ok({ networkPolicy: { enabled: true, provider: 'CALICO' } }),
+  // Enforcement off: turning it on needs the NetworkPolicy addon first (cluster-setters.test.ts).
+  SetNetworkPolicy: ok({ networkPolicy: { enabled: false, provider: 'CALICO' } }),
   SetNodePoolAutoscaling: ok({ autoscaling: { enabled: true, minNodeCount: 1, maxNodeCount: 3 } }),
   SetNodePoolManagement: ok({ management: { autoUpgrade: true, autoRepair: true } }),
   SetNodePoolSize: ok({ nodeCount: 2 }),
