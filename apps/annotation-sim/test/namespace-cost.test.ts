@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboundRequest, OutboundResult } from '../src/delivery/sender';
 import { eventsOf } from '../src/domain/events/state';
+import { TABLES } from '../src/domain/state-tables';
 import { deliveryIfMade } from '../src/simulator';
 import { aWebhook } from './support/builders';
 import { createHarness, type Harness } from './support/harness';
@@ -139,24 +140,6 @@ describe('a touched namespace', () => {
 });
 
 describe('what only reads', () => {
-  /** Every table's name in a snapshot. */
-  const TABLES = [
-    'users',
-    'tokens',
-    'sessions',
-    'accessTokens',
-    'organizations',
-    'memberships',
-    'invitations',
-    'projects',
-    'tasks',
-    'jobs',
-    'issues',
-    'comments',
-    'webhooks',
-    'deliveries',
-  ];
-
   it('answers the delivery views of a namespace that never delivered without making its engine', async () => {
     const { sim } = harness();
     const stats = { queued: 0, inFlight: 0, scheduledRetries: 0 };
