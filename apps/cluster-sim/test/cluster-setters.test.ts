@@ -1,5 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { aCluster } from './support/fixtures';
 import { CLUSTER, createHarness, type Harness, LOC, OPS, ZONE } from './support/harness';
 
 let h: Harness;
@@ -203,6 +204,72 @@ describe('the other setters', () => {
     const set = await h.post(`${LOC}/clusters/dpv2:setNetworkPolicy`, { networkPolicy: { enabled: true } });
     expect(set.status).toBe(400);
     expect(set.body.error.message).toBe(message);
+  });
+
+  it('network policy on create: the addon comes with it unless refused; seeds keep the same rules', async () => {
+    const created = await h.post(`${LOC}/clusters`, {
+      cluster: { name: 'np-on', initialNodeCount: 1, networkPolicy: { enabled: true, provider: 'CALICO' } },
+    });
+    expect(created.status, created.text).toBe(200);
+    await h.advance('5m');
+    const cluster = (await h.get(`${LOC}/clusters/np-on`)).body;
+    expect(cluster.networkPolicy).toEqual({ enabled: true, provider: 'CALICO' });
+    expect(cluster.addonsConfig.networkPolicyConfig).toEqual({});
+    // A client sending back the addons it read (Terraform re-applying) removes nothing: accepted.
+    const again = await h.put(`${LOC}/clusters/np-on`, {
+      update: { desiredAddonsConfig: cluster.addonsConfig },
+    });
+    expect(again.status, again.text).toBe(200);
+    const contradictory = await h.post(`${LOC}/clusters`, {
+      cluster: {
+        name: 'np-off',
+        initialNodeCount: 1,
+        networkPolicy: { enabled: true },
+        addonsConfig: { networkPolicyConfig: { disabled: true } },
+      },
+    });
+    expect(contradictory.status).toBe(400);
+    expect(contradictory.body.error.message).toBe(
+      'The network policy addon must be enabled before updating the nodes.',
+    );
+    const seeded = await h.request('POST', '/_sim/seed', {
+      token: null,
+      body: {
+        clusters: [
+          {
+            ...aCluster('dp').build(),
+            networkConfig: { datapathProvider: 'ADVANCED_DATAPATH' },
+            networkPolicy: { enabled: true },
+          },
+        ],
+      },
+    });
+    expect(seeded.status).toBe(400);
+    expect(seeded.body.error.message).toContain(
+      'clusters[0].networkPolicy: Enabling NetworkPolicy for clusters with DatapathProvider=ADVANCED_DATAPATH is not allowed.',
+    );
+    const badWindow = await h.request('POST', '/_sim/seed', {
+      token: null,
+      body: {
+        clusters: [
+          {
+            ...aCluster('mw').build(),
+            maintenancePolicy: {
+              window: {
+                recurringWindow: {
+                  window: { startTime: '2026-03-07T01:00:00Z', endTime: '2026-03-07T05:00:00Z' },
+                  recurrence: 'FREQ=WEEKLY;BYDAY=SA,SU',
+                },
+              },
+            },
+          },
+        ],
+      },
+    });
+    expect(badWindow.status).toBe(400);
+    expect(badWindow.body.error.message).toContain(
+      'clusters[0].maintenancePolicy: maintenance policy would go longer than 32d without 48h maintenance availability',
+    );
   });
 
   it('refuses a logging service GKE no longer offers', async () => {

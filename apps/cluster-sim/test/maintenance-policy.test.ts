@@ -131,6 +131,21 @@ describe('maintenance exclusions', () => {
     );
   });
 
+  it('refuses an exclusion without a start', async () => {
+    await expectRefused(
+      await set({
+        window: { ...daily, maintenanceExclusions: { freeze: { endTime: '2026-03-09T00:00:00Z' } } },
+      }),
+      'Invalid value for field "maintenance_policy.window.maintenance_exclusions[freeze].start_time": "". A maintenance exclusion must have a start time.',
+    );
+  });
+
+  it('keeps no empty window (as clusters.create does not)', async () => {
+    const op = await set({ window: {} });
+    expect(op.status, op.text).toBe(200);
+    expect((await settle(op.body)).maintenancePolicy).toEqual({ resourceVersion: 'e3b0c442' });
+  });
+
   it('takes an exclusion without an end that lasts until the end of support', async () => {
     const op = await set({
       window: {
@@ -228,6 +243,7 @@ describe('recurring maintenance window', () => {
       ['BYDAY=SA,SU', 'FREQ must be specified'],
       ['FREQ=WEEKLY;BYDAY=1SA', 'BYDAY takes a numeric value only with FREQ=MONTHLY or FREQ=YEARLY'],
       ['FREQ=DAILY;COUNT=3;UNTIL=20270101', 'COUNT and UNTIL cannot both be given'],
+      // The property name is not part of the value GKE takes (its examples never carry it): the simulator's reading.
       ['RRULE:FREQ=DAILY', '"RRULE:FREQ=DAILY" is not a NAME=VALUE part of an RFC 5545 RRULE'],
     ];
     for (const [rule, reason] of cases) {
@@ -285,12 +301,59 @@ describe('recurring maintenance window', () => {
     }
   });
 
+  it('counts the 32-day spans from now: an ended rule leaves none, a rule begun long ago is checked today', async () => {
+    // Begun in 2001, no end: today's spans are what count (and the old periods are not stepped through).
+    const old = await set(
+      recurring('2001-01-06T01:00:00Z', '2001-01-06T09:00:00Z', 'FREQ=WEEKLY;BYDAY=SA,SU'),
+    );
+    expect(old.status, old.text).toBe(200);
+    await settle(old.body);
+    const current = (await h.get(CLUSTER)).body.maintenancePolicy;
+    // Rules that ended before now (COUNT or UNTIL), or end within the year: no maintenance after them.
+    for (const rule of ['FREQ=DAILY;COUNT=500', 'FREQ=DAILY;UNTIL=20200301', 'FREQ=DAILY;UNTIL=20260301']) {
+      const res = await set({
+        ...recurring('2019-01-01T00:00:00Z', '2019-01-01T06:00:00Z', rule),
+        resourceVersion: current.resourceVersion,
+      });
+      expect(res.status, rule).toBe(400);
+      expect(res.body.error.message, rule).toBe(AVAILABILITY_MESSAGE);
+    }
+    const far = await set({
+      ...recurring('2019-01-01T00:00:00Z', '2019-01-01T06:00:00Z', 'FREQ=DAILY;UNTIL=20300101'),
+      resourceVersion: current.resourceVersion,
+    });
+    expect(far.status, far.text).toBe(200);
+  });
+
+  it('reads a recurrence as RFC 5545 does: names and values in any case, BYMONTHDAY in every month', async () => {
+    const cases = [
+      recurring('2026-03-07T01:00:00Z', '2026-03-07T09:00:00Z', 'freq=weekly;byday=sa,su;'),
+      // The 1st to the 3rd of every month (BYMONTHDAY without BYMONTH: all twelve months).
+      recurring('2026-02-01T00:00:00Z', '2026-02-03T00:00:00Z', 'FREQ=YEARLY;BYMONTHDAY=1'),
+    ];
+    for (const policy of cases) {
+      const op = await set(policy);
+      expect(op.status, `${JSON.stringify(policy)}: ${op.text}`).toBe(200);
+      // Kept as sent.
+      expect((await settle(op.body)).maintenancePolicy.window).toEqual(policy.window);
+    }
+  });
+
   it('refuses an RRULE part the simulator does not expand as not simulated', async () => {
     const res = await set(
       recurring('2026-03-07T00:00:00Z', '2026-03-08T00:00:00Z', 'FREQ=YEARLY;BYWEEKNO=10'),
     );
     expect(res.status).toBe(501);
     expect(res.headers.get('x-sim-reason')).toBe('not-simulated');
+    expect((await h.get(OPS)).body.operations).toBeUndefined();
+  });
+
+  it('answers the 501 rather than count a COUNT rule through thousands of periods before now', async () => {
+    const res = await set(
+      recurring('2001-01-01T00:00:00Z', '2001-01-01T06:00:00Z', 'FREQ=DAILY;COUNT=999999'),
+    );
+    expect(res.status).toBe(501);
+    expect(res.body.error.message).toContain('more than 5000 of its periods');
     expect((await h.get(OPS)).body.operations).toBeUndefined();
   });
 

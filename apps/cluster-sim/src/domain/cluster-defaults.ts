@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DEFAULT_OAUTH_SCOPES, isPlainObject, type Loose, mergeDeep, regionOf, zonesOf } from './defaults';
 import { storedPolicy } from './maintenance-policy';
+import { networkPolicyOn } from './network-policy';
 import type { ClusterShape } from './state';
 import { clusterVersionDefaults } from './version-defaults';
 
@@ -285,5 +286,11 @@ export function defaultCluster(input: ClusterShape & { name: string }, ctx: Clus
   // An empty networkPolicy is not kept (recorded: `networkPolicy: {}` sent, not returned).
   if (isPlainObject(cluster.networkPolicy) && !Object.values(cluster.networkPolicy).some(Boolean))
     delete cluster.networkPolicy;
+  // Enforcement on the nodes needs the control plane's NetworkPolicy addon: a cluster created with it
+  // and no word on the addon gets the addon (gcloud's --enable-network-policy sends both; chosen).
+  const addons = cluster.addonsConfig as Loose | undefined;
+  const givenAddons = isPlainObject(given.addonsConfig) ? given.addonsConfig : {};
+  if (networkPolicyOn(cluster as ClusterShape) && addons && givenAddons.networkPolicyConfig === undefined)
+    addons.networkPolicyConfig = {};
   return cluster as ClusterShape;
 }

@@ -1,5 +1,5 @@
 import { fail, type Result } from './errors';
-import { checkDataplaneNetworkPolicy } from './network-policy';
+import { checkCreateNetworkPolicy } from './network-policy';
 import type { ClusterShape } from './state';
 
 /**
@@ -48,8 +48,5 @@ export function checkCreateRequest(input: ClusterShape & { name: string }): Resu
   }
   if (pools.length === 0 && count <= 0)
     return invalid('Cluster.initial_node_count must be greater than zero.');
-  return checkDataplaneNetworkPolicy(
-    input,
-    (input.networkPolicy as { enabled?: boolean } | undefined)?.enabled === true,
-  );
+  return checkCreateNetworkPolicy(input);
 }

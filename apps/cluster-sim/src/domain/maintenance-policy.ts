@@ -1,6 +1,7 @@
+import { isPlainObject, type Loose } from './defaults';
 import { fail, ok, type Result } from './errors';
 import { canonical, fingerprint } from './etag';
-import { DAY, HOUR, leastAvailability, parseRecurrence } from './maintenance-recurrence';
+import { DAY, HOUR, leastAvailability, MAX_PERIODS, parseRecurrence } from './maintenance-recurrence';
 
 /**
  * GKE's rules on a cluster's maintenance policy (setMaintenancePolicy, clusters.create's
@@ -8,8 +9,6 @@ import { DAY, HOUR, leastAvailability, parseRecurrence } from './maintenance-rec
  * policy's `resourceVersion`). Sources, and which texts are GKE's and which the simulator's, are in
  * FIDELITY.md ("Cluster setters").
  */
-
-type Loose = Record<string, unknown>;
 
 /**
  * The output-only `duration` of a daily window as GKE answers it: `PT4H0M0S` in public
@@ -27,7 +26,7 @@ const MAX_EXCLUSIONS = 20;
 /** "You must allow at least 48 hours of maintenance availability in a 32-day rolling window." */
 const REQUIRED = 48 * HOUR;
 
-const isObject = (v: unknown): v is Loose => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = isPlainObject;
 const sub = (v: unknown, key: string): Loose | undefined => {
   const x = isObject(v) ? v[key] : undefined;
   return isObject(x) ? x : undefined;
@@ -52,7 +51,13 @@ function millis(text: unknown): number {
 const DAILY_START = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
 
 /** A recurrence, then the time it leaves for maintenance. */
-function checkRecurring(field: string, recurrence: unknown, start: number, length: number): Result<void> {
+function checkRecurring(
+  field: string,
+  recurrence: unknown,
+  start: number,
+  length: number,
+  now: number,
+): Result<void> {
   const text = typeof recurrence === 'string' ? recurrence : '';
   if (text === '')
     return invalidValue(
@@ -69,7 +74,13 @@ function checkRecurring(field: string, recurrence: unknown, start: number, lengt
       });
     return invalidValue(field, text, `Not a valid RFC 5545 RRULE: ${parsed.reason}.`);
   }
-  if (leastAvailability(parsed.rule, start, length) < REQUIRED) return invalid(AVAILABILITY_MESSAGE);
+  const least = leastAvailability(parsed.rule, start, length, Math.max(now, start));
+  if (least === undefined)
+    return fail({
+      code: 'NOT_SIMULATED',
+      what: `A maintenance window recurrence whose check would step through more than ${MAX_PERIODS} of its periods (a COUNT counted from a first window long before now, or a window years long) (${field})`,
+    });
+  if (least < REQUIRED) return invalid(AVAILABILITY_MESSAGE);
   return ok(undefined);
 }
 
@@ -143,6 +154,7 @@ export function checkMaintenancePolicy(policy: unknown, prefix: string, now: num
       recurring.recurrence,
       times.value.start,
       times.value.end - times.value.start,
+      now,
     );
     if (!checked.ok) return checked;
   }
@@ -161,7 +173,7 @@ export function checkMaintenancePolicy(policy: unknown, prefix: string, now: num
       sub(maintenanceWindow, 'windowStartTime'),
       Math.floor(now / DAY) * DAY,
     );
-    const checked = checkRecurring(`${field}.recurrence`, maintenanceWindow.recurrence, start, length);
+    const checked = checkRecurring(`${field}.recurrence`, maintenanceWindow.recurrence, start, length, now);
     if (!checked.ok) return checked;
   }
   const exclusions = isObject(window.maintenanceExclusions)
@@ -174,7 +186,7 @@ export function checkMaintenancePolicy(policy: unknown, prefix: string, now: num
   for (const [name, exclusion] of exclusions) {
     const options = sub(exclusion, 'maintenanceExclusionOptions');
     const untilEndOfSupport = options?.endTimeBehavior === 'UNTIL_END_OF_SUPPORT';
-    const field = `${w}.maintenance_exclusions[${name.length > MAX_ECHO ? `${name.slice(0, MAX_ECHO)}…` : name}]`;
+    const field = `${w}.maintenance_exclusions[${quoted(name).slice(1, -1)}]`;
     const endText = isObject(exclusion) ? exclusion.endTime : undefined;
     if ((endText === undefined || endText === '') && !untilEndOfSupport)
       return invalidValue(
@@ -182,6 +194,9 @@ export function checkMaintenancePolicy(policy: unknown, prefix: string, now: num
         '',
         'A maintenance exclusion must have an end time, unless its maintenance_exclusion_options.end_time_behavior is UNTIL_END_OF_SUPPORT.',
       );
+    const startText = isObject(exclusion) ? exclusion.startTime : undefined;
+    if (startText === undefined || startText === '')
+      return invalidValue(`${field}.start_time`, '', 'A maintenance exclusion must have a start time.');
     const times = checkTimeWindow(field, isObject(exclusion) ? exclusion : undefined, true);
     if (!times.ok) return times;
   }
@@ -195,6 +210,11 @@ export function checkMaintenancePolicy(policy: unknown, prefix: string, now: num
 export function storedPolicy(policy: unknown): Loose {
   const { resourceVersion: _rv, ...rest } = isObject(policy) ? policy : {};
   const window = sub(rest, 'window');
+  // An empty window is not kept (recorded: `window: {}` sent to clusters.create, not returned).
+  if (window && Object.keys(window).length === 0) {
+    const { window: _w, ...withoutWindow } = rest;
+    return structuredClone(withoutWindow);
+  }
   const daily = sub(window, 'dailyMaintenanceWindow');
   if (!window || !daily || !('duration' in daily)) return structuredClone(rest);
   const { duration: _d, ...start } = daily;
@@ -206,14 +226,17 @@ export function storedPolicy(policy: unknown): Loose {
  * empty one, as recorded). The derived `duration` is not part of it, so versions stay what they were.
  */
 export function policyVersion(policy: unknown): string {
-  const kept = storedPolicy(policy);
+  return versionOfKept(storedPolicy(policy));
+}
+
+function versionOfKept(kept: Loose): string {
   return fingerprint(Object.keys(kept).length > 0 ? canonical(kept) : '');
 }
 
 /** The policy as clusters.get answers it: the daily window's `duration` and the `resourceVersion`. */
 export function renderPolicy(policy: unknown): Loose {
   const kept = storedPolicy(policy);
-  const version = policyVersion(kept);
+  const version = versionOfKept(kept);
   const window = sub(kept, 'window');
   const daily = sub(window, 'dailyMaintenanceWindow');
   const out: Loose = daily

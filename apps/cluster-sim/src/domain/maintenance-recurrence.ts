@@ -12,6 +12,12 @@ const ROLLING = 32 * DAY;
 const MIN_BLOCK = 4 * HOUR;
 /** Rolling windows starting within a year of the first window are checked (every month's pattern). */
 const HORIZON = 366 * DAY;
+/**
+ * The most periods one check steps through: a rule with COUNT must be counted from its first window,
+ * and one that began this many periods ago (a daily rule in the 2010s) is answered as not simulated
+ * rather than stepped through for seconds.
+ */
+export const MAX_PERIODS = 5000;
 
 type Freq = 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'YEARLY';
 const WEEKDAYS = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
@@ -59,7 +65,9 @@ function untilOf(value: string): number | undefined {
 /** Parses a recurrence: RFC 5545 RRULE parts, FREQ of DAILY to YEARLY ("HOURLY, MINUTELY, and SECONDLY are not supported"). */
 export function parseRecurrence(text: string): RuleResult {
   const parts = new Map<string, string>();
-  for (const part of text.split(';')) {
+  // Names and values are case-insensitive (RFC 5545 section 3.1); an empty part (a trailing ';') is none.
+  for (const part of text.toUpperCase().split(';')) {
+    if (part === '') continue;
     const m = /^([A-Z]+)=(.+)$/.exec(part);
     if (!m) return { ok: false, reason: `"${part}" is not a NAME=VALUE part of an RFC 5545 RRULE` };
     const [, name = '', value = ''] = m;
@@ -223,7 +231,10 @@ function periodCandidates(rule: Rule, periodStart: number, startDay: number): nu
     case 'YEARLY': {
       if (rule.byDay && !rule.byMonth && !rule.byMonthDay)
         return [...byDayIn(daysOf(year), rule.byDay)].sort((a, b) => a - b);
-      const months = rule.byMonth ?? [new Date(startDay).getUTCMonth() + 1];
+      // BYMONTHDAY without BYMONTH applies to every month (RFC 5545); with neither, the start's month.
+      const months =
+        rule.byMonth ??
+        (rule.byMonthDay ? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] : [new Date(startDay).getUTCMonth() + 1]);
       return months.sort((a, b) => a - b).flatMap((m) => monthCandidates(rule, year, m - 1, startDay));
     }
   }
@@ -258,12 +269,56 @@ function nextPeriod(rule: Rule, period: number): number {
   }
 }
 
-/** Start times of the windows from `start` until `end` (the first window is the one given). */
-function occurrences(rule: Rule, start: number, end: number): number[] {
+/**
+ * The last period of the rule (every `interval`-th from `first`) that begins at or before `day`: a rule
+ * that began long ago is not stepped through period by period.
+ */
+function periodAtOrBefore(rule: Rule, first: number, day: number): number {
+  const target = periodOf(rule, day);
+  if (target <= first) return first;
+  const a = new Date(first);
+  const b = new Date(target);
+  switch (rule.freq) {
+    case 'DAILY':
+    case 'WEEKLY': {
+      const step = rule.interval * (rule.freq === 'DAILY' ? 1 : 7) * DAY;
+      return first + Math.floor((target - first) / step) * step;
+    }
+    case 'MONTHLY': {
+      const months = (b.getUTCFullYear() - a.getUTCFullYear()) * 12 + b.getUTCMonth() - a.getUTCMonth();
+      const k = Math.floor(months / rule.interval) * rule.interval;
+      return Date.UTC(a.getUTCFullYear(), a.getUTCMonth() + k, 1);
+    }
+    case 'YEARLY': {
+      const k = Math.floor((b.getUTCFullYear() - a.getUTCFullYear()) / rule.interval) * rule.interval;
+      return Date.UTC(a.getUTCFullYear() + k, 0, 1);
+    }
+  }
+}
+
+/**
+ * Start times of the windows until `end` (the first window is the one given); those that end before
+ * `from` may be left out when the rule has no COUNT (which needs every earlier occurrence counted).
+ */
+function occurrences(
+  rule: Rule,
+  start: number,
+  end: number,
+  from: number,
+  length: number,
+): number[] | undefined {
   const startDay = Math.floor(start / DAY) * DAY;
   const timeOfDay = start - startDay;
   const out = [start];
-  for (let period = periodOf(rule, startDay); period <= end; period = nextPeriod(rule, period)) {
+  const first = periodOf(rule, startDay);
+  // A window overlapping `from` began at most its length (and a period's spread, a year) before it.
+  const skipTo = from - length - 366 * DAY;
+  let period =
+    rule.count === undefined && skipTo > start
+      ? periodAtOrBefore(rule, first, Math.floor(skipTo / DAY) * DAY)
+      : first;
+  for (let stepped = 0; period <= end; period = nextPeriod(rule, period)) {
+    if (++stepped > MAX_PERIODS) return undefined;
     let days = periodCandidates(rule, period, startDay);
     if (rule.bySetPos) {
       const all = days;
@@ -283,13 +338,22 @@ function occurrences(rule: Rule, start: number, end: number): number[] {
 }
 
 /**
- * The least maintenance time any 32-day window starting within a year of `start` holds: the windows
- * (each `length` long) merged where they touch, blocks under four hours not counted.
+ * The least maintenance time any 32-day window starting within a year of `from` holds (`from`: now, or
+ * the first window's start if later): the windows (each `length` long) merged where they touch, blocks
+ * under four hours not counted. A rule that has ended, or ends within the year, leaves a span without.
+ * Undefined past MAX_PERIODS periods.
  */
-export function leastAvailability(rule: Rule, start: number, length: number): number {
-  const last = start + HORIZON + ROLLING;
+export function leastAvailability(
+  rule: Rule,
+  start: number,
+  length: number,
+  from: number,
+): number | undefined {
+  const last = from + HORIZON + ROLLING;
   const blocks: [number, number][] = [];
-  for (const at of occurrences(rule, start, last)) {
+  const all = occurrences(rule, start, last, from, length);
+  if (all === undefined) return undefined;
+  for (const at of all) {
     const prev = blocks[blocks.length - 1];
     if (prev && at <= prev[1]) prev[1] = Math.max(prev[1], at + length);
     else blocks.push([at, at + length]);
@@ -297,8 +361,7 @@ export function leastAvailability(rule: Rule, start: number, length: number): nu
   const counted = blocks.filter(([a, b]) => b - a >= MIN_BLOCK);
   const covered = (t: number) =>
     counted.reduce((sum, [a, b]) => sum + Math.max(0, Math.min(b, t + ROLLING) - Math.max(a, t)), 0);
-  const from = start;
-  const to = start + HORIZON;
+  const to = from + HORIZON;
   const candidates = new Set([from, to]);
   for (const [a, b] of counted)
     for (const t of [a, b, a - ROLLING, b - ROLLING]) if (t >= from && t <= to) candidates.add(t);

@@ -3,13 +3,16 @@ import { lazy } from '@sims/sim-core';
 import * as z from 'zod';
 import { buildCluster } from './clusters';
 import type { DomainContext } from './context';
-import { fail, ok, type Result } from './errors';
+import { type DomainError, fail, ok, type Result } from './errors';
+import { checkMaintenancePolicy } from './maintenance-policy';
 import { clusterName, nodePoolName } from './names';
+import { checkCreateNetworkPolicy } from './network-policy';
 import { nodeCount, nodePoolEtag, refreshCluster, writePool } from './node-pools';
 import { createOperation } from './operations';
 import { seededPool } from './pool-requests';
 import {
   type ClusterRecord,
+  type ClusterShape,
   type ClusterState,
   clusterKey,
   mergeSettings,
@@ -131,6 +134,13 @@ export interface SeedResult {
   operations: string[];
 }
 
+/** A domain refusal as one line of a seed error. */
+function domainMessage(error: DomainError): string {
+  if ('message' in error) return error.message;
+  if ('what' in error) return `${error.what}: not simulated`;
+  return JSON.stringify(error);
+}
+
 /**
  * Applies a seed, all or nothing: everything is applied to a copy of the state, which replaces the
  * state only when every item was accepted. Returns the operations it started (to be scheduled).
@@ -152,6 +162,14 @@ export function applySeed(
       return fail(`clusters[${i}]: cluster "${clusterName(c.projectId, c.location, c.name)}" already exists`);
     }
     const { projectId, location, ...cluster } = c;
+    // GKE's rules on what a cluster may hold, as clusters.create applies them (a seed is a world GKE
+    // could have made, so that what a client reads back it can also send).
+    for (const [field, checked] of [
+      ['maintenancePolicy', checkMaintenancePolicy(cluster.maintenancePolicy, 'maintenance_policy', ctx.now)],
+      ['networkPolicy', checkCreateNetworkPolicy(cluster as ClusterShape)],
+    ] as const) {
+      if (!checked.ok) return fail(`clusters[${i}].${field}: ${domainMessage(checked.error)}`);
+    }
     const record = buildCluster(
       draft,
       projectId,
