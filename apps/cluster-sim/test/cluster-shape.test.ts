@@ -321,6 +321,20 @@ describe('node pools', () => {
     expect(new Set(cidrs).size).toBe(cidrs.length);
   });
 
+  it('keeps clear of a pod range a cluster was given, not only of the ranges chosen', async () => {
+    const big = await h.post(`${LOC}/clusters`, {
+      cluster: { name: 'big', initialNodeCount: 1, clusterIpv4Cidr: '10.0.0.0/9' },
+    });
+    expect(big.status, big.text).toBe(200);
+    for (const name of ['m1', 'm2', 'm3', 'm4', 'm5']) {
+      const res = await h.post(`${LOC}/clusters`, { cluster: { name, initialNodeCount: 1 } });
+      expect(res.status, res.text).toBe(200);
+      const cidr = (await h.get(`${LOC}/clusters/${name}`)).body.clusterIpv4Cidr as string;
+      // 10.0.0.0/9 holds 10.0-10.127: a chosen /14 starts at 10.128 or above.
+      expect(Number(cidr.split('.')[1]), cidr).toBeGreaterThanOrEqual(128);
+    }
+  });
+
   it('changes the label fingerprint with the labels', async () => {
     await h.seed({ clusters: [{ ...aCluster('c2').build(), resourceLabels: { x: '1' } }] });
     const a = (await h.get(`${LOC}/clusters/c1`)).body.labelFingerprint;

@@ -91,16 +91,32 @@ export interface ClusterContext {
 
 /**
  * The second octet of the pod range `10.X.0.0/14` GKE gives a cluster: one derived from the id, moved on by
- * /14 steps past the ranges other clusters of the network use (one VPC cannot route one range to two
+ * /14 steps past those that overlap a range another cluster of the network uses (given or chosen: one VPC
+ * cannot route one range to two
  * clusters; GKE picks a free one, as the different ranges of public describes show).
  */
 function podOctet(id: string, inUse: ReadonlySet<string>): number {
+  const used = [...inUse].map(ipv4Range).filter((r) => r !== undefined);
   const first = Number.parseInt(id.slice(8, 10), 16) % 63;
   for (let step = 0; step < 63; step++) {
     const octet = 4 * (1 + ((first + step) % 63));
-    if (!inUse.has(`10.${octet}.0.0/14`)) return octet;
+    const lo = (10 * 2 ** 24 + octet * 2 ** 16) >>> 0;
+    const hi = lo + 2 ** 18 - 1;
+    if (!used.some(([a, b]) => a <= hi && lo <= b)) return octet;
   }
   return 4 * (1 + first);
+}
+
+/** An IPv4 CIDR's first and last address as numbers (undefined if it is none). */
+function ipv4Range(cidr: string): [number, number] | undefined {
+  const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)\/(\d+)$/.exec(cidr);
+  if (!m) return undefined;
+  const bits = Number(m[5]);
+  if (bits > 32) return undefined;
+  const address = ((Number(m[1]) << 24) | (Number(m[2]) << 16) | (Number(m[3]) << 8) | Number(m[4])) >>> 0;
+  const size = 2 ** (32 - bits);
+  const lo = address - (address % size);
+  return [lo, lo + size - 1];
 }
 
 /**
