@@ -47,7 +47,8 @@ interface Def {
 
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
-const snakeToCamel = (name: string) => name.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase());
+export const snakeToCamel = (name: string) =>
+  name.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase());
 const camelToSnake = (name: string) => name.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
 
 function unwrap(schema: z.ZodType): z.ZodType {
@@ -422,54 +423,4 @@ export function createParseCache(maxEntries = 256, maxBodyChars = 4096) {
     }
     return result as Result<z.output<T>, HttpError>;
   };
-}
-
-/** Query parameters every Google API accepts (system parameters); they change nothing here. */
-const SYSTEM_PARAMS = new Set([
-  '$alt',
-  'alt',
-  'prettyPrint',
-  '$prettyPrint',
-  'key',
-  'fields',
-  '$fields',
-  '$.xgafv',
-  'callback',
-  '$callback',
-  'quotaUser',
-  'access_token',
-  'oauth_token',
-  'upload_protocol',
-  'uploadType',
-  'userIp',
-]);
-
-/** Request-message fields a GET may carry in the query (the deprecated ids). */
-const MESSAGE_PARAMS = new Set([
-  'projectId',
-  'zone',
-  'clusterId',
-  'nodePoolId',
-  'operationId',
-  'name',
-  'parent',
-]);
-
-/** Unknown query parameters are rejected like ESF does (when strict). */
-export function checkQuery(
-  query: Record<string, string>,
-  strict: boolean,
-  extra?: ReadonlySet<string>,
-): Result<void, HttpError> {
-  if (!strict) return ok(undefined);
-  const violations: Violation[] = [];
-  for (const name of Object.keys(query)) {
-    if (SYSTEM_PARAMS.has(name) || MESSAGE_PARAMS.has(name) || MESSAGE_PARAMS.has(snakeToCamel(name)))
-      continue;
-    if (extra?.has(name)) continue;
-    violations.push({
-      description: `Invalid JSON payload received. Unknown name "${name}": Cannot bind query parameter. Field '${name}' could not be found in request message.`,
-    });
-  }
-  return violations.length > 0 ? fail({ code: 'BAD_PAYLOAD', violations }) : ok(undefined);
 }
