@@ -246,8 +246,6 @@ export function defaultCluster(input: ClusterShape & { name: string }, ctx: Clus
   const sub = (key: string): Loose => (isPlainObject(merged[key]) ? (merged[key] as Loose) : {});
   const endpoints = sub('controlPlaneEndpointsConfig');
   const networks = authorizedNetworks(given);
-  // Kept without its resourceVersion and the daily window's output-only duration (reads derive both).
-  const { window, ...policy } = storedPolicy(sub('maintenancePolicy'));
   const cluster: Loose = {
     ...merged,
     network: network.name,
@@ -286,11 +284,9 @@ export function defaultCluster(input: ClusterShape & { name: string }, ctx: Clus
     masterAuthorizedNetworksConfig: networks,
     privateClusterConfig: { ...sub('privateClusterConfig'), privateEndpoint, publicEndpoint },
     masterAuth: { ...sub('masterAuth'), clusterCaCertificate: caCertificate(id) },
-    // An empty window is not kept (recorded: `window: {}` sent, not returned).
-    maintenancePolicy: {
-      ...policy,
-      ...(isPlainObject(window) && Object.keys(window).length > 0 ? { window } : {}),
-    },
+    // Kept without its resourceVersion, the daily window's output-only duration (reads derive both) and
+    // an empty window (recorded: `window: {}` sent, not returned).
+    maintenancePolicy: storedPolicy(sub('maintenancePolicy')),
     id,
     location: ctx.location,
     zone: ctx.location,

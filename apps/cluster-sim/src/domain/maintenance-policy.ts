@@ -233,10 +233,13 @@ function versionOfKept(kept: Loose): string {
   return fingerprint(Object.keys(kept).length > 0 ? canonical(kept) : '');
 }
 
-/** The policy as clusters.get answers it: the daily window's `duration` and the `resourceVersion`. */
-export function renderPolicy(policy: unknown): Loose {
-  const kept = storedPolicy(policy);
-  const version = versionOfKept(kept);
+/**
+ * The policy as clusters.get answers it: the daily window's `duration` and the `resourceVersion`. What a
+ * cluster keeps is already {@link storedPolicy}'s (create, seeds, setMaintenancePolicy), so a read copies
+ * only the objects it adds to.
+ */
+export function renderPolicy(stored: unknown): Loose {
+  const { resourceVersion: _rv, ...kept } = isObject(stored) ? stored : {};
   const window = sub(kept, 'window');
   const daily = sub(window, 'dailyMaintenanceWindow');
   const out: Loose = daily
@@ -245,5 +248,5 @@ export function renderPolicy(policy: unknown): Loose {
         window: { ...window, dailyMaintenanceWindow: { ...daily, duration: DAILY_WINDOW_DURATION } },
       }
     : kept;
-  return { ...out, resourceVersion: version };
+  return { ...out, resourceVersion: versionOfKept(kept) };
 }

@@ -104,21 +104,14 @@ export function recordDoneOperation(
   now: number,
   ids: { uuid(): string },
 ): OperationRecord {
-  const op: OperationRecord = {
-    id: `operation-${String(now).padStart(13, '0')}-${ids.uuid()}`,
-    projectId: input.projectId,
-    location: input.location,
-    type: input.type,
-    cluster: input.cluster,
-    status: 'DONE',
-    startTime: now,
-    endTime: now,
-    plan: { mode: 'time', runningAt: now, doneAt: now },
-    nodesTotal: 0,
-    change: { kind: 'none' },
-  };
-  state.operations.set(op.id, op);
-  forgetOldOperations(state);
+  const op = createOperation(
+    state,
+    { ...input, nodesTotal: 0, change: { kind: 'none' }, timing: { durationMs: 0 } },
+    now,
+    ids,
+  );
+  op.status = 'DONE';
+  op.endTime = now;
   return op;
 }
 
