@@ -78,3 +78,5 @@ export {
   isValidNamespace,
   NamespaceLimitError,
 } from './world';
+export type { WorldSnapshot } from './world-snapshot';
+export { exportWorldSnapshot, importWorldSnapshot } from './world-snapshot';

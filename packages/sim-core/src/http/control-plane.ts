@@ -4,7 +4,7 @@ import { getCookie } from 'hono/cookie';
 import * as z from 'zod';
 import { inTimeRange } from '../clock';
 import { parseDuration, SimInputError } from '../duration';
-import { createFaultEngine, type FaultRule } from '../faults/engine';
+import type { FaultRule } from '../faults/engine';
 import { MAX_GLOB_LENGTH } from '../glob';
 import type { JournalFilter } from '../journal';
 import { lazy } from '../lazy';
@@ -18,6 +18,7 @@ import {
   type Namespaces,
   type World,
 } from '../world';
+import { exportWorldSnapshot, importWorldSnapshot } from '../world-snapshot';
 import { readControlJson, readControlText } from './body';
 import { controlOpenApi } from './control-openapi';
 import { DASHBOARD_HEADER, DASHBOARD_PUBLIC, registerDashboard } from './dashboard';
@@ -58,23 +59,6 @@ const waitSchema = lazy(() =>
     timeout: z.union([z.string(), z.number().nonnegative()]).default('10s'),
   }),
 );
-const stateSchema = lazy(() =>
-  z
-    .object({
-      simulator: z.string().optional(),
-      version: z.string().optional(),
-      namespace: z.string().optional(),
-      clock: z
-        .object({ mode: z.enum(['real', 'manual']), speed: z.number().positive(), now: z.string() })
-        .partial()
-        .passthrough()
-        .optional(),
-      faults: z.array(z.record(z.string(), z.unknown())).optional(),
-      state: z.unknown(),
-    })
-    .strict(),
-);
-
 const readJson = (c: Context): Promise<unknown> => readControlJson(c);
 
 function ruleView(rule: FaultRule) {
@@ -171,52 +155,10 @@ export function createControlPlane<S>(
     return c.json({ namespace: name, reset: true });
   });
 
-  control.get('/state', (c) => {
-    const w = world(c);
-    return c.json({
-      simulator: def.name,
-      version: def.version,
-      namespace: w.namespace,
-      clock: { mode: w.clock.mode, speed: w.clock.speed, now: w.clock.iso() },
-      faults: w.faults.snapshot(),
-      state: def.exportState(w),
-    });
-  });
+  control.get('/state', (c) => c.json(exportWorldSnapshot(def, world(c))));
   control.put('/state', async (c) => {
-    const body = parseInput(stateSchema(), await readJson(c));
     const w = world(c);
-    if (body.simulator !== undefined && body.simulator !== def.name) {
-      throw new SimInputError(`this snapshot is of ${body.simulator}, not ${def.name}`, 'simulator');
-    }
-    // Validate the rules on a scratch engine before anything changes: an import is all or nothing.
-    const rules = (body.faults ?? []) as unknown as FaultRule[];
-    const scratch = createFaultEngine({
-      clock: w.clock,
-      random: w.random,
-      errorEffect: def.errorEffect,
-      domainEffects: def.domainEffects,
-    });
-    rules.forEach((rule, i) => {
-      try {
-        scratch.add({
-          id: rule.id,
-          description: rule.description,
-          match: rule.match,
-          trigger: rule.trigger,
-          phase: rule.phase,
-          effect: rule.effect,
-        });
-      } catch (err) {
-        if (err instanceof SimInputError)
-          throw new SimInputError(`faults[${i}].${err.message}`, ['faults', i, ...err.segments]);
-        throw err;
-      }
-    });
-    def.importState(w, body.state);
-    w.faults.restore(rules);
-    if (body.clock?.mode || body.clock?.speed)
-      w.clock.configure({ mode: body.clock.mode, speed: body.clock.speed });
-    if (body.clock?.now) w.clock.set(body.clock.now);
+    importWorldSnapshot(def, w, await readJson(c));
     return c.json({ namespace: w.namespace, imported: true });
   });
 
