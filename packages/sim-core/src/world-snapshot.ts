@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { parseTime } from './clock';
 import { SimInputError } from './duration';
 import { createFaultEngine, type FaultRule } from './faults/engine';
 import { lazy } from './lazy';
@@ -81,9 +82,21 @@ export function importWorldSnapshot<S>(def: SimulatorDefinition<S>, w: World<S>,
       throw err;
     }
   });
+  // The clock's time too: a bad one found after the state was replaced would leave the world half imported.
+  const now = body.clock?.now === undefined ? undefined : timeAt(body.clock.now, ['clock', 'now']);
   def.importState(w, body.state);
   w.faults.restore(rules);
   if (body.clock?.mode || body.clock?.speed)
     w.clock.configure({ mode: body.clock.mode, speed: body.clock.speed });
-  if (body.clock?.now) w.clock.set(body.clock.now);
+  if (now !== undefined) w.clock.set(now);
+}
+
+/** `parseTime` with the input's path in its error. */
+function timeAt(value: string, path: (string | number)[]): number {
+  try {
+    return parseTime(value);
+  } catch (err) {
+    if (err instanceof SimInputError) throw new SimInputError(`${path.join('.')}: ${err.message}`, path);
+    throw err;
+  }
 }
