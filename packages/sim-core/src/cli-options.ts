@@ -3,6 +3,7 @@ import { CliUsageError } from './cli-commands';
 import type { ClockMode } from './clock';
 import type { KernelOptions } from './http/kernel';
 import type { JournalEntry } from './journal';
+import type { BudgetKind } from './memory-budget';
 
 /** Options every simulator binary understands, from flags or `SIM_*` environment variables. */
 export interface CommonCliOptions {
@@ -16,6 +17,11 @@ export interface CommonCliOptions {
   adminToken?: string;
   /** Bytes the journals of all namespaces may hold together (kernel option `journalMaxBytes`). */
   journalMaxBytes?: number;
+  /**
+   * Bytes each of the simulator's other kinds of store may hold together in all namespaces, from
+   * `--<kind>-max-bytes` (kernel option `budgets`; only the kinds given).
+   */
+  budgets?: Record<string, number>;
   /** Most namespaces the simulator keeps (kernel option `maxNamespaces`). */
   maxNamespaces?: number;
   /** Largest emulated-API request body read (kernel option `maxBodyBytes`; default the API's own limit). */
@@ -25,8 +31,13 @@ export interface CommonCliOptions {
   requestLog?: (entry: JournalEntry) => void;
 }
 
+/** A budget kind's flag (`events-max-bytes`) and environment variable (`SIM_EVENTS_MAX_BYTES`). */
+export const budgetFlag = (kind: BudgetKind) => `${kind.name}-max-bytes`;
+const budgetEnv = (kind: BudgetKind) => `SIM_${kind.name.toUpperCase()}_MAX_BYTES`;
+
 /**
- * Parses the common flags; throws CliUsageError for unknown flags or invalid values (exit code 2).
+ * Parses the common flags, and `--<kind>-max-bytes` for each of the simulator's budget kinds besides
+ * the journal's; throws CliUsageError for unknown flags or invalid values (exit code 2).
  *
  * @example parseCommonArgs(['--port', '0', '--clock', 'manual'], {}, 8085)
  */
@@ -34,7 +45,9 @@ export function parseCommonArgs(
   argv: string[],
   env: Record<string, string | undefined>,
   defaultPort: number,
+  budgetKinds: readonly BudgetKind[] = [],
 ): { options: CommonCliOptions; help: boolean; version: boolean; positionals: string[] } {
+  const kinds = budgetKinds.filter((k) => k.name !== 'journal');
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
@@ -51,6 +64,7 @@ export function parseCommonArgs(
         'state-file': { type: 'string' },
         'admin-token': { type: 'string' },
         'journal-max-bytes': { type: 'string' },
+        ...Object.fromEntries(kinds.map((k) => [budgetFlag(k), { type: 'string' as const }])),
         'max-namespaces': { type: 'string' },
         'max-body-bytes': { type: 'string' },
         log: { type: 'string' },
@@ -86,6 +100,17 @@ export function parseCommonArgs(
     throw new CliUsageError(
       `invalid --journal-max-bytes "${journalBytesText}": expected a number of bytes, optionally with KiB, MiB or GiB (e.g. 64MiB)`,
     );
+  const budgets: Record<string, number> = {};
+  for (const kind of kinds) {
+    const text = pick(budgetFlag(kind), budgetEnv(kind));
+    if (text === undefined) continue;
+    const bytes = parseByteSize(text);
+    if (bytes === null)
+      throw new CliUsageError(
+        `invalid --${budgetFlag(kind)} "${text}": expected a number of bytes, optionally with KiB, MiB or GiB (e.g. 64MiB)`,
+      );
+    budgets[kind.name] = bytes;
+  }
   const bodyBytesText = pick('max-body-bytes', 'SIM_MAX_BODY_BYTES');
   const maxBodyBytes = bodyBytesText === undefined ? undefined : parseByteSize(bodyBytesText);
   if (maxBodyBytes === null || maxBodyBytes === 0)
@@ -107,6 +132,7 @@ export function parseCommonArgs(
       stateFile: pick('state-file', 'SIM_STATE_FILE'),
       adminToken: pick('admin-token', 'SIM_ADMIN_TOKEN'),
       ...(journalMaxBytes !== undefined ? { journalMaxBytes } : {}),
+      ...(Object.keys(budgets).length > 0 ? { budgets } : {}),
       ...(maxNamespaces !== undefined ? { maxNamespaces } : {}),
       ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
       log,
@@ -139,6 +165,7 @@ export function cliKernelOptions(options: CommonCliOptions): KernelOptions {
     adminToken: options.adminToken,
     requestLog: options.requestLog,
     journalMaxBytes: options.journalMaxBytes,
+    budgets: options.budgets,
     maxNamespaces: options.maxNamespaces,
     maxBodyBytes: options.maxBodyBytes,
   };

@@ -6,6 +6,7 @@ import { type CommonCliOptions, parseCommonArgs } from './cli-options';
 import { SimInputError } from './duration';
 import type { RunningServer } from './http/serve';
 import { formatRequestLog } from './journal';
+import type { BudgetKind } from './memory-budget';
 import { writeFileAtomic } from './state-file';
 
 /** Reads a file for the CLI, turning a missing file into a usage error rather than a stack trace. */
@@ -20,20 +21,26 @@ export function readCliFile(path: string, what: string): string {
 }
 
 /** What a simulator's `start` hands back to the CLI runner. */
-export interface StartedForCli extends RunningServer {
+export interface StartedForCli<S = unknown> extends RunningServer {
   /**
    * The simulator's app. When given, the runner loads `--scenario` files into the default namespace
-   * and the `--state-file` snapshot through the control plane (in-process, admin token included), and
-   * saves the snapshot on SIGTERM/SIGINT.
+   * through the control plane (in-process, admin token included); without `kernel`, the
+   * `--state-file` snapshot goes through it too (and its 32 MiB body limit).
    */
   app?: { request: (path: string, init?: RequestInit) => Response | Promise<Response> };
+  /**
+   * The simulator's kernel. When given, the runner loads the `--state-file` snapshot into the default
+   * namespace's world, and saves it from there on SIGTERM/SIGINT, directly and streamed both ways: a
+   * state file is not an HTTP body, and a world of any size is saved and loaded again.
+   */
+  kernel?: Pick<SimKernel<S>, 'def' | 'namespaces'>;
   /** Runs before the server closes on SIGTERM/SIGINT. */
   beforeExit?: () => void | Promise<void>;
 }
 
 /** Calls a control route in-process; a non-2xx answer becomes a usage error with the control message. */
-async function control(
-  started: StartedForCli,
+async function control<S>(
+  started: StartedForCli<S>,
   options: CommonCliOptions,
   method: string,
   path: string,
@@ -59,27 +66,68 @@ async function control(
  * Loads `--scenario` files (in order) and then the `--state-file` snapshot, which, being a whole
  * world, replaces what the scenarios set up: a restarted simulator continues where it stopped.
  */
-async function prepareWorld(started: StartedForCli, options: CommonCliOptions): Promise<void> {
-  for (const file of options.scenarios) {
-    const text = readCliFile(file, 'scenario');
-    await control(started, options, 'POST', `/_sim/scenarios?source=${encodeURIComponent(file)}`, text);
+async function prepareWorld<S>(started: StartedForCli<S>, options: CommonCliOptions): Promise<void> {
+  if (started.app) {
+    for (const file of options.scenarios) {
+      const text = readCliFile(file, 'scenario');
+      await control(started, options, 'POST', `/_sim/scenarios?source=${encodeURIComponent(file)}`, text);
+    }
   }
-  if (options.stateFile) {
-    let text: string | undefined;
+  const file = options.stateFile;
+  if (!file) return;
+  if (started.kernel) return loadStateFile(started.kernel, file);
+  if (!started.app) return;
+  let text: string | undefined;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    // No snapshot yet: it is written on exit.
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new CliUsageError(`cannot read state file "${file}": ${(err as Error).message}`);
+  }
+  if (text !== undefined) {
     try {
-      text = readFileSync(options.stateFile, 'utf8');
+      await control(started, options, 'PUT', '/_sim/state', text);
     } catch (err) {
-      // No snapshot yet: it is written on exit.
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
-        throw new CliUsageError(`cannot read state file "${options.stateFile}": ${(err as Error).message}`);
+      throw new CliUsageError(`state file "${file}": ${(err as Error).message}`);
     }
-    if (text !== undefined) {
-      try {
-        await control(started, options, 'PUT', '/_sim/state', text);
-      } catch (err) {
-        throw new CliUsageError(`state file "${options.stateFile}": ${(err as Error).message}`);
-      }
-    }
+  }
+}
+
+/**
+ * Reads `--state-file` (streamed: any size) into the default namespace's world. A missing file is a
+ * first start (it is written on exit); a file that is not JSON, or not a snapshot, is a usage error
+ * naming the file and where in it.
+ */
+function loadStateFile<S>(kernel: NonNullable<StartedForCli<S>['kernel']>, file: string): void {
+  let snapshot: unknown;
+  try {
+    snapshot = readJsonFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if (err instanceof JsonStreamError) throw new CliUsageError(`state file "${file}": ${err.message}`);
+    throw new CliUsageError(`cannot read state file "${file}": ${(err as Error).message}`);
+  }
+  try {
+    importWorldSnapshot(kernel.def, kernel.namespaces.get(DEFAULT_NAMESPACE), snapshot);
+  } catch (err) {
+    // Whatever the import refuses, the file is what is wrong (the control plane answered 4xx or 500).
+    throw new CliUsageError(`state file "${file}": ${(err as Error).message}`);
+  }
+}
+
+/** Saves the default namespace's world to `--state-file`, atomically and streamed. */
+async function saveStateFile<S>(
+  started: StartedForCli<S>,
+  options: CommonCliOptions,
+  file: string,
+): Promise<void> {
+  // Atomic: a kill during the save leaves the previous snapshot whole (docs/decisions/0015).
+  if (started.kernel) {
+    const { def, namespaces } = started.kernel;
+    writeJsonFileAtomic(file, exportWorldSnapshot(def, namespaces.get(DEFAULT_NAMESPACE)));
+  } else if (started.app) {
+    writeFileAtomic(file, await control(started, options, 'GET', '/_sim/state'));
   }
 }
 
@@ -87,7 +135,7 @@ async function prepareWorld(started: StartedForCli, options: CommonCliOptions): 
  * Runs a simulator binary: parse flags, start, print one ready line, stop cleanly on SIGTERM/SIGINT.
  * `start` receives the parsed options and returns the running server plus a hook run before exit.
  */
-export async function runSimulatorCli(config: {
+export async function runSimulatorCli<S = unknown>(config: {
   name: string;
   version: string;
   defaultPort: number;
@@ -96,7 +144,9 @@ export async function runSimulatorCli(config: {
   dashboard?: boolean;
   /** Subcommands besides `serve` (`verify`, …), each run instead of the simulator when named first. */
   commands?: Record<string, CliCommand>;
-  start(options: CommonCliOptions): Promise<StartedForCli>;
+  /** The simulator's budget kinds besides the journal's: each has its `--<kind>-max-bytes`. */
+  budgetKinds?: readonly BudgetKind[];
+  start(options: CommonCliOptions): Promise<StartedForCli<S>>;
 }): Promise<RunningServer | undefined> {
   const { proc, name } = config;
   const commands = config.commands ?? {};
@@ -121,12 +171,12 @@ export async function runSimulatorCli(config: {
   if (first === 'help') {
     const topic = rest[0];
     if (topic === undefined) {
-      proc.stdout(topLevelHelp(name, config.defaultPort, commands));
+      proc.stdout(topLevelHelp(name, config.defaultPort, commands, config.budgetKinds));
       proc.exit(0);
       return undefined;
     }
     if (topic === 'serve') {
-      proc.stdout(commonHelp(name, config.defaultPort));
+      proc.stdout(commonHelp(name, config.defaultPort, config.budgetKinds));
       proc.exit(0);
       return undefined;
     }
@@ -138,7 +188,7 @@ export async function runSimulatorCli(config: {
   const serveNamed = first === 'serve';
   let parsed: ReturnType<typeof parseCommonArgs>;
   try {
-    parsed = parseCommonArgs(serveNamed ? rest : proc.argv, proc.env, config.defaultPort);
+    parsed = parseCommonArgs(serveNamed ? rest : proc.argv, proc.env, config.defaultPort, config.budgetKinds);
     const extra = parsed.positionals[0];
     if (extra !== undefined) {
       const known = ['serve', ...Object.keys(commands), 'help'].join(', ');
@@ -153,7 +203,9 @@ export async function runSimulatorCli(config: {
   }
   if (parsed.help) {
     proc.stdout(
-      serveNamed ? commonHelp(name, config.defaultPort) : topLevelHelp(name, config.defaultPort, commands),
+      serveNamed
+        ? commonHelp(name, config.defaultPort, config.budgetKinds)
+        : topLevelHelp(name, config.defaultPort, commands, config.budgetKinds),
     );
     proc.exit(0);
     return undefined;
@@ -166,21 +218,21 @@ export async function runSimulatorCli(config: {
   if (parsed.options.log === 'debug')
     parsed.options.requestLog = (entry) => proc.stdout(formatRequestLog(entry));
   /** A start that fails: usage errors (bad scenario, bad state file) exit 2, anything else 1. */
-  const fail = async (err: unknown, started?: StartedForCli) => {
+  const fail = async (err: unknown, started?: StartedForCli<S>) => {
     await started?.close();
     const usage = err instanceof CliUsageError || err instanceof SimInputError;
     proc.stderr(`${name}: ${(err as Error).message}`);
     proc.exit(usage ? 2 : 1);
     return undefined;
   };
-  let running: StartedForCli;
+  let running: StartedForCli<S>;
   try {
     running = await config.start(parsed.options);
   } catch (err) {
     return fail(err);
   }
   try {
-    if (running.app) await prepareWorld(running, parsed.options);
+    await prepareWorld(running, parsed.options);
   } catch (err) {
     return fail(err, running);
   }
@@ -206,10 +258,7 @@ export async function runSimulatorCli(config: {
     const { stateFile } = parsed.options;
     try {
       await running.beforeExit?.();
-      if (stateFile && running.app) {
-        // Atomic: a kill during the save leaves the previous snapshot whole (docs/decisions/0015).
-        writeFileAtomic(stateFile, await control(running, parsed.options, 'GET', '/_sim/state'));
-      }
+      if (stateFile) await saveStateFile(running, parsed.options, stateFile);
     } catch (err) {
       code = 1;
       proc.stderr(

@@ -1,3 +1,6 @@
+export type { BudgetMember, BudgetPoolStats } from './budget-pool';
+export { BudgetPool } from './budget-pool';
+export { BudgetQueue } from './budget-queue';
 export type { StartedForCli } from './cli';
 export { readCliFile, runSimulatorCli } from './cli';
 export { isLoopbackHost, openControlPlaneWarning } from './cli-bind-warning';
@@ -5,7 +8,7 @@ export type { CliCommand, CliProcess } from './cli-commands';
 export { CliUsageError, lazyCommand, loadOptionalModule, nodeProcess } from './cli-commands';
 export { commonHelp, topLevelHelp } from './cli-help';
 export type { CommonCliOptions } from './cli-options';
-export { cliKernelOptions, parseCommonArgs } from './cli-options';
+export { budgetFlag, cliKernelOptions, parseCommonArgs } from './cli-options';
 export type { Clock, ClockMode, ClockOptions, ClockState } from './clock';
 export { createClock, inTimeRange, parseTime } from './clock';
 export {
@@ -60,6 +63,8 @@ export {
 export type { JournalBudget } from './journal-budget';
 export { createJournalBudget, DEFAULT_JOURNAL_MAX_BYTES } from './journal-budget';
 export { lazy } from './lazy';
+export type { BudgetKind, MemoryBudget, SlotMember, WorldBudget, WorldBudgetStats } from './memory-budget';
+export { createMemoryBudget, JOURNAL_BUDGET_KIND } from './memory-budget';
 export type { Random } from './random';
 export { createRandom } from './random';
 export type { Scenario, ScenarioResult } from './scenario';

@@ -1,5 +1,6 @@
+import { type BudgetMember, BudgetPool } from './budget-pool';
 import { compileGlob } from './glob';
-import { type BudgetMember, type JournalBudget, SharedJournalBudget } from './journal-budget';
+import type { JournalBudget } from './journal-budget';
 
 /** One emulated-API request as the journal keeps it. */
 export interface JournalEntry {
@@ -110,6 +111,8 @@ export interface Journal {
   wait(filter: JournalFilter, timeoutMs: number, signal?: AbortSignal): Promise<JournalEntry | undefined>;
   clear(): void;
   stats(): JournalStats;
+  /** Bytes the entries held count in the budget (estimated; 0 for a journal without a budget). */
+  bytes(): number;
 }
 
 /** A journal filter compiled once per query: its globs become matchers. */
@@ -144,9 +147,9 @@ export function journalMatches(entry: Matchable, f: JournalFilter): boolean {
  * await journal.wait({ operation: 'nodePools.update' }, 5_000);
  */
 export function createJournal(options: { capacity?: number; budget?: JournalBudget } = {}): Journal {
-  const budget = options.budget as SharedJournalBudget | undefined;
-  if (budget !== undefined && !(budget instanceof SharedJournalBudget))
-    throw new TypeError('a journal budget is made by createJournalBudget');
+  const budget = options.budget as BudgetPool | undefined;
+  if (budget !== undefined && !(budget instanceof BudgetPool))
+    throw new TypeError('a journal budget is made by createJournalBudget or createMemoryBudget');
   return new RingJournal(Math.max(1, options.capacity ?? 10_000), budget);
 }
 
@@ -172,14 +175,14 @@ class RingJournal implements Journal, BudgetMember {
   private orders: number[] = EMPTY;
   private start = 0;
   private size = 0;
-  private bytes = 0;
+  private heldBytes = 0;
   private seq = 0;
   private dropped = 0;
   private waiters: Set<Waiter> | undefined;
 
   constructor(
     private readonly capacity: number,
-    private readonly budget: SharedJournalBudget | undefined,
+    private readonly budget: BudgetPool | undefined,
   ) {}
 
   private *slots(): Generator<Slot> {
@@ -207,14 +210,15 @@ class RingJournal implements Journal, BudgetMember {
   oldestOrder(): number {
     return this.orders[this.start] as number;
   }
-  dropOldest(): void {
+  dropOldest(): number {
     const freed = this.sizes[this.start] as number;
     this.ring[this.start] = undefined;
     this.start = (this.start + 1) % this.ring.length;
     this.size--;
-    this.bytes -= freed;
+    this.heldBytes -= freed;
     this.dropped++;
     this.budget?.released(this, freed, this.size === 0);
+    return 1;
   }
 
   record(entry: Omit<JournalEntry, 'seq'>): JournalEntry;
@@ -238,7 +242,7 @@ class RingJournal implements Journal, BudgetMember {
     this.sizes[at] = entryBytes;
     this.orders[at] = budget ? budget.nextOrder() : 0;
     this.size++;
-    this.bytes += entryBytes;
+    this.heldBytes += entryBytes;
     budget?.added(this, entryBytes);
     if (this.waiters) {
       for (const w of this.waiters) {
@@ -293,15 +297,18 @@ class RingJournal implements Journal, BudgetMember {
     });
   }
   clear(): void {
-    const freed = this.bytes;
+    const freed = this.heldBytes;
     this.ring = EMPTY;
     this.sizes = EMPTY;
     this.orders = EMPTY;
     this.start = 0;
     this.size = 0;
-    this.bytes = 0;
+    this.heldBytes = 0;
     this.dropped = 0;
     this.budget?.released(this, freed, true);
+  }
+  bytes(): number {
+    return this.heldBytes;
   }
   stats(): JournalStats {
     const { capacity, size, dropped } = this;

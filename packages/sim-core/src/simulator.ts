@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { DomainEffectSchemas } from './faults/domain-effects';
 import type { DashboardAssets } from './http/dashboard';
 import type { SimEnv } from './http/request-context';
+import type { BudgetKind } from './memory-budget';
 import type { Namespaces, World, WorldCore } from './world';
 
 /** What `controlRoutes` gets besides the control app. */
@@ -65,6 +66,11 @@ export interface SimulatorDefinition<S> {
    * JSON nesting handed on (default 100); deeper JSON arrives as `jsonTooDeep` with `jsonError` set.
    */
   limits?: { maxBodyBytes?: number; maxJsonDepth?: number };
+  /**
+   * The kinds of store the simulator's worlds fill besides the journal, each with its share of the
+   * process's memory (`world.budget`; `--<kind>-max-bytes`; docs/decisions/0019).
+   */
+  budgetKinds?: readonly BudgetKind[];
   /** The emulated API's answer to a request body past `limits.maxBodyBytes` (never read to its end). */
   renderPayloadTooLarge?(c: Context<SimEnv<S>>, limit: number): Response | Promise<Response>;
   /**

@@ -2,7 +2,8 @@ import { type Clock, type ClockMode, createClock } from './clock';
 import { collectGarbage } from './collect-garbage';
 import { createFaultEngine, type FaultEngine } from './faults/engine';
 import { createJournal, type Journal } from './journal';
-import { createJournalBudget, DEFAULT_JOURNAL_MAX_BYTES, type JournalBudget } from './journal-budget';
+import type { JournalBudget } from './journal-budget';
+import { createMemoryBudget, type MemoryBudget, type WorldBudget } from './memory-budget';
 import { createRandom, type Random } from './random';
 import type { SimulatorDefinition } from './simulator';
 
@@ -17,6 +18,11 @@ export interface WorldCore {
   readonly random: Random;
   readonly faults: FaultEngine;
   readonly journal: Journal;
+  /**
+   * The world's side of the process's memory budget: where the simulator's stores (event log, delivery
+   * history, finished requests, operations) count what they keep, and are told what to evict.
+   */
+  readonly budget: WorldBudget;
 }
 
 /** One simulated service instance: its state plus its faults, clock and journal. */
@@ -30,8 +36,13 @@ export interface WorldOptions {
   clock?: { mode?: ClockMode; speed?: number; start?: number | string };
   /** Entries the journal keeps (a ring). Default 10,000. */
   journalCapacity?: number;
-  /** A byte budget the world's journal shares with others (`createNamespaces` gives every world one). */
+  /** A byte budget the world's journal shares with others (default the `journal` pool of `memoryBudget`). */
   journalBudget?: JournalBudget;
+  /**
+   * The process's memory budget the world's stores draw on (`createNamespaces` gives every world the
+   * same one); without it, a budget of the world's own with the default shares.
+   */
+  memoryBudget?: MemoryBudget;
 }
 
 /** How many namespaces a simulator keeps unless told otherwise. */
@@ -41,9 +52,17 @@ export const DEFAULT_MAX_NAMESPACES = 1000;
 export interface NamespacesOptions extends WorldOptions {
   /**
    * Bytes the journals of all namespaces may hold together (estimated); past it the oldest entries of
-   * any namespace are dropped. Default 64 MiB. Ignored when `journalBudget` is given.
+   * any namespace are dropped. Default 64 MiB. Ignored when `journalBudget` is given; the same as
+   * `budgets.journal`.
    */
   journalMaxBytes?: number;
+  /**
+   * Bytes each kind of store of all namespaces may hold together, by kind (`journal` and those of the
+   * simulator's `budgetKinds`: `events`, `deliveries`, `requests`, `operations`); past it the oldest
+   * finished items of any namespace are evicted. Defaults: each kind's own. Ignored when `memoryBudget`
+   * is given.
+   */
+  budgets?: Record<string, number | undefined>;
   /**
    * Most namespaces kept at once (default 1,000). Using one more (through the API or the control plane)
    * throws {@link NamespaceLimitError}, which the kernel answers with a 507 in the control plane's
@@ -89,7 +108,11 @@ export function createWorld<S>(
       errorEffect: def.errorEffect,
       domainEffects: def.domainEffects,
     }),
-    journal: createJournal({ capacity: options.journalCapacity, budget: options.journalBudget }),
+    journal: createJournal({
+      capacity: options.journalCapacity,
+      budget: options.journalBudget ?? options.memoryBudget?.pool('journal'),
+    }),
+    budget: (options.memoryBudget ?? createMemoryBudget(def.budgetKinds)).forWorld(),
   };
   const world = core as World<S>;
   world.state = def.createState(core);
@@ -97,13 +120,14 @@ export function createWorld<S>(
 }
 
 /**
- * Drops a world's timers and journal entries (giving back its share of the journal budget) and lets
- * the simulator release what its state holds.
+ * Drops a world's timers and journal entries and lets the simulator release what its state holds; what
+ * its stores counted in the memory budget goes back to it.
  */
 function disposeWorld<S>(def: SimulatorDefinition<S>, world: World<S>): void {
   world.clock.dispose();
   world.journal.clear();
   def.disposeState?.(world.state, world);
+  world.budget.dispose();
 }
 
 /** A namespace would be created beyond `maxNamespaces`. */
@@ -130,6 +154,8 @@ export interface Namespaces<S> {
   /** Replaces a namespace's world with a fresh one (same options), keeping its clock mode/speed. */
   reset(name: string): World<S>;
   names(): string[];
+  /** The process's memory budget every world draws on (its pools' stats for the control plane). */
+  readonly budget: MemoryBudget;
   /** Disposes every world. */
   close(): void;
 }
@@ -157,8 +183,13 @@ export function createNamespaces<S>(
   const worlds = new Map<string, World<S>>();
   const maxNamespaces = options.maxNamespaces ?? DEFAULT_MAX_NAMESPACES;
   if (!(maxNamespaces >= 1)) throw new RangeError(`maxNamespaces must be >= 1, got ${maxNamespaces}`);
-  const journalBudget =
-    options.journalBudget ?? createJournalBudget(options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES);
+  const memoryBudget =
+    options.memoryBudget ??
+    createMemoryBudget(def.budgetKinds, {
+      ...options.budgets,
+      journal: options.budgets?.journal ?? options.journalMaxBytes,
+    });
+  const journalBudget = options.journalBudget ?? memoryBudget.pool('journal');
   const collectAfter = options.collectAfterDeletes ?? DEFAULT_COLLECT_AFTER_DELETES;
   let deletedSinceCollection = 0;
   let lastDeleteAt = Number.NEGATIVE_INFINITY;
@@ -184,7 +215,12 @@ export function createNamespaces<S>(
   }
   function make(name: string, clock?: WorldOptions['clock']): World<S> {
     if (!worlds.has(name) && worlds.size >= maxNamespaces) throw new NamespaceLimitError(name, maxNamespaces);
-    const world = createWorld(def, name, { ...options, journalBudget, clock: clock ?? options.clock });
+    const world = createWorld(def, name, {
+      ...options,
+      journalBudget,
+      memoryBudget,
+      clock: clock ?? options.clock,
+    });
     worlds.set(name, world);
     options.onCreate?.(world);
     return world;
@@ -209,6 +245,7 @@ export function createNamespaces<S>(
       return make(name, clock);
     },
     names: () => [...worlds.keys()],
+    budget: memoryBudget,
     close() {
       for (const world of worlds.values()) disposeWorld(def, world);
       worlds.clear();

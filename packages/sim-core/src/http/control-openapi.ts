@@ -109,6 +109,12 @@ export function controlOpenApi<S>(def: SimulatorDefinition<S>): Record<string, u
         ),
       },
       '/_sim/namespaces': { get: op('Namespaces that exist', '{ namespaces }') },
+      '/_sim/memory': {
+        get: op(
+          "The process's memory budget: per kind (journal, and the simulator's stores) its limit, the bytes all namespaces hold and the items evicted; and what this namespace holds and lost of each (docs/decisions/0019)",
+          '{ kinds: [{ kind, maxBytes, usedBytes, evicted, members }], namespace: { name, kinds: { <kind>: { bytes, evicted } } } }',
+        ),
+      },
       '/_sim/namespaces/{name}': {
         put: op(
           'Create a namespace ahead of its first use (201; 200 when it exists)',

@@ -278,6 +278,15 @@ export function createControlPlane<S>(
   });
 
   control.get('/namespaces', (c) => c.json({ namespaces: namespaces.names() }));
+  // The memory budget (docs/decisions/0019): process-wide per kind, and what this namespace holds.
+  control.get('/memory', (c) => {
+    const w = world(c);
+    const kinds: Record<string, { bytes: number; evicted: number }> = {
+      journal: { bytes: w.journal.bytes(), evicted: w.journal.stats().dropped },
+      ...w.budget.stats(),
+    };
+    return c.json({ kinds: namespaces.budget.stats(), namespace: { name: w.namespace, kinds } });
+  });
   /** Creates a namespace ahead of its first use (201; 200 when it exists). */
   control.put('/namespaces/:name', (c) => {
     const name = c.req.param('name');

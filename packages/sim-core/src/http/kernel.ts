@@ -22,7 +22,8 @@ import { createRouter } from './router';
 
 /**
  * Besides these: `seed`, `clock`, `journalCapacity` (entries per namespace), `journalMaxBytes` (all
- * namespaces' journals together, default 64 MiB) and `maxNamespaces` (default 1,000).
+ * namespaces' journals together, default 64 MiB), `budgets` (bytes of each of the simulator's other
+ * kinds of store, all namespaces together: docs/decisions/0019) and `maxNamespaces` (default 1,000).
  */
 export interface KernelOptions extends NamespacesOptions {
   /** When set, control-plane calls (except health) need `Authorization: Bearer <token>` or `X-Sim-Admin-Token`. */
