@@ -1,14 +1,16 @@
 import { ApiFailure } from '../domain/errors';
 import type { ApiRequest } from './api';
+import { checkFilterBounds, checkQueryBounds, searchTerms, sortKeys } from './query-limits';
 
 /**
  * CVAT's `CustomPagination` (DRF PageNumberPagination): `page` (1-based), `page_size` (default 10,
  * `all` for everything, invalid or non-positive → 10). Out-of-range → 404 "Invalid page.".
  * `next`/`previous` are absolute URLs built like DRF's replace_query_param (query keys sorted);
- * `previous` of page 2 drops `page`.
+ * `previous` of page 2 drops `page`. A query past the bounds of query-limits.ts is a 400.
  */
 export function paginate<T>(r: ApiRequest, items: T[], serialize: (item: T) => unknown) {
   const url = new URL(r.c.req.url);
+  checkQueryBounds(url.searchParams);
   const host = r.c.req.header('host') ?? url.host;
   const sizeRaw = url.searchParams.get('page_size');
   let size = 10;
@@ -21,7 +23,11 @@ export function paginate<T>(r: ApiRequest, items: T[], serialize: (item: T) => u
     throw new ApiFailure({ code: 'NOT_FOUND', detail: 'Invalid page.' });
   const link = (p: number | null) => {
     const params = new Map<string, string[]>();
-    for (const [k, v] of url.searchParams) params.set(k, [...(params.get(k) ?? []), v]);
+    for (const [k, v] of url.searchParams) {
+      const values = params.get(k);
+      if (values) values.push(v);
+      else params.set(k, [v]);
+    }
     if (p === null) params.delete('page');
     else params.set('page', [String(p)]);
     const qs = [...params.entries()]
@@ -45,11 +51,8 @@ export function sortBy<T>(
   fields: Record<string, (item: T) => unknown>,
   fallback: string,
 ): T[] {
-  const keys = (sort ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    // Own fields only: `?sort=constructor` names no field (Object's members are not sort keys).
-    .filter((s) => s !== '' && Object.hasOwn(fields, s.replace(/^-/, '')));
+  // Own fields only: `?sort=constructor` names no field (Object's members are not sort keys).
+  const keys = sortKeys(sort).filter((s) => Object.hasOwn(fields, s.replace(/^-/, '')));
   const order = keys.length > 0 ? keys : [fallback];
   return [...items].sort((a, b) => {
     for (const key of order) {
@@ -78,10 +81,7 @@ export function searchFilter<T>(
   search: string | undefined,
   fields: ((item: T) => unknown)[],
 ): T[] {
-  const terms = (search ?? '')
-    .split(/[\s,]+/)
-    .filter(Boolean)
-    .map((t) => t.toLowerCase());
+  const terms = searchTerms(search);
   if (terms.length === 0) return items;
   return items.filter((item) =>
     terms.every((t) =>
@@ -96,7 +96,8 @@ export function searchFilter<T>(
 
 /**
  * CVAT's JsonLogicFilter (`filter=`): `and`, `or`, `!`, `!!`, `var`, `==`, `<`, `<=` (also the
- * 3-argument range), `>`, `>=`, `in`. Errors are 400 bare lists.
+ * 3-argument range), `>`, `>=`, `in`. Errors are 400 bare lists. The text's nesting is measured before
+ * it is parsed, so the checks and the evaluation below recurse at most QUERY_LIMITS.filterDepth levels.
  */
 export function jsonLogicFilter<T>(
   items: T[],
@@ -106,6 +107,7 @@ export function jsonLogicFilter<T>(
   if (filter === undefined) return items;
   if (filter.trim() === '')
     throw new ApiFailure({ code: 'INVALID_LIST', messages: ["filter shouldn't be empty"] });
+  checkFilterBounds(filter);
   let rule: unknown;
   try {
     rule = JSON.parse(filter);

@@ -13,6 +13,7 @@ import {
 import { requestsOf } from '../../domain/requests/state';
 import type { ApiRequest } from '../api';
 import { jsonLogicFilter, paginate } from '../pagination';
+import { sortKeys } from '../query-limits';
 import { cvatJson, djangoHtml, emptyBody } from '../respond';
 import { type RouteSpec, refused } from '../route-table';
 
@@ -78,12 +79,10 @@ const SIMPLE_FILTERS = [
 
 /** `sort=`: CVAT's requests ordering (one direction for the whole list: any `-` makes it descending). */
 function sortEntries(entries: RequestEntry[], sort: string | undefined): RequestEntry[] {
-  const keys = (sort ?? '-created_date')
-    .split(',')
-    .map((k) => k.trim())
-    .filter((k) => k !== '');
-  const descending = keys.some((k) => k.startsWith('-'));
-  const fields = keys
+  const raw = sort ?? '-created_date';
+  // Read before the keys are deduplicated: `created_date,-created_date` is descending too.
+  const descending = raw.split(',').some((k) => k.trim().startsWith('-'));
+  const fields = sortKeys(raw)
     .map((k) => k.replace(/^-/, ''))
     .filter((k) => ['created_date', 'status', 'action'].includes(k));
   const value = (e: RequestEntry, f: string): string | number =>

@@ -1,0 +1,113 @@
+import { ApiFailure } from '../domain/errors';
+
+/**
+ * Bounds on the query of a list view, so that no query string costs more than its length to answer.
+ *
+ * CVAT has none of its own: it turns Django's DATA_UPLOAD_MAX_NUMBER_FIELDS off, and a JSON Logic
+ * `filter` nested past Python's recursion limit (~1,000 levels) ends in a RecursionError, a 500. Over a
+ * socket Node refuses a request head over 16 KiB (431) before the simulator sees it; these bounds hold
+ * for everything below that and for in-process requests (`app.request`), which have no such limit. Each
+ * refusal is a 400 bare list, as DRF renders a ValidationError raised by a filter backend (the texts
+ * are the simulator's own: FIDELITY.md).
+ */
+export const QUERY_LIMITS = {
+  /** Characters of one query value, after percent-decoding. */
+  valueChars: 8192,
+  /** Query parameters of one request, repeats counted. */
+  params: 1000,
+  /** Nesting of a JSON Logic `filter`: arrays and objects, `{"!":[…]}` being two levels. */
+  filterDepth: 100,
+  /** Distinct `search` terms. */
+  searchTerms: 100,
+} as const;
+
+const refuse = (message: string): never => {
+  throw new ApiFailure({ code: 'INVALID_LIST', messages: [message] });
+};
+
+/** The value as given, or a 400 when it is longer than a query value may be. */
+export function boundedValue(name: string, value: string | undefined): string | undefined {
+  if (value !== undefined && value.length > QUERY_LIMITS.valueChars) {
+    refuse(`${name}: values longer than ${QUERY_LIMITS.valueChars} characters are not supported`);
+  }
+  return value;
+}
+
+/** Every parameter of the query within the bounds (count and each name and value), else a 400. */
+export function checkQueryBounds(params: URLSearchParams): void {
+  let count = 0;
+  for (const [name, value] of params) {
+    count++;
+    if (count > QUERY_LIMITS.params) {
+      refuse(`query: more than ${QUERY_LIMITS.params} parameters are not supported`);
+    }
+    if (name.length > QUERY_LIMITS.valueChars) {
+      refuse(`query: names longer than ${QUERY_LIMITS.valueChars} characters are not supported`);
+    }
+    boundedValue(name, value);
+  }
+}
+
+/**
+ * How deep JSON text nests (`[` and `{` outside strings), read without recursion and without parsing;
+ * stops counting once past `max`. Malformed text is measured as far as it goes (the parser says the rest).
+ */
+export function jsonDepthExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c /* \ */) i++;
+      else if (ch === 0x22 /* " */) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x5b /* [ */ || ch === 0x7b /* { */) {
+      depth++;
+      if (depth > max) return true;
+    } else if (ch === 0x5d /* ] */ || ch === 0x7d /* } */) depth--;
+  }
+  return false;
+}
+
+/** A JSON Logic `filter` within its bounds (length, nesting), else a 400. */
+export function checkFilterBounds(filter: string): void {
+  boundedValue('filter', filter);
+  if (jsonDepthExceeds(filter, QUERY_LIMITS.filterDepth)) {
+    refuse(`filter: nesting deeper than ${QUERY_LIMITS.filterDepth} levels is not supported`);
+  }
+}
+
+/** `search` terms, deduplicated (each must match anyway), within their bound, else a 400. */
+export function searchTerms(search: string | undefined): string[] {
+  boundedValue('search', search);
+  const terms = [
+    ...new Set(
+      (search ?? '')
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map((t) => t.toLowerCase()),
+    ),
+  ];
+  if (terms.length > QUERY_LIMITS.searchTerms) {
+    refuse(`search: more than ${QUERY_LIMITS.searchTerms} terms are not supported`);
+  }
+  return terms;
+}
+
+/**
+ * `sort` keys in order, each field once (a later key on a field already sorted by never decides), within
+ * the value's bound, else a 400.
+ */
+export function sortKeys(sort: string | undefined): string[] {
+  boundedValue('sort', sort);
+  const seen = new Set<string>();
+  const keys: string[] = [];
+  for (const raw of (sort ?? '').split(',')) {
+    const key = raw.trim();
+    const field = key.replace(/^-/, '');
+    if (key === '' || seen.has(field)) continue;
+    seen.add(field);
+    keys.push(key);
+  }
+  return keys;
+}
