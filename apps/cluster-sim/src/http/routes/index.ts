@@ -92,7 +92,12 @@ function handler<B>(
     const location = p.location ?? '';
     const query = c.req.query();
     const run = (): Result<unknown, HttpError> => {
-      const q = checkQuery(query, state.settings.strictUnknownFields, variant?.query ?? spec.query);
+      const q = checkQuery(
+        query,
+        state.settings.strictUnknownFields,
+        variant?.query ?? spec.query,
+        c.req.url,
+      );
       if (!q.ok) return q;
       const seg = viaZones ? 'zones' : 'locations';
       const resource =
