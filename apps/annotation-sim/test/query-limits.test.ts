@@ -140,6 +140,41 @@ describe('query parameters bounded like bodies (issue 33)', () => {
   });
 });
 
+describe('list query parameters', () => {
+  it('filters projects, tasks, jobs, issues and comments with JSON Logic over their filter fields', async () => {
+    setup();
+    const rule = '{"and":[{"==":[{"var":"owner"},"alice"]},{"in":["cat",{"var":"name"}]}]}';
+    const res = await h.get(`/api/projects?filter=${q(rule)}`, { as: 'admin' });
+    expect(res.status).toBe(200);
+    expect(res.body.results.map((p: { name: string }) => p.name)).toEqual(['cats']);
+    const byId = await h.get(`/api/projects?filter=${q('{">":[{"var":"id"},1]}')}&sort=id`, { as: 'admin' });
+    expect(byId.body.results.map((p: { id: number }) => p.id)).toEqual([2, 3]);
+    const unknown = await h.get(`/api/tasks?filter=${q('{"var":"secret"}')}`, { as: 'admin' });
+    expect(unknown.status).toBe(400);
+  });
+
+  it('declares the query parameters of every list view in /openapi.json, paging typed as integers', async () => {
+    setup();
+    const doc = (await h.get('/openapi.json')).body;
+    const query = (path: string) =>
+      Object.fromEntries(
+        (doc.paths[path].get.parameters as { name: string; in: string; schema: { type: string } }[])
+          .filter((p) => p.in === 'query')
+          .map((p) => [p.name, p.schema.type]),
+      );
+    expect(query('/api/webhooks')).toMatchObject({
+      page: 'integer',
+      page_size: 'integer',
+      filter: 'string',
+      sort: 'string',
+      search: 'string',
+      project_id: 'integer',
+    });
+    expect(Object.keys(query('/api/requests'))).toEqual(expect.arrayContaining(['filter', 'sort', 'status']));
+    expect(query('/api/projects/{id}')).toEqual({});
+  });
+});
+
 describe('query limits', () => {
   it('measures JSON nesting without recursion, strings and escapes skipped', () => {
     expect(jsonDepthExceeds('[[[]]]', 3)).toBe(false);

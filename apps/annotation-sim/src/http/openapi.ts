@@ -54,6 +54,97 @@ const READ: Record<string, string> = {
   users: 'User',
 };
 
+const PAGE = ['page', 'page_size'];
+const ORG = ['org', 'org_id'];
+/**
+ * The query parameters each list view reads, by CVAT's names (those of CVAT's schema the simulator
+ * implements): paging, the organization context, `sort`, `search`, `filter` and the simple filters.
+ */
+const LIST_QUERY: Record<string, readonly string[]> = {
+  '/api/users': [...PAGE, ...ORG, 'search', 'sort', 'username'],
+  '/api/auth/access_tokens': PAGE,
+  '/api/organizations': [...PAGE, 'search', 'sort', 'slug', 'name'],
+  '/api/memberships': [...PAGE, ...ORG, 'sort', 'role', 'user'],
+  '/api/invitations': [...PAGE, ...ORG, 'sort'],
+  '/api/projects': [...PAGE, ...ORG, 'search', 'sort', 'filter', 'name', 'owner', 'assignee', 'status'],
+  '/api/tasks': [
+    ...PAGE,
+    ...ORG,
+    'search',
+    'sort',
+    'filter',
+    'name',
+    'owner',
+    'assignee',
+    'project_id',
+    'status',
+    'mode',
+    'subset',
+  ],
+  '/api/jobs': [
+    ...PAGE,
+    ...ORG,
+    'search',
+    'sort',
+    'filter',
+    'task_id',
+    'project_id',
+    'stage',
+    'state',
+    'assignee',
+    'type',
+  ],
+  '/api/issues': [
+    ...PAGE,
+    ...ORG,
+    'search',
+    'sort',
+    'filter',
+    'job_id',
+    'task_id',
+    'frame_id',
+    'resolved',
+    'owner',
+    'assignee',
+  ],
+  '/api/comments': [...PAGE, ...ORG, 'search', 'sort', 'filter', 'issue_id', 'job_id', 'owner'],
+  '/api/webhooks': [...PAGE, ...ORG, 'search', 'sort', 'filter', 'owner', 'project_id', 'target_url', 'type'],
+  '/api/webhooks/{id}/deliveries': PAGE,
+  '/api/requests': [
+    ...PAGE,
+    ...ORG,
+    'sort',
+    'filter',
+    'action',
+    'format',
+    'job_id',
+    'project_id',
+    'status',
+    'subresource',
+    'target',
+    'task_id',
+  ],
+  '/api/events': [
+    'action',
+    'filename',
+    'from',
+    'job_id',
+    'org_id',
+    'project_id',
+    'query_id',
+    'task_id',
+    'to',
+    'user_id',
+  ],
+};
+
+/** A query parameter as CVAT's schema types it: paging and ids integers, `resolved` a boolean. */
+function queryParameter(name: string) {
+  const integer = name === 'page' || name === 'page_size' || (name.endsWith('_id') && name !== 'query_id');
+  const type = integer ? 'integer' : name === 'resolved' ? 'boolean' : 'string';
+  return { name, in: 'query', required: false, schema: { type } };
+}
+
 function operationId(method: string, path: string): string {
   const special = SPECIAL[`${method} ${path}`];
   if (special) return special;
@@ -113,10 +204,11 @@ export function buildOpenApi(routes: { method: string; path: string }[]): Record
       required: true,
       schema: { type: 'string' },
     }));
+    const query = method === 'get' ? (LIST_QUERY[path] ?? []) : [];
     paths[path] ??= {};
     (paths[path] as Record<string, unknown>)[method] = {
       operationId: operationId(method, path),
-      parameters: params,
+      parameters: [...params, ...query.map(queryParameter)],
       responses: {
         [ok]: { description: 'OK', ...(content ? { content } : {}) },
         '401': {

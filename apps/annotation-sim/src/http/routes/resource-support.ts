@@ -5,7 +5,7 @@ import type { CommentRec, IssueRec, JobRec, ProjectRec, TaskRec } from '../../do
 import type { MutationContext } from '../../domain/mutation';
 import { mayAccess, mayList } from '../../domain/resource-rules';
 import type { ApiRequest } from '../api';
-import { paginate, searchFilter, sortBy } from '../pagination';
+import { jsonLogicFilter, paginate, searchFilter, sortBy } from '../pagination';
 import { cvatJson, noContent } from '../respond';
 import { refused } from '../route-table';
 
@@ -28,7 +28,8 @@ export interface ListSpec<T extends AnyRec> extends RecordSpec<T> {
 
 /**
  * GET on a collection: the organization context's membership check, then the records the caller can
- * see in that context, narrowed by the simple filters and `search`, sorted (default `-id`) and paged.
+ * see in that context, narrowed by the simple filters and `search`, sorted (default `-id`), narrowed by
+ * the JSON Logic `filter` and paged.
  */
 export function listResources<T extends AnyRec>(r: ApiRequest, spec: ListSpec<T>): Response {
   const user = r.user();
@@ -50,6 +51,8 @@ export function listResources<T extends AnyRec>(r: ApiRequest, spec: ListSpec<T>
   const sortFields: Record<string, (rec: T) => unknown> = { id: (rec) => rec.id };
   for (const [name, get] of Object.entries(spec.filters)) sortFields[name] = (rec) => get(r, rec);
   items = sortBy(items, r.query('sort'), sortFields, '-id');
+  // CVAT's JsonLogicFilter over the same fields (its filter_fields are the simple filters and `id`).
+  items = jsonLogicFilter(items, r.query('filter'), sortFields);
   return cvatJson(
     r.c,
     paginate(r, items, (rec) => spec.serialize(r, rec)),
