@@ -4,10 +4,14 @@ import { type CliCommand, type CliProcess, CliUsageError } from './cli-commands'
 import { commonHelp, topLevelHelp } from './cli-help';
 import { type CommonCliOptions, parseCommonArgs } from './cli-options';
 import { SimInputError } from './duration';
+import type { SimKernel } from './http/kernel';
 import type { RunningServer } from './http/serve';
 import { formatRequestLog } from './journal';
+import { JsonStreamError, readJsonFile } from './json-stream-read';
 import type { BudgetKind } from './memory-budget';
-import { writeFileAtomic } from './state-file';
+import { writeFileAtomic, writeJsonFileAtomic } from './state-file';
+import { DEFAULT_NAMESPACE } from './world';
+import { exportWorldSnapshot, importWorldSnapshot } from './world-snapshot';
 
 /** Reads a file for the CLI, turning a missing file into a usage error rather than a stack trace. */
 export function readCliFile(path: string, what: string): string {

@@ -62,6 +62,10 @@ export {
 } from './journal';
 export type { JournalBudget } from './journal-budget';
 export { createJournalBudget, DEFAULT_JOURNAL_MAX_BYTES } from './journal-budget';
+export type { JsonReadFs, JsonReadOptions } from './json-stream-read';
+export { JsonStreamError, readJsonFile } from './json-stream-read';
+export type { JsonSink, JsonWriteOptions } from './json-stream-write';
+export { writeJson } from './json-stream-write';
 export { lazy } from './lazy';
 export type { BudgetKind, MemoryBudget, SlotMember, WorldBudget, WorldBudgetStats } from './memory-budget';
 export { createMemoryBudget, JOURNAL_BUDGET_KIND } from './memory-budget';
@@ -71,7 +75,7 @@ export type { Scenario, ScenarioResult } from './scenario';
 export { applyScenario, loadScenario, parseScenario, scenarioSchema } from './scenario';
 export type { ControlTools, FaultErrorEffect, SimulatorDefinition } from './simulator';
 export type { AtomicWriteFs } from './state-file';
-export { writeFileAtomic } from './state-file';
+export { writeFileAtomic, writeJsonFileAtomic } from './state-file';
 export { describeIssues, parseInput } from './validation';
 export type { Namespaces, NamespacesOptions, World, WorldCore, WorldOptions } from './world';
 export {

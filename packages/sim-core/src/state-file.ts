@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { type JsonSink, type JsonWriteOptions, writeJson } from './json-stream-write';
 
 /** The parts of `node:fs` {@link writeFileAtomic} uses; tests pass one that fails or stops midway. */
 export type AtomicWriteFs = Pick<
@@ -28,6 +29,27 @@ let counter = 0;
  * @example writeFileAtomic('world.json', JSON.stringify(snapshot))
  */
 export function writeFileAtomic(path: string, text: string, io: AtomicWriteFs = fs): void {
+  writeFileAtomicWith(path, (write) => write(text), io);
+}
+
+/**
+ * {@link writeFileAtomic} of a value as JSON, written in chunks as it is serialized
+ * ({@link writeJson}): the file is `JSON.stringify(value)`, byte for byte, but no string ever holds it
+ * all, so a world of any size is saved (`--state-file`).
+ *
+ * @example writeJsonFileAtomic('world.json', exportWorldSnapshot(def, world))
+ */
+export function writeJsonFileAtomic(
+  path: string,
+  value: unknown,
+  io: AtomicWriteFs = fs,
+  options?: JsonWriteOptions,
+): void {
+  writeFileAtomicWith(path, (write) => writeJson(value, write, options), io);
+}
+
+/** {@link writeFileAtomic} with the text produced in pieces: `produce` calls `write` with each. */
+function writeFileAtomicWith(path: string, produce: (write: JsonSink) => void, io: AtomicWriteFs): void {
   let target = path;
   try {
     target = io.realpathSync(path);
@@ -44,9 +66,11 @@ export function writeFileAtomic(path: string, text: string, io: AtomicWriteFs = 
   const fd = io.openSync(temp, 'wx', mode);
   try {
     try {
-      const bytes = Buffer.from(text, 'utf8');
-      let written = 0;
-      while (written < bytes.length) written += io.writeSync(fd, bytes, written, bytes.length - written);
+      produce((text) => {
+        const bytes = Buffer.from(text, 'utf8');
+        let written = 0;
+        while (written < bytes.length) written += io.writeSync(fd, bytes, written, bytes.length - written);
+      });
       io.fsyncSync(fd);
     } finally {
       io.closeSync(fd);
