@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { DEFAULT_OAUTH_SCOPES, isPlainObject, type Loose, mergeDeep, regionOf, zonesOf } from './defaults';
 import { storedPolicy } from './maintenance-policy';
 import { networkPolicyOn } from './network-policy';
+import { type PodRanges, podRangesOf } from './pod-ranges';
 import type { ClusterShape } from './state';
 import { clusterVersionDefaults } from './version-defaults';
 
@@ -18,6 +19,21 @@ function networkRef(value: string | undefined, projectId: string): { project: st
   const m = /^projects\/([^/]+)\/global\/networks\/([^/]+)$/.exec(path);
   if (m) return { project: m[1] as string, name: m[2] as string };
   return { project: projectId, name: path.split('/').pop() || 'default' };
+}
+
+/** The VPC network a cluster is given (`network`, else `networkConfig.network`), else the project's default. */
+function networkOf(given: Loose, projectId: string): { project: string; name: string } {
+  const config = isPlainObject(given.networkConfig) ? given.networkConfig : {};
+  return networkRef(
+    (given.network as string | undefined) || (config.network as string | undefined),
+    projectId,
+  );
+}
+
+/** The path of the VPC network a cluster created from `input` lands in (`projects/P/global/networks/N`). */
+export function clusterNetworkPath(input: ClusterShape, projectId: string): string {
+  const network = networkOf(input as Loose, projectId);
+  return `projects/${network.project}/global/networks/${network.name}`;
 }
 
 /** `projects/P/regions/R/subnetworks/S` (or a Compute URL of it, or a bare name). */
@@ -85,38 +101,11 @@ export interface ClusterContext {
   id: string;
   /** The public endpoint address. */
   endpoint: string;
-  /** The pod CIDRs the project's other clusters use in a network (`projects/P/global/networks/N`). */
-  podCidrsInUse?: (network: string) => ReadonlySet<string>;
-}
-
-/**
- * The second octet of the pod range `10.X.0.0/14` GKE gives a cluster: one derived from the id, moved on by
- * /14 steps past those that overlap a range another cluster of the network uses (given or chosen: one VPC
- * cannot route one range to two
- * clusters; GKE picks a free one, as the different ranges of public describes show).
- */
-function podOctet(id: string, inUse: ReadonlySet<string>): number {
-  const used = [...inUse].map(ipv4Range).filter((r) => r !== undefined);
-  const first = Number.parseInt(id.slice(8, 10), 16) % 63;
-  for (let step = 0; step < 63; step++) {
-    const octet = 4 * (1 + ((first + step) % 63));
-    const lo = (10 * 2 ** 24 + octet * 2 ** 16) >>> 0;
-    const hi = lo + 2 ** 18 - 1;
-    if (!used.some(([a, b]) => a <= hi && lo <= b)) return octet;
-  }
-  return 4 * (1 + first);
-}
-
-/** An IPv4 CIDR's first and last address as numbers (undefined if it is none). */
-function ipv4Range(cidr: string): [number, number] | undefined {
-  const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)\/(\d+)$/.exec(cidr);
-  if (!m) return undefined;
-  const bits = Number(m[5]);
-  if (bits > 32) return undefined;
-  const address = ((Number(m[1]) << 24) | (Number(m[2]) << 16) | (Number(m[3]) << 8) | Number(m[4])) >>> 0;
-  const size = 2 ** (32 - bits);
-  const lo = address - (address % size);
-  return [lo, lo + size - 1];
+  /**
+   * The pod ranges the other clusters hold, by network (`projects/P/global/networks/N`): the cluster's
+   * `10.X.0.0/14` keeps clear of them (pod-ranges.ts). None: a world without other clusters.
+   */
+  podRanges?: PodRanges;
 }
 
 /**
@@ -133,16 +122,13 @@ export function defaultCluster(input: ClusterShape & { name: string }, ctx: Clus
   const region = regionOf(ctx.location);
   const givenNetworkConfig = isPlainObject(given.networkConfig) ? given.networkConfig : {};
   const givenIpPolicy = isPlainObject(given.ipAllocationPolicy) ? given.ipAllocationPolicy : {};
-  const network = networkRef(
-    (given.network as string | undefined) || (givenNetworkConfig.network as string | undefined),
-    ctx.projectId,
-  );
+  const network = networkOf(given, ctx.projectId);
   const subnetwork = subnetworkRef(
     (given.subnetwork as string | undefined) || (givenNetworkConfig.subnetwork as string | undefined),
     { project: network.project, region, name: network.name },
   );
   const networkPath = `projects/${network.project}/global/networks/${network.name}`;
-  const octet = podOctet(id, ctx.podCidrsInUse?.(networkPath) ?? new Set());
+  const octet = (ctx.podRanges ?? podRangesOf([])).octetFor(networkPath, id);
   const podCidr = resolveCidr(
     given.clusterIpv4Cidr || givenIpPolicy.clusterIpv4CidrBlock || givenIpPolicy.clusterIpv4Cidr,
     `10.${octet}.0.0`,

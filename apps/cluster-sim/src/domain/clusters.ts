@@ -1,5 +1,5 @@
 import { betaOnlyFields, Cluster, type CreateClusterRequestShape } from '@sims/cluster-schema';
-import { defaultCluster } from './cluster-defaults';
+import { clusterNetworkPath, defaultCluster } from './cluster-defaults';
 import { checkCreateRequest } from './cluster-request-rules';
 import { admit, type DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
@@ -8,6 +8,7 @@ import { checkMaintenancePolicy, renderPolicy } from './maintenance-policy';
 import { type ApiVersion, clusterSelfLink, isZone, projectNumber } from './names';
 import { nodeCount, omitDefaults, refreshCluster, renderNodePool, writePool } from './node-pools';
 import { createOperation } from './operations';
+import { type PodRanges, podRangesOf } from './pod-ranges';
 import { seededPool } from './pool-requests';
 import type { ClusterRecord, ClusterShape, ClusterState, OperationRecord } from './state';
 import { clusterKey } from './state';
@@ -34,23 +35,18 @@ export function findCluster(state: ClusterState, projectId: string, ref: Cluster
   return ok(record);
 }
 
-/** The pod CIDRs of the clusters in a network (the path names its project: a shared VPC's host too). */
-function podCidrsInUse(state: ClusterState, network: string): Set<string> {
-  const used = new Set<string>();
-  for (const record of state.clusters.values()) {
-    const c = record.cluster as { networkConfig?: { network?: string }; clusterIpv4Cidr?: string };
-    if (c.networkConfig?.network === network && c.clusterIpv4Cidr) used.add(c.clusterIpv4Cidr);
-  }
-  return used;
-}
-
-/** Creates a cluster record (and its pools) directly: used by clusters.create and by seeding. */
+/**
+ * Creates a cluster record (and its pools) directly: used by clusters.create and by seeding. `podRanges`:
+ * the ranges the world's clusters hold, kept by a seed across the clusters it makes; without it, those of
+ * the cluster's network are found (one pass over the clusters).
+ */
 export function buildCluster(
   state: ClusterState,
   projectId: string,
   location: string,
   input: ClusterShape & { name: string },
   ctx: DomainContext,
+  podRanges: PodRanges = podRangesOf(state.clusters.values(), clusterNetworkPath(input, projectId)),
 ): Result<ClusterRecord> {
   const master = resolveMasterVersion(
     input.currentMasterVersion ?? input.initialClusterVersion,
@@ -72,7 +68,7 @@ export function buildCluster(
     // 64 hex digits, as recorded; the pod range, the DNS endpoint and the pod CIDR derive from it.
     id: ctx.ids.hex(64),
     endpoint: ip,
-    podCidrsInUse: (network) => podCidrsInUse(state, network),
+    podRanges,
   });
   const record: ClusterRecord = {
     projectId,
