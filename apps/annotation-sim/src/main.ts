@@ -6,8 +6,8 @@ import { SIMULATOR_NAME, SIMULATOR_VERSION } from './simulator';
 
 /**
  * `annotation-sim --port 8086 --scenario faults.yaml`: serve, print the ready line, stop on SIGTERM.
- * The runner loads `--scenario` files and the `--state-file` snapshot through the control plane and
- * saves the snapshot on SIGTERM.
+ * The runner loads `--scenario` files through the control plane, then the `--state-file` snapshot into
+ * the kernel's default namespace (streamed: a world of any size), and saves it there on SIGTERM.
  */
 /**
  * The egress policy of every world from `SIM_EGRESS_POLICY` (`metadata-only`, `cvat-proxy`) and
@@ -63,6 +63,7 @@ await runSimulatorCli({
       host: options.host,
       server: sim.server,
       app: sim.app,
+      kernel: sim.kernel,
       close: sim.close,
     };
   },

@@ -5,8 +5,8 @@ import { SIMULATOR_NAME, SIMULATOR_VERSION } from './definition';
 
 /**
  * The `cluster-sim` binary: `cluster-sim --port 8085 --clock manual --scenario faults.yaml`.
- * The runner loads `--scenario` files and the `--state-file` snapshot through the control plane and
- * saves the snapshot on SIGTERM.
+ * The runner loads `--scenario` files through the control plane, then the `--state-file` snapshot into
+ * the kernel's default namespace (streamed: a world of any size), and saves it there on SIGTERM.
  */
 await runSimulatorCli({
   name: SIMULATOR_NAME,
@@ -35,6 +35,7 @@ await runSimulatorCli({
       host: sim.host,
       server: sim.server,
       app: sim.app,
+      kernel: sim.kernel,
       close: () => sim.close(),
     };
   },
