@@ -64,6 +64,25 @@ describe('query bounds', () => {
     expect(token.body.error.message).toBe('Invalid page token.');
   });
 
+  it('declares the query parameters of every read in /openapi.json: its own, system ones, deprecated ids', async () => {
+    const doc = (await h.get('/openapi.json')).body;
+    const names = (path: string) =>
+      (doc.paths[path].get.parameters as ({ name: string } | { $ref: string })[]).map((p) =>
+        '$ref' in p ? doc.components.parameters[p.$ref.split('/').pop() as string].name : p.name,
+      );
+    expect(names(SUBNETS.replace('p1', '{projectId}'))).toEqual(
+      expect.arrayContaining(['filter', 'pageSize', 'pageToken', '$.xgafv', 'fields', 'zone']),
+    );
+    const list = names('/v1/projects/{projectId}/locations/{location}/clusters');
+    expect(list).toEqual(expect.arrayContaining(['alt', 'prettyPrint', 'zone', 'parent']));
+    expect(list).not.toContain('projectId');
+    expect(
+      names(
+        '/v1/projects/{projectId}/locations/{location}/clusters/{clusterId}/nodePools/{nodePoolId}:fetchNodePoolUpgradeInfo',
+      ),
+    ).toContain('version');
+  });
+
   it('reads a short query without parsing it again, and a long one to its end', () => {
     expect(checkQueryBounds('http://h/p').ok).toBe(true);
     expect(checkQueryBounds(`http://h/p?${'a&'.repeat(QUERY_LIMITS.params - 1)}a`).ok).toBe(true);

@@ -19,6 +19,11 @@ export function openApiPath(method: { version: string; path: string }): string {
   return `/${method.version}/${method.path.replace(/\{(\w+)\}/g, (_, n: string) => `{${PARAM_NAMES[n] ?? n}}`)}`;
 }
 
+/** A query parameter of a request message (`pageSize` an int32, the others strings). */
+export function queryParameter(name: string) {
+  return { name, in: 'query', required: false, schema: { type: name === 'pageSize' ? 'integer' : 'string' } };
+}
+
 function jsonSchema(schema: z.ZodType) {
   return z.toJSONSchema(schema, { unrepresentable: 'any', target: 'draft-2020-12', io: 'input' });
 }
@@ -46,9 +51,12 @@ export function addDiscoveryPaths(
       const response = spec.response === Operation ? 'Operation' : `${method.rpc}Response`;
       if (response !== 'Operation') components[response] ??= jsonSchema(spec.response);
       if (spec.body) components[method.request] ??= jsonSchema(spec.body);
+      // The message's query fields by their JSON names (the snake_case forms are accepted, undeclared).
+      const query = [...(spec.query ?? [])].filter((name) => !name.includes('_'));
       entry[verb] = {
         operationId,
         summary: `${method.rpc} (${method.id})`,
+        ...(query.length > 0 ? { parameters: query.map(queryParameter) } : {}),
         ...(spec.body
           ? {
               requestBody: {

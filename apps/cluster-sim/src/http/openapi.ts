@@ -22,7 +22,8 @@ import {
 } from '@sims/cluster-schema';
 import * as z from 'zod';
 import { SIMULATOR_VERSION } from '../definition';
-import { addDiscoveryPaths } from './openapi-discovery';
+import { addDiscoveryPaths, queryParameter } from './openapi-discovery';
+import { DECLARED_SYSTEM_PARAMS, MESSAGE_PARAMS } from './query-params';
 
 const SCHEMAS = {
   UpdateNodePoolRequest,
@@ -66,9 +67,16 @@ export function createOpenApiDocument(): Record<string, unknown> {
       content: { 'application/json': { schema: ref('Status') } },
     },
   };
-  const op = (operationId: string, summary: string, response: SchemaName, body?: SchemaName) => ({
+  const op = (
+    operationId: string,
+    summary: string,
+    response: SchemaName,
+    body?: SchemaName,
+    query: readonly string[] = [],
+  ) => ({
     operationId,
     summary,
+    ...(query.length > 0 ? { parameters: query.map(queryParameter) } : {}),
     ...(body
       ? { requestBody: { required: true, content: { 'application/json': { schema: ref(body) } } } }
       : {}),
@@ -139,6 +147,8 @@ export function createOpenApiDocument(): Record<string, unknown> {
         `${tag}nodePools.fetchNodePoolUpgradeInfo`,
         'Upgrade targets and history',
         'NodePoolUpgradeInfo',
+        undefined,
+        ['version'],
       ),
     };
     paths[`${zonePool}/setSize`] = {
@@ -178,6 +188,8 @@ export function createOpenApiDocument(): Record<string, unknown> {
         `${tag}zones.nodePools.fetchNodePoolUpgradeInfo`,
         'fetchNodePoolUpgradeInfo (legacy zonal form)',
         'NodePoolUpgradeInfo',
+        undefined,
+        ['version'],
       ),
     };
     paths[`${loc}/clusters/{clusterId}/nodePools`] = {
@@ -279,6 +291,7 @@ export function createOpenApiDocument(): Record<string, unknown> {
     };
   }
   addDiscoveryPaths(paths, components);
+  const parameters = declareQueryParameters(paths);
   return {
     openapi: '3.1.0',
     info: {
@@ -292,6 +305,7 @@ export function createOpenApiDocument(): Record<string, unknown> {
     paths,
     components: {
       schemas: components,
+      parameters,
       securitySchemes: {
         bearer: {
           type: 'http',
@@ -301,4 +315,32 @@ export function createOpenApiDocument(): Record<string, unknown> {
       },
     },
   };
+}
+
+/** A components.parameters key: `$.xgafv` is `xgafv` (keys take no `$`). */
+const parameterKey = (name: string) => name.replace(/^\$\./, '');
+
+/**
+ * Every read declares the query parameters it takes besides its own: Google's system parameters and the
+ * request message's deprecated ids its path does not hold, as references to `components.parameters`
+ * (returned). A method refused whole (501) declares none.
+ */
+function declareQueryParameters(paths: Record<string, Record<string, unknown>>): Record<string, unknown> {
+  const parameters: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(DECLARED_SYSTEM_PARAMS)) {
+    parameters[parameterKey(name)] = { name, in: 'query', required: false, schema };
+  }
+  for (const name of MESSAGE_PARAMS) parameters[name] = queryParameter(name);
+  const ref = (name: string) => ({ $ref: `#/components/parameters/${parameterKey(name)}` });
+  for (const [template, item] of Object.entries(paths)) {
+    const get = item.get as { parameters?: unknown[]; responses?: Record<string, unknown> } | undefined;
+    if (!get?.responses?.['200']) continue;
+    const inPath = new Set([...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
+    get.parameters = [
+      ...(get.parameters ?? []),
+      ...Object.keys(DECLARED_SYSTEM_PARAMS).map(ref),
+      ...[...MESSAGE_PARAMS].filter((name) => !inPath.has(name)).map(ref),
+    ];
+  }
+  return parameters;
 }

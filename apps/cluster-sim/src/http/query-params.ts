@@ -24,8 +24,26 @@ const SYSTEM_PARAMS = new Set([
   'userIp',
 ]);
 
+/**
+ * The system parameters the container API's discovery document declares, with their types, for the
+ * OpenAPI document (`$alt`, `$fields`, … are accepted too, undeclared, as Google does).
+ */
+export const DECLARED_SYSTEM_PARAMS: Readonly<Record<string, { type: string; enum?: string[] }>> = {
+  '$.xgafv': { type: 'string', enum: ['1', '2'] },
+  access_token: { type: 'string' },
+  alt: { type: 'string', enum: ['json', 'media', 'proto'] },
+  callback: { type: 'string' },
+  fields: { type: 'string' },
+  key: { type: 'string' },
+  oauth_token: { type: 'string' },
+  prettyPrint: { type: 'boolean' },
+  quotaUser: { type: 'string' },
+  upload_protocol: { type: 'string' },
+  uploadType: { type: 'string' },
+};
+
 /** Request-message fields a GET may carry in the query (the deprecated ids). */
-const MESSAGE_PARAMS = new Set([
+export const MESSAGE_PARAMS: ReadonlySet<string> = new Set([
   'projectId',
   'zone',
   'clusterId',
