@@ -24,6 +24,7 @@ import { recordResourceChange } from './domain/events/server-events';
 import {
   createEventsState,
   EVENTS_EXTENSION,
+  type EventsSnapshot,
   type EventsState,
   eventsOf,
   exportEventsState,
@@ -38,11 +39,13 @@ import {
   exportRequestsState,
   importRequestsState,
   REQUESTS_EXTENSION,
+  type RequestsSnapshot,
   type RequestsState,
   requestsOf,
 } from './domain/requests/state';
 import { addUser, applySeed, SeedError, seedSchema } from './domain/seed';
 import { basicUser } from './domain/serializers';
+import { checkDataSnapshot, checkEventsPart, checkRequestsPart, within } from './domain/snapshot';
 import {
   type AnnotationState,
   type Compat,
@@ -70,7 +73,16 @@ export interface StateExtension {
   name: string;
   create(world: WorldCore, state: AnnotationState): unknown;
   export?(value: unknown): unknown;
+  /**
+   * Reads the extension's part of a snapshot, found at `path`, changing nothing: what it returns is what
+   * `import` is given. Throws SimInputError with the path. An import is checked whole before anything
+   * is replaced, so an `import` without a `check` must not throw.
+   */
+  check?(snapshot: unknown, path: (string | number)[]): unknown;
+  /** The extension's value from its (checked) part of a snapshot; a part left out makes a new one. */
   import?(snapshot: unknown, world: WorldCore, state: AnnotationState): unknown;
+  /** Lets go of a value a snapshot replaces: what it armed on the clock must not fire into the new world. */
+  release?(value: unknown, world: WorldCore): void;
 }
 
 export interface DefinitionOptions {
@@ -140,7 +152,12 @@ const EVENTS_STATE: StateExtension = {
   name: EVENTS_EXTENSION,
   create: () => createEventsState(),
   export: (value) => exportEventsState(value as EventsState),
-  import: (snapshot, world) => importEventsState(snapshot, world.clock),
+  check: checkEventsPart,
+  import: (snapshot, world) => importEventsState(snapshot as EventsSnapshot, world.clock),
+  release(value, world) {
+    for (const job of (value as EventsState).jobs.values())
+      if (job.timer !== undefined) world.clock.cancel(job.timer);
+  },
 };
 
 /** The background requests (`/api/requests`): a part of every world, kept in snapshots. */
@@ -148,8 +165,13 @@ const REQUESTS_STATE: StateExtension = {
   name: REQUESTS_EXTENSION,
   create: (_world, state) => createRequestsState(() => requestHooksOf(state)),
   export: (value) => exportRequestsState(value as RequestsState),
+  check: checkRequestsPart,
   import: (snapshot, world, state) =>
-    importRequestsState(snapshot, requestHooksOf(state), world.clock, armRequest),
+    importRequestsState(snapshot as RequestsSnapshot, requestHooksOf(state), world.clock, armRequest),
+  release(value, world) {
+    for (const r of (value as RequestsState).requests.values())
+      if (r.timer !== undefined) world.clock.cancel(r.timer);
+  },
 };
 
 /** A world's request hooks: the work on its state, completion webhooks through its delivery engine. */
@@ -186,6 +208,7 @@ export function createAnnotationDefinition(
       ? { ...options.delivery, resolve: false }
       : options.delivery;
   const extensions = [EVENTS_STATE, REQUESTS_STATE, ...(options.extensions ?? [])];
+  const extensionNames = extensions.map((e) => e.name);
   // Webhooks: one delivery per matching active webhook, with its own webhook_id (the engine is made
   // by the first one).
   const routeWebhooks: ChangeListener = (change, state) => {
@@ -254,33 +277,31 @@ export function createAnnotationDefinition(
       };
     },
     importState(world: World<AnnotationState>, snapshot: unknown) {
-      if (snapshot === null || typeof snapshot !== 'object' || Array.isArray(snapshot)) {
-        throw new SimInputError('state must be an object made by GET /_sim/state', 'state');
-      }
-      const snap = snapshot as Record<string, unknown>;
-      for (const t of ['users', 'webhooks', 'deliveries', 'projects', 'tasks']) {
-        if (snap[t] !== undefined && !Array.isArray(snap[t]))
-          throw new SimInputError(`state.${t} must be a list of [id, record]`, ['state', t]);
-      }
-      // Checked before anything is replaced: a bad egress setting leaves the world as it was.
-      const delivery = snap.delivery as { egress?: unknown } | undefined;
-      if (
-        delivery !== undefined &&
-        (delivery === null || typeof delivery !== 'object' || Array.isArray(delivery))
-      )
-        throw new SimInputError('state.delivery must be an object', ['state', 'delivery']);
-      const egress = delivery?.egress === undefined ? undefined : egressSettingsOf(delivery.egress);
-      importData(world.state, snap);
+      // Everything is read and checked before anything is replaced (domain/snapshot.ts): a refused
+      // import leaves the world as it was.
+      const data = checkDataSnapshot(snapshot, extensionNames);
+      // Settings left out are those a new world starts with, as every other part left out.
+      const egress = within(['state', 'delivery'], () =>
+        egressSettingsOf(data.delivery?.egress, initialEgress()),
+      );
+      const parts = extensions.map((e) => {
+        const part = data.extensions?.[e.name];
+        return part === undefined || !e.check ? part : e.check(part, ['state', 'extensions', e.name]);
+      });
+      importData(world.state, data);
       // An engine not made yet is made only for settings other than those it would start with.
       const made = deliveryIfMade(world.state);
-      if (made) {
-        if (egress !== undefined) made.configureEgress(egress);
-      } else if (egress !== undefined && !sameEgress(egress, startEgress))
-        deliveryOf(world.state).configureEgress(egress);
-      const ext = (snap.extensions ?? {}) as Record<string, unknown>;
-      for (const e of extensions)
-        if (e.import && ext[e.name] !== undefined)
-          world.state.extensions.set(e.name, e.import(ext[e.name], world, world.state));
+      if (made) made.configureEgress(egress);
+      else if (!sameEgress(egress, startEgress)) deliveryOf(world.state).configureEgress(egress);
+      extensions.forEach((e, i) => {
+        if (!e.import) return;
+        e.release?.(world.state.extensions.get(e.name), world);
+        const part = parts[i];
+        world.state.extensions.set(
+          e.name,
+          part === undefined ? e.create(world, world.state) : e.import(part, world, world.state),
+        );
+      });
     },
     seed(world: World<AnnotationState>, input: unknown) {
       const parsed = seedSchema().safeParse(input ?? {});

@@ -139,7 +139,7 @@ export function describeEventsSettings(state: EventsState) {
 }
 
 /** The snapshot's `events` part, built on first use (docs/decisions/0009). */
-const snapshotSchema = lazy(() => {
+export const eventsSnapshotSchema = lazy(() => {
   const nInt = z.number().nullable();
   const nStr = z.string().nullable();
   const recordSchema = z
@@ -223,9 +223,11 @@ export function exportEventsState(state: EventsState) {
   };
 }
 
-/** Rebuilds an events state from a snapshot and re-arms pending export timers; throws SimInputError. */
-export function importEventsState(snapshot: unknown, clock: Clock): EventsState {
-  const s = parseInput(snapshotSchema(), snapshot, 'events');
+/** The `events` part of a snapshot as {@link eventsSnapshotSchema} reads it. */
+export type EventsSnapshot = z.output<ReturnType<typeof eventsSnapshotSchema>>;
+
+/** Rebuilds an events state from a snapshot part read by the schema and re-arms pending export timers. */
+export function importEventsState(s: EventsSnapshot, clock: Clock): EventsState {
   const state = createEventsState(s.settings);
   state.store = new EventStore(s.evicted);
   state.dropped = s.dropped;

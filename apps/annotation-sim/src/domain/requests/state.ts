@@ -119,7 +119,7 @@ export function exportRequestsState(rs: RequestsState): unknown {
 }
 
 /** The snapshot's `requests` part, built on first use (docs/decisions/0009). */
-const snapshotSchema = lazy(() => {
+export const requestsSnapshotSchema = lazy(() => {
   const nInt = z.number().nullable();
   const operationSchema = z
     .object({
@@ -223,16 +223,16 @@ const snapshotSchema = lazy(() => {
     .strict();
 });
 
-/** A registry from a snapshot, pending requests armed again on `clock`; throws SimInputError. */
+/** The `requests` part of a snapshot as {@link requestsSnapshotSchema} reads it. */
+export type RequestsSnapshot = z.output<ReturnType<typeof requestsSnapshotSchema>>;
+
+/** A registry from a snapshot part read by the schema, pending requests armed again on `clock`. */
 export function importRequestsState(
-  snapshot: unknown,
+  s: RequestsSnapshot,
   hooks: RequestHooks,
   clock: Clock,
   arm: (rs: RequestsState, clock: Clock, r: BackgroundRequest) => void,
 ): RequestsState {
-  // Snapshots from before background requests had no such part: an empty registry.
-  if (snapshot === undefined) return createRequestsState(hooks);
-  const s = parseInput(snapshotSchema(), snapshot, 'requests');
   const rs = createRequestsState(hooks, s.settings);
   for (const r of s.requests) rs.requests.set(r.id, r as BackgroundRequest);
   for (const [taskId, upload] of s.uploads) rs.uploads.set(taskId, upload);

@@ -1,0 +1,273 @@
+import { describeIssues, joinPath, SimInputError } from '@sims/sim-core';
+import type * as z from 'zod';
+import { type EventsSnapshot, eventsSnapshotSchema } from './events/state';
+import { type RequestsSnapshot, requestsSnapshotSchema } from './requests/state';
+import { type DataSnapshot, dataSnapshotSchema } from './snapshot-schema';
+import { TABLES, type TableName } from './state-tables';
+
+/**
+ * A state snapshot checked whole before anything of a world is replaced (`PUT /_sim/state`,
+ * `--state-file`): its shape (snapshot-schema.ts), that every row's key is its record's, that no id is
+ * there twice, that every id a record names is in its table, and that the id counters are past every id
+ * in use. A refusal is a SimInputError with the path of the first problem (`state.jobs[0][1].task_id: …`).
+ * Every check is one pass over the rows with Maps and Sets: linear in the snapshot's size.
+ */
+
+type Segments = (string | number)[];
+
+/** Issues named in a refusal's message; more are counted, not listed (a broken table has thousands). */
+const ISSUES_SHOWN = 3;
+
+/**
+ * Parses a part of a snapshot with `schema`; a refusal names the part's path under `prefix`
+ * (`state.extensions.events.events[3].scope: …`).
+ */
+export function parseSnapshotPart<T extends z.ZodType>(
+  schema: T,
+  input: unknown,
+  prefix: Segments,
+): z.output<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => ({
+    ...issue,
+    path: [...prefix, ...issue.path.filter((k): k is string | number => typeof k !== 'symbol')],
+  }));
+  const shown = describeIssues({ issues: issues.slice(0, ISSUES_SHOWN) } as unknown as z.ZodError);
+  const more = issues.length - ISSUES_SHOWN;
+  throw new SimInputError(more > 0 ? `${shown}; and ${more} more` : shown, issues[0]?.path ?? prefix);
+}
+
+/**
+ * Runs `read` with its SimInputError's path put under `prefix` (`egress.allow[0]` read in a snapshot is
+ * `state.delivery.egress.allow[0]`).
+ */
+export function within<T>(prefix: Segments, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (!(err instanceof SimInputError)) throw err;
+    const segments = [...prefix, ...err.segments];
+    const own = err.path !== undefined && err.message.startsWith(`${err.path}: `);
+    const text = own ? err.message.slice((err.path as string).length + 2) : err.message;
+    throw new SimInputError(`${joinPath(segments)}: ${text}`, segments);
+  }
+}
+
+/** The record tables and what each record's id fields name (null allowed for every one but a parent). */
+const REFERENCES: readonly { table: TableName; field: string; target: TableName }[] = [
+  { table: 'sessions', field: 'user_id', target: 'users' },
+  { table: 'accessTokens', field: 'user_id', target: 'users' },
+  { table: 'organizations', field: 'owner_id', target: 'users' },
+  { table: 'memberships', field: 'user_id', target: 'users' },
+  { table: 'memberships', field: 'organization_id', target: 'organizations' },
+  { table: 'invitations', field: 'owner_id', target: 'users' },
+  { table: 'invitations', field: 'membership_id', target: 'memberships' },
+  { table: 'projects', field: 'owner_id', target: 'users' },
+  { table: 'projects', field: 'assignee_id', target: 'users' },
+  { table: 'projects', field: 'organization_id', target: 'organizations' },
+  { table: 'tasks', field: 'project_id', target: 'projects' },
+  { table: 'tasks', field: 'owner_id', target: 'users' },
+  { table: 'tasks', field: 'assignee_id', target: 'users' },
+  { table: 'tasks', field: 'organization_id', target: 'organizations' },
+  { table: 'jobs', field: 'task_id', target: 'tasks' },
+  { table: 'jobs', field: 'assignee_id', target: 'users' },
+  { table: 'issues', field: 'job_id', target: 'jobs' },
+  { table: 'issues', field: 'owner_id', target: 'users' },
+  { table: 'issues', field: 'assignee_id', target: 'users' },
+  { table: 'comments', field: 'issue_id', target: 'issues' },
+  { table: 'comments', field: 'owner_id', target: 'users' },
+  { table: 'webhooks', field: 'owner_id', target: 'users' },
+  { table: 'webhooks', field: 'project_id', target: 'projects' },
+  { table: 'webhooks', field: 'organization_id', target: 'organizations' },
+  { table: 'deliveries', field: 'webhook_id', target: 'webhooks' },
+];
+
+/** The record field a row's key must equal: the id, or the key of the string-keyed tables. */
+const KEY_FIELD: Record<Exclude<TableName, 'tokens'>, 'id' | 'key'> = {
+  users: 'id',
+  sessions: 'key',
+  accessTokens: 'key',
+  organizations: 'id',
+  memberships: 'id',
+  invitations: 'key',
+  projects: 'id',
+  tasks: 'id',
+  jobs: 'id',
+  issues: 'id',
+  comments: 'id',
+  webhooks: 'id',
+  deliveries: 'id',
+};
+
+/** Tables whose records take their ids from the `seq` counter of the same name. */
+const COUNTED: readonly TableName[] = [
+  'users',
+  'accessTokens',
+  'organizations',
+  'memberships',
+  'projects',
+  'tasks',
+  'jobs',
+  'issues',
+  'comments',
+  'webhooks',
+  'deliveries',
+];
+
+const SINGULAR: Record<TableName, string> = {
+  users: 'user',
+  tokens: 'token',
+  sessions: 'session',
+  accessTokens: 'access token',
+  organizations: 'organization',
+  memberships: 'membership',
+  invitations: 'invitation',
+  projects: 'project',
+  tasks: 'task',
+  jobs: 'job',
+  issues: 'issue',
+  comments: 'comment',
+  webhooks: 'webhook',
+  deliveries: 'delivery',
+};
+
+type Row = [string | number, Record<string, unknown>];
+
+function refuse(path: Segments, message: string): never {
+  throw new SimInputError(`${joinPath(path)}: ${message}`, path);
+}
+
+/**
+ * Reads a snapshot's `state`: its data, and the raw parts other modules check (`extensions` by name, the
+ * delivery engine's `egress`). `extensionNames` are the parts this simulator has; another is refused.
+ * Throws SimInputError; changes nothing.
+ */
+export function checkDataSnapshot(snapshot: unknown, extensionNames: readonly string[]): DataSnapshot {
+  const data = parseSnapshotPart(dataSnapshotSchema(), snapshot, ['state']);
+  for (const name of Object.keys(data.extensions ?? {}))
+    if (!extensionNames.includes(name))
+      refuse(
+        ['state', 'extensions', name],
+        `unknown part (this simulator keeps ${extensionNames.join(', ')})`,
+      );
+
+  // Row keys against their records, and each key once; numeric ids kept for the references below.
+  const ids = new Map<TableName, Set<unknown>>();
+  for (const table of TABLES) {
+    const rows = (data[table] ?? []) as Row[] | [string, number][];
+    const seen = new Map<unknown, number>();
+    rows.forEach((row, i) => {
+      const key = row[0];
+      if (table !== 'tokens') {
+        const field = KEY_FIELD[table];
+        const own = (row[1] as Record<string, unknown>)[field];
+        if (own !== key) refuse(['state', table, i, 1, field], `${String(own)} is not its row's key ${key}`);
+      }
+      const first = seen.get(key);
+      if (first !== undefined)
+        refuse(
+          ['state', table, i, 0],
+          `${SINGULAR[table]} ${key} is there twice (also state.${table}[${first}])`,
+        );
+      seen.set(key, i);
+    });
+    ids.set(table, new Set(seen.keys()));
+  }
+  // Access tokens are keyed by their key; their numeric ids must be unique as well.
+  const tokenIds = new Map<number, number>();
+  (data.accessTokens ?? []).forEach(([, token], i) => {
+    const first = tokenIds.get(token.id);
+    if (first !== undefined)
+      refuse(
+        ['state', 'accessTokens', i, 1, 'id'],
+        `access token ${token.id} is there twice (also state.accessTokens[${first}])`,
+      );
+    tokenIds.set(token.id, i);
+  });
+
+  const users = ids.get('users') as Set<unknown>;
+  (data.tokens ?? []).forEach(([, userId], i) => {
+    if (!users.has(userId)) refuse(['state', 'tokens', i, 1], `no user ${userId} in state.users`);
+  });
+  for (const { table, field, target } of REFERENCES) {
+    const targets = ids.get(target) as Set<unknown>;
+    ((data[table] ?? []) as Row[]).forEach(([, record], i) => {
+      const value = record[field];
+      if (value !== null && !targets.has(value))
+        refuse(['state', table, i, 1, field], `no ${SINGULAR[target]} ${value} in state.${target}`);
+    });
+  }
+  (data.webhooks ?? []).forEach(([, w], i) => {
+    const field = w.type === 'project' ? 'project_id' : 'organization_id';
+    if (w[field] === null) refuse(['state', 'webhooks', i, 1, field], `a ${w.type} webhook needs one`);
+  });
+
+  checkCounters(data, tokenIds);
+  return data;
+}
+
+/**
+ * The id counters must be past every id in use: the next record would otherwise take (and replace) one.
+ * Labels and task data count in `seq.labels` and `seq.data`.
+ */
+function checkCounters(data: DataSnapshot, tokenIds: Map<number, number>): void {
+  const seq = data.seq ?? {};
+  const need = (counter: string, largest: number, where: string) => {
+    if (largest > (seq[counter] ?? 0))
+      refuse(
+        ['state', 'seq', counter],
+        `${seq[counter] ?? 'none'}, below ${largest}, the largest id in ${where} (the next one would reuse an id)`,
+      );
+  };
+  for (const table of COUNTED) {
+    let largest = 0;
+    if (table === 'accessTokens') for (const id of tokenIds.keys()) largest = Math.max(largest, id);
+    else for (const [id] of (data[table] ?? []) as Row[]) largest = Math.max(largest, id as number);
+    need(table, largest, `state.${table}`);
+  }
+  let label = 0;
+  let dataId = 0;
+  for (const [, p] of data.projects ?? []) for (const l of p.labels) label = Math.max(label, l.id);
+  for (const [, t] of data.tasks ?? []) {
+    for (const l of t.labels) label = Math.max(label, l.id);
+    if (t.data_id !== null) dataId = Math.max(dataId, t.data_id);
+  }
+  need('labels', label, 'the labels of state.projects and state.tasks');
+  need('data', dataId, 'the data_id of state.tasks');
+}
+
+/** Refuses a key given twice in `items` (`state.extensions.requests.requests[4].id: …`). */
+function once<T>(
+  items: readonly T[],
+  keyOf: (item: T) => unknown,
+  path: Segments,
+  field: string | number,
+): void {
+  const seen = new Map<unknown, number>();
+  items.forEach((item, i) => {
+    const key = keyOf(item);
+    const first = seen.get(key);
+    if (first !== undefined)
+      refuse(
+        [...path, i, field],
+        `${JSON.stringify(key)} is there twice (also ${joinPath([...path, first])})`,
+      );
+    seen.set(key, i);
+  });
+}
+
+/** The events API's part of a snapshot, read at `path`: its shape, and each export job once. */
+export function checkEventsPart(input: unknown, path: Segments): EventsSnapshot {
+  const part = parseSnapshotPart(eventsSnapshotSchema(), input, path);
+  once(part.jobs, (job) => job.rqId, [...path, 'jobs'], 'rqId');
+  return part;
+}
+
+/** The background requests' part of a snapshot, read at `path`: its shape, each request and upload once. */
+export function checkRequestsPart(input: unknown, path: Segments): RequestsSnapshot {
+  const part = parseSnapshotPart(requestsSnapshotSchema(), input, path);
+  once(part.requests, (r) => r.id, [...path, 'requests'], 'id');
+  once(part.uploads, ([taskId]) => taskId, [...path, 'uploads'], 0);
+  return part;
+}
