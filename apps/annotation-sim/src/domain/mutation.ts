@@ -35,6 +35,11 @@ export interface MutationContext {
   actor: Actor | null;
   /** Random hex for invitation keys; injected so ids stay seeded. */
   hex?: (n: number) => string;
+  /**
+   * Nothing listens (a seed): no change is rendered. Rendering a task reads all jobs, so a seed of many
+   * tasks with data was quadratic for changes nobody received.
+   */
+  silent?: boolean;
 }
 
 export type Rec = Record<string, unknown>;
@@ -154,6 +159,7 @@ export function emit(
   rec: Rec,
   extra: { resource?: Rec; before?: Rec; beforeRec?: Rec; scope?: Scope; previousOrgId?: number | null } = {},
 ): void {
+  if (ctx.silent) return;
   const scope = extra.scope ?? scopeOf(ctx.state, kind, rec);
   const change: ResourceChange = {
     scope: `${action}:${kind}`,
@@ -194,7 +200,7 @@ export function update<T extends object>(
   bump = true,
 ): T {
   const beforeRec = { ...rec } as Rec;
-  const before = represent(ctx, kind, beforeRec);
+  const before = ctx.silent ? undefined : represent(ctx, kind, beforeRec);
   const previousOrgId = (beforeRec as { organization_id?: number | null }).organization_id;
   Object.assign(rec, patch);
   const r = rec as Rec;

@@ -164,6 +164,29 @@ export function addUser(
 }
 
 /**
+ * A table's records by name: built on first use (one pass over the table, which is made then, as a scan
+ * would have made it) and kept as the seed adds to the table. A name means its first record, as a scan
+ * found it.
+ */
+function nameIndex<T>(table: () => Iterable<T>, nameOf: (record: T) => string) {
+  let byName: Map<string, T> | undefined;
+  const built = () => {
+    if (!byName) {
+      byName = new Map();
+      for (const r of table()) if (!byName.has(nameOf(r))) byName.set(nameOf(r), r);
+    }
+    return byName;
+  };
+  return {
+    get: (name: string): T | undefined => built().get(name),
+    /** A record just stored in the table (before the index is built, the build finds it). */
+    added(record: T): void {
+      if (byName && !byName.has(nameOf(record))) byName.set(nameOf(record), record);
+    },
+  };
+}
+
+/**
  * Seeds resources directly. Like CVAT's fixture loading (`post_save` with `raw=True`), seeding sends
  * no webhooks and records no events.
  */
@@ -183,27 +206,40 @@ export function applySeed(
   const emit = state.emit;
   state.emit = () => {};
   try {
-    const ctx: MutationContext = { state, now, actor: null, hex };
+    const ctx: MutationContext = { state, now, actor: null, hex, silent: true };
+    // Names to records, found once and kept as the seed adds to them (a scan of the table per reference
+    // made a seed quadratic). The first record of a name is the one a name means, as a scan found it.
+    const users = nameIndex(
+      () => state.users.values(),
+      (u) => u.username,
+    );
+    const organizations = nameIndex(
+      () => state.organizations.values(),
+      (o) => o.slug,
+    );
+    const projects = nameIndex(
+      () => state.projects.values(),
+      (p) => p.name,
+    );
     const userId = (name: string, path: (string | number)[]) => {
-      const u = [...state.users.values()].find((x) => x.username === name);
+      const u = users.get(name);
       if (!u) throw new SeedError(`unknown user "${name}"`, path);
       return u.id;
     };
     const orgId = (slug: string | undefined, path: (string | number)[]) => {
       if (slug === undefined) return null;
-      const o = [...state.organizations.values()].find((x) => x.slug === slug);
+      const o = organizations.get(slug);
       if (!o) throw new SeedError(`unknown organization "${slug}"`, path);
       return o.id;
     };
     const projectOf = (name: string | undefined, path: (string | number)[]) => {
       if (name === undefined) return undefined;
-      const p = [...state.projects.values()].find((x) => x.name === name);
+      const p = projects.get(name);
       if (!p) throw new SeedError(`unknown project "${name}"`, path);
       return p;
     };
     input.users.forEach((u, i) => {
-      if ([...state.users.values()].some((x) => x.username === u.username))
-        throw new SeedError(`user "${u.username}" exists`, ['users', i, 'username']);
+      if (users.get(u.username)) throw new SeedError(`user "${u.username}" exists`, ['users', i, 'username']);
       const rec = addUser(state, now, {
         username: u.username,
         password: u.password,
@@ -214,6 +250,7 @@ export function applySeed(
         is_superuser: u.is_superuser ?? u.privilege === 'admin',
         is_active: u.is_active,
       });
+      users.added(rec);
       if (u.token) state.tokens.set(u.token, rec.id);
       for (const t of u.access_tokens) {
         state.accessTokens.set(t.key, {
@@ -228,12 +265,13 @@ export function applySeed(
       out.users[u.username] = rec.id;
     });
     input.organizations.forEach((o, i) => {
-      if ([...state.organizations.values()].some((x) => x.slug === o.slug))
+      if (organizations.get(o.slug))
         throw new SeedError(`organization "${o.slug}" exists`, ['organizations', i, 'slug']);
       const org = createOrganization(ctx, userId(o.owner, ['organizations', i, 'owner']), {
         slug: o.slug,
         name: o.name,
       });
+      organizations.added(org);
       o.members.forEach((m, j) => {
         const id = userId(m.user, ['organizations', i, 'members', j, 'user']);
         state.memberships.set(nextId(state, 'memberships'), {
@@ -264,6 +302,7 @@ export function applySeed(
         organization_id: orgId(p.org, ['projects', i, 'org']),
         labels: p.labels,
       });
+      projects.added(rec);
       out.projects[p.name] = rec.id;
     });
     input.tasks.forEach((t, i) => {
