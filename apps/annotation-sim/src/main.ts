@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { cliKernelOptions, lazyCommand, nodeProcess, runSimulatorCli, SimInputError } from '@sims/sim-core';
 import { startAnnotationSim } from './app';
+import { ANNOTATION_BUDGET_KINDS } from './budget-kinds';
 import { type EgressSettings, egressSettingsOf } from './delivery/egress';
 import { SIMULATOR_NAME, SIMULATOR_VERSION } from './simulator';
 
@@ -32,6 +33,7 @@ await runSimulatorCli({
   version: SIMULATOR_VERSION,
   defaultPort: 8086,
   dashboard: true,
+  budgetKinds: ANNOTATION_BUDGET_KINDS,
   proc: nodeProcess(),
   commands: {
     // Imported only when named: the bundle keeps it in dist/verify/, outside the image (tsup.config.ts).

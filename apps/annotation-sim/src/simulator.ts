@@ -11,6 +11,7 @@ import type { Context, Hono } from 'hono';
 import * as z from 'zod';
 // Only `version` is bundled (esbuild keeps the JSON fields a named import uses).
 import { version } from '../package.json';
+import { ANNOTATION_BUDGET_KINDS } from './budget-kinds';
 import { DELIVERY_CONTROL_OPENAPI, registerDeliveryControlRoutes } from './control/deliveries';
 import { registerEventControlRoutes } from './control/events';
 import { EVENTS_CONTROL_OPENAPI, REQUESTS_CONTROL_OPENAPI } from './control/events-openapi';
@@ -150,10 +151,10 @@ const DEFAULT_DETAIL: Record<number, string> = {
 /** The events API's state: a part of every world, kept in snapshots. */
 const EVENTS_STATE: StateExtension = {
   name: EVENTS_EXTENSION,
-  create: () => createEventsState(),
+  create: (world) => createEventsState({}, world.budget),
   export: (value) => exportEventsState(value as EventsState),
   check: checkEventsPart,
-  import: (snapshot, world) => importEventsState(snapshot as EventsSnapshot, world.clock),
+  import: (snapshot, world) => importEventsState(snapshot as EventsSnapshot, world.clock, world.budget),
   release(value, world) {
     for (const job of (value as EventsState).jobs.values())
       if (job.timer !== undefined) world.clock.cancel(job.timer);
@@ -163,11 +164,17 @@ const EVENTS_STATE: StateExtension = {
 /** The background requests (`/api/requests`): a part of every world, kept in snapshots. */
 const REQUESTS_STATE: StateExtension = {
   name: REQUESTS_EXTENSION,
-  create: (_world, state) => createRequestsState(() => requestHooksOf(state)),
+  create: (world, state) => createRequestsState(() => requestHooksOf(state), {}, world.budget),
   export: (value) => exportRequestsState(value as RequestsState),
   check: checkRequestsPart,
   import: (snapshot, world, state) =>
-    importRequestsState(snapshot as RequestsSnapshot, requestHooksOf(state), world.clock, armRequest),
+    importRequestsState(
+      snapshot as RequestsSnapshot,
+      requestHooksOf(state),
+      world.clock,
+      armRequest,
+      world.budget,
+    ),
   release(value, world) {
     for (const r of (value as RequestsState).requests.values())
       if (r.timer !== undefined) world.clock.cancel(r.timer);
@@ -252,6 +259,7 @@ export function createAnnotationDefinition(
     version: SIMULATOR_VERSION,
     knownRoutes,
     createState,
+    budgetKinds: ANNOTATION_BUDGET_KINDS,
     disposeState(state: AnnotationState) {
       const made = deliveryIfMade(state);
       if (made) made.dispose();

@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { version } from '../package.json';
 import { controlOpenApiPaths, registerControlRoutes } from './control/routes';
 import { clusterEffects } from './domain/fault-effects';
+import { adoptBudget, CLUSTER_BUDGET_KINDS } from './domain/operations-budget';
 import { applySeed, seedSchema } from './domain/seed';
 import { exportClusterState, importClusterState } from './domain/snapshot';
 import { type ClusterState, createClusterState, type Settings } from './domain/state';
@@ -46,7 +47,8 @@ export function createClusterDefinition(deps: {
   return {
     name: SIMULATOR_NAME,
     version: SIMULATOR_VERSION,
-    createState: () => createClusterState(deps.settings),
+    budgetKinds: CLUSTER_BUDGET_KINDS,
+    createState: (world) => createClusterState(deps.settings, world.budget),
     exportState: (world) => exportClusterState(world.state),
     importState(world, snapshot) {
       const next = importClusterState(snapshot);
@@ -57,6 +59,7 @@ export function createClusterDefinition(deps: {
           ...((issue?.path ?? []) as (string | number)[]),
         ]);
       }
+      adoptBudget(next, world.budget);
       world.state = next;
       scheduler.rescheduleAll(world);
     },

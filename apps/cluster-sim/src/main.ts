@@ -2,6 +2,7 @@
 import { cliKernelOptions, lazyCommand, nodeProcess, runSimulatorCli } from '@sims/sim-core';
 import { startClusterSim } from './app';
 import { SIMULATOR_NAME, SIMULATOR_VERSION } from './definition';
+import { CLUSTER_BUDGET_KINDS } from './domain/operations-budget';
 
 /**
  * The `cluster-sim` binary: `cluster-sim --port 8085 --clock manual --scenario faults.yaml`.
@@ -13,6 +14,7 @@ await runSimulatorCli({
   version: SIMULATOR_VERSION,
   defaultPort: 8085,
   dashboard: true,
+  budgetKinds: CLUSTER_BUDGET_KINDS,
   proc: nodeProcess(),
   commands: {
     // Imported only when named: the bundle keeps it in dist/verify/, outside the image (tsup.config.ts).

@@ -30,7 +30,7 @@ export function createDeliveryEngine(
   const delays = options.retryDelays ?? CVAT_RETRY_DELAYS_S;
   const scale = options.retryScale ?? 1;
   const egress = createEgressGuard(egressSettingsOf(options.egress, DEFAULT_EGRESS), options.resolve);
-  const journal = createJournal(() => world.clock.iso(), options.journalCapacity ?? 1000);
+  const journal = createJournal(() => world.clock.iso(), options.journalCapacity ?? 1000, world.budget);
   const attempts = createAttempts(world, state, sender, egress, journal, {
     connectTimeoutMs: options.connectTimeoutMs ?? 3000,
     readTimeoutMs: options.readTimeoutMs ?? 10000,

@@ -1,5 +1,6 @@
 // The outbound journal: what went (or would have gone) on the wire, newest last, in a bounded ring, with
-// waits for an entry to come.
+// waits for an entry to come. Its entries count in the process's memory budget with the delivery rows.
+import type { BudgetQueue, WorldBudget } from '@sims/sim-core';
 import type { OutboundEntry } from './types';
 
 /** What a journal entry of one attempt shares, whatever its outcome. */
@@ -31,9 +32,31 @@ export interface Journal {
   close(): void;
 }
 
-/** A journal of at most `capacity` entries, stamped with the world's time (`now`). */
-export function createJournal(now: () => string, capacity: number): Journal {
+/** About what an entry keeps: its body and header texts and its other fields. */
+function entryBytes(entry: OutboundEntry): number {
+  let bytes = 384 + entry.body.length + entry.url.length;
+  for (const [name, value] of entry.headers) bytes += 32 + name.length + value.length;
+  return bytes;
+}
+
+/**
+ * A journal of at most `capacity` entries, stamped with the world's time (`now`); with `budget`, its
+ * entries also count in the world's `deliveries` share of the process's memory, which may evict the
+ * oldest (counted in `dropped`).
+ */
+export function createJournal(now: () => string, capacity: number, budget?: WorldBudget): Journal {
   const entries: OutboundEntry[] = [];
+  let counted: BudgetQueue<number> | undefined;
+  /** Made with the first entry (most worlds deliver nothing). */
+  const countedEntries = () => {
+    counted ??= budget?.queue<number>('deliveries', 'outbound', (seq) => {
+      const at = entries[0]?.seq === seq ? 0 : entries.findIndex((e) => e.seq === seq);
+      if (at < 0) return;
+      entries.splice(at, 1);
+      dropped++;
+    });
+    return counted;
+  };
   const waiters = new Set<{
     pred: (e: OutboundEntry) => boolean;
     resolve: (e: OutboundEntry | undefined) => void;
@@ -62,9 +85,11 @@ export function createJournal(now: () => string, capacity: number): Journal {
       if (error !== undefined) entry.error = error;
       entries.push(entry);
       if (entries.length > capacity) {
-        entries.shift();
+        const gone = entries.shift();
         dropped++;
+        if (gone) counted?.remove(gone.seq);
       }
+      countedEntries()?.add(entry.seq, entryBytes(entry));
       if (waiters.size === 0) return entry;
       for (const w of [...waiters]) {
         if (w.pred(entry)) {
@@ -77,6 +102,7 @@ export function createJournal(now: () => string, capacity: number): Journal {
     read: () => ({ entries: [...entries], dropped }),
     clear() {
       entries.length = 0;
+      counted?.clear();
     },
     waitFor(pred, timeoutMs) {
       const found = entries.find(pred);

@@ -3,6 +3,7 @@ import { fail, ok, type Result } from './errors';
 import { refreshCluster, writePool } from './node-pools';
 import { completeChange, failChange, targetRecord } from './operation-changes';
 import { type OperationEvent, progressOf } from './operation-schedule';
+import { countDoneOperation, forgetOperation } from './operations-budget';
 import { blueGreenInfo, stepFraction, stepLimit, stepTime } from './rollouts';
 import type {
   ClusterRecord,
@@ -112,6 +113,7 @@ export function recordDoneOperation(
   );
   op.status = 'DONE';
   op.endTime = now;
+  countDoneOperation(state, op);
   return op;
 }
 
@@ -122,7 +124,7 @@ function forgetOldOperations(state: ClusterState): void {
   for (const [id, op] of state.operations) {
     if (excess <= 0) break;
     if (op.status === 'DONE') {
-      state.operations.delete(id);
+      forgetOperation(state, id);
       excess--;
     }
   }
@@ -158,6 +160,7 @@ export function fireOperationEvent(
       op.endTime = now;
       completeChange(state, op);
       release(op);
+      countDoneOperation(state, op);
       return;
     case 'fail': {
       if (op.status === 'ABORTING' || op.status === 'DONE') return;
@@ -196,6 +199,7 @@ function endWithError(
   op.error = { code: RPC_NUMBERS[status], message };
   failChange(state, op, cancelled);
   release(op);
+  countDoneOperation(state, op);
 }
 
 /**

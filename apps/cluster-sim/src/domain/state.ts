@@ -7,6 +7,7 @@ import type {
   ServerConfig,
   UpgradeDetails,
 } from '@sims/cluster-schema';
+import type { WorldBudget } from '@sims/sim-core';
 import type { z } from 'zod';
 
 export type NodePoolShape = z.infer<typeof NodePool>;
@@ -269,6 +270,11 @@ export interface ClusterState {
   projectNumbers: Record<string, string>;
   serverConfig: ServerConfigShape;
   settings: Settings;
+  /**
+   * The world's side of the process's memory budget: DONE operations count in its `operations` pool
+   * (docs/decisions/0019). Never in a snapshot.
+   */
+  budget?: WorldBudget;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -346,14 +352,29 @@ export function defaultServerConfig(): ServerConfigShape {
   };
 }
 
-export function createClusterState(settings: Partial<Settings> = {}): ClusterState {
-  return {
+export function createClusterState(settings: Partial<Settings> = {}, budget?: WorldBudget): ClusterState {
+  const state: ClusterState = {
     clusters: new Map(),
     operations: new Map(),
     projectNumbers: {},
     serverConfig: defaultServerConfig(),
     settings: mergeSettings(DEFAULT_SETTINGS, settings),
   };
+  if (budget) attachBudget(state, budget);
+  return state;
+}
+
+/**
+ * Gives a state the world's budget, as a property copies leave out: a seed's draft (`structuredClone`)
+ * and the `Object.assign` that applies it keep the state's own.
+ */
+export function attachBudget(state: ClusterState, budget: WorldBudget): void {
+  Object.defineProperty(state, 'budget', {
+    value: budget,
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
 }
 
 export function mergeSettings(base: Settings, patch: Partial<Settings>): Settings {

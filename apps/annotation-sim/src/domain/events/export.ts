@@ -1,5 +1,6 @@
 import type { Clock } from '@sims/sim-core';
 import { renderRequest as renderRequestView } from '../requests/model';
+import { forgetJob, jobBytes, jobsBudget } from './export-budget';
 import { type EventQuery, ID_FILTERS, type IdFilter } from './record';
 import type { EventsState } from './state';
 import { formatFileTimestamp, parseIsoDateTime } from './time';
@@ -228,7 +229,7 @@ export interface NewJob {
 export function startExportJob(state: EventsState, clock: Clock, input: NewJob, plan: JobPlan): ExportJob {
   const now = clock.now();
   // Expired jobs are gone from RQ: drop them here so a long-running world does not keep them.
-  for (const [id, j] of state.jobs) if (isExpired(state, j, now)) state.jobs.delete(id);
+  for (const [id, j] of state.jobs) if (isExpired(state, j, now)) forgetJob(state, id);
   const rqId = formatRqId(input.queryId, input.caller.id);
   const old = state.jobs.get(rqId);
   if (old?.timer !== undefined) clock.cancel(old.timer);
@@ -250,7 +251,7 @@ export function startExportJob(state: EventsState, clock: Clock, input: NewJob, 
     outcome: null,
     fileExpired: false,
   };
-  state.jobs.delete(rqId);
+  forgetJob(state, rqId);
   state.jobs.set(rqId, job);
   armJob(state, clock, job);
   return job;
@@ -279,6 +280,8 @@ export function completeJob(state: EventsState, job: ExportJob, at: number): voi
     job.outcome = { status: 'failed', at, message: STORE_UNREACHABLE_MESSAGE };
   } else job.outcome = { status: 'finished', at, rowLimit: state.store.appended };
   if (job.startAt > at) job.startAt = at;
+  // Finished: history now, which the budget may evict (never a job still running).
+  if (state.jobs.get(job.rqId) === job) jobsBudget(state)?.add(job.rqId, jobBytes(job));
 }
 
 /**
@@ -383,7 +386,8 @@ export function seedExportJob(state: EventsState, now: number, seed: SeedJob): E
           : null,
     fileExpired: false,
   };
-  state.jobs.delete(rqId);
+  forgetJob(state, rqId);
   state.jobs.set(rqId, job);
+  if (job.outcome) jobsBudget(state)?.add(rqId, jobBytes(job));
   return job;
 }

@@ -1,8 +1,10 @@
-import { type Clock, lazy, parseDuration, parseInput } from '@sims/sim-core';
+import { type Clock, lazy, parseDuration, parseInput, type WorldBudget } from '@sims/sim-core';
 import * as z from 'zod';
 import { armJob, type ExportJob } from './export';
+import { enrollFinishedJobs, releaseExportJobsBudget } from './export-budget';
 import type { EventRecord } from './record';
 import { EventStore } from './store';
+import { eventsBudgetIfMade, eventsBudgetOf, releaseEventsBudget } from './store-budget';
 
 /** The key of the events API's slot in the world state's `extensions`. */
 export const EVENTS_EXTENSION = 'events';
@@ -46,6 +48,11 @@ export interface EventsState {
   settings: EventsSettings;
   /** Rows dropped because the store was disconnected (what a test can check). */
   dropped: number;
+  /**
+   * The world's side of the process's memory budget: the log's rows count in its `events` pool, and
+   * finished export jobs in its `requests` pool (docs/decisions/0019). None: bounded by `maxEvents` only.
+   */
+  budget?: WorldBudget;
 }
 
 /**
@@ -53,14 +60,17 @@ export interface EventsState {
  *
  * @example state.extensions.set(EVENTS_EXTENSION, createEventsState({ exportDurationMs: 5000 }))
  */
-export function createEventsState(settings: Partial<EventsSettings> = {}): EventsState {
-  return new WorldEvents({ ...DEFAULT_EVENTS_SETTINGS, ...settings });
+export function createEventsState(settings: Partial<EventsSettings> = {}, budget?: WorldBudget): EventsState {
+  const state = new WorldEvents({ ...DEFAULT_EVENTS_SETTINGS, ...settings });
+  if (budget) state.budget = budget;
+  return state;
 }
 
 /** An events state whose export jobs table is made by the first export (most worlds run none). */
 class WorldEvents implements EventsState {
   store = new EventStore();
   dropped = 0;
+  budget?: WorldBudget;
   private _jobs: Map<string, ExportJob> | undefined;
   constructor(public settings: EventsSettings) {}
   get jobs(): Map<string, ExportJob> {
@@ -91,6 +101,8 @@ export function recordEvents(state: EventsState, records: readonly EventRecord[]
     store.append(r);
   }
   if (store.length > max) store.evictOldest(store.length - max);
+  // Then the process-wide budget: the oldest rows of any namespace go when the logs hold too much.
+  if (records.length > 0) eventsBudgetOf(state)?.sync();
   return records.length;
 }
 
@@ -122,6 +134,7 @@ export function applyEventsSettings(state: EventsState, input: unknown): EventsS
     state.settings.maxEvents = s.maxEvents;
     // A lower cap applies at once: the oldest rows beyond it go now, and their memory with them.
     state.store.evictOldest(state.store.length - s.maxEvents);
+    eventsBudgetIfMade(state)?.sync();
   }
   return state.settings;
 }
@@ -227,8 +240,11 @@ export function exportEventsState(state: EventsState) {
 export type EventsSnapshot = z.output<ReturnType<typeof eventsSnapshotSchema>>;
 
 /** Rebuilds an events state from a snapshot part read by the schema and re-arms pending export timers. */
-export function importEventsState(s: EventsSnapshot, clock: Clock): EventsState {
-  const state = createEventsState(s.settings);
+export function importEventsState(s: EventsSnapshot, clock: Clock, budget?: WorldBudget): EventsState {
+  // The replaced log's rows and jobs leave the budget; the new ones count from here.
+  releaseEventsBudget(budget);
+  releaseExportJobsBudget(budget);
+  const state = createEventsState(s.settings, budget);
   state.store = new EventStore(s.evicted);
   state.dropped = s.dropped;
   for (const r of s.events) state.store.append(r);
@@ -236,5 +252,7 @@ export function importEventsState(s: EventsSnapshot, clock: Clock): EventsState 
     state.jobs.set(job.rqId, job as ExportJob);
     armJob(state, clock, job as ExportJob);
   }
+  eventsBudgetOf(state)?.sync();
+  enrollFinishedJobs(state);
   return state;
 }

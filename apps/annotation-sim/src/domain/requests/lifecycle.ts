@@ -4,6 +4,7 @@
  * moves it, except the explicit "finish after N polls" fault.
  */
 import type { Clock } from '@sims/sim-core';
+import { countEndedRequest, forgetRequest } from './budget';
 import {
   type BackgroundRequest,
   type RequestStatus,
@@ -77,7 +78,7 @@ export function enqueueRequest(
   plan: RequestPlan,
 ): BackgroundRequest {
   const now = clock.now();
-  for (const [id, r] of rs.requests) if (isExpired(rs, r, now)) rs.requests.delete(id);
+  for (const [id, r] of rs.requests) if (isExpired(rs, r, now)) forgetRequest(rs, id);
   const old = rs.requests.get(input.id);
   if (old?.timer !== undefined) clock.cancel(old.timer);
   const polls = plan.polls;
@@ -92,7 +93,7 @@ export function enqueueRequest(
     lost: plan.lost ?? false,
     outcome: null,
   };
-  rs.requests.delete(r.id);
+  forgetRequest(rs, r.id);
   rs.requests.set(r.id, r);
   armRequest(rs, clock, r);
   return r;
@@ -133,6 +134,8 @@ export function settleRequest(
         : { status: 'finished', at, ...result };
   }
   rs.hooks.ended(r);
+  // Ended: history now, which the memory budget may evict (never a request still running).
+  countEndedRequest(rs, r);
 }
 
 /** Counts one status poll: a request in "N polls" mode ends on the poll after its N-th. */

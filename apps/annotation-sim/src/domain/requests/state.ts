@@ -1,5 +1,6 @@
-import { type Clock, lazy, parseDuration, parseInput } from '@sims/sim-core';
+import { type Clock, lazy, parseDuration, parseInput, type WorldBudget } from '@sims/sim-core';
 import * as z from 'zod';
+import { enrollEndedRequests, releaseRequestsBudget } from './budget';
 import type { BackgroundRequest, RequestResult } from './model';
 
 /** The key of the background requests' slot in the world state's `extensions`. */
@@ -63,6 +64,8 @@ export interface RequestsState {
   uploads: Map<number, TaskUpload>;
   settings: RequestSettings;
   hooks: RequestHooks;
+  /** The world's side of the process's memory budget: ended requests count in its `requests` pool. */
+  budget?: WorldBudget;
 }
 
 /** The background requests' part of a world's state. */
@@ -74,14 +77,18 @@ export function requestsOf(state: { extensions: Map<string, unknown> }): Request
 export function createRequestsState(
   hooks: RequestHooks | (() => RequestHooks),
   settings: Partial<RequestSettings> = {},
+  budget?: WorldBudget,
 ): RequestsState {
-  return new WorldRequests(hooks, { ...DEFAULT_REQUEST_SETTINGS, ...settings });
+  const rs = new WorldRequests(hooks, { ...DEFAULT_REQUEST_SETTINGS, ...settings });
+  if (budget) rs.budget = budget;
+  return rs;
 }
 
 /** A registry whose tables and hooks are made on first use (most worlds run no background request). */
 class WorldRequests implements RequestsState {
   private _requests: Map<string, BackgroundRequest> | undefined;
   private _uploads: Map<number, TaskUpload> | undefined;
+  budget?: WorldBudget;
   constructor(
     private _hooks: RequestHooks | (() => RequestHooks),
     public settings: RequestSettings,
@@ -232,11 +239,15 @@ export function importRequestsState(
   hooks: RequestHooks,
   clock: Clock,
   arm: (rs: RequestsState, clock: Clock, r: BackgroundRequest) => void,
+  budget?: WorldBudget,
 ): RequestsState {
-  const rs = createRequestsState(hooks, s.settings);
+  // The replaced requests leave the budget; the snapshot's ended ones count from here.
+  releaseRequestsBudget(budget);
+  const rs = createRequestsState(hooks, s.settings, budget);
   for (const r of s.requests) rs.requests.set(r.id, r as BackgroundRequest);
   for (const [taskId, upload] of s.uploads) rs.uploads.set(taskId, upload);
   for (const r of rs.requests.values()) arm(rs, clock, r);
+  enrollEndedRequests(rs);
   return rs;
 }
 
