@@ -1,8 +1,9 @@
 // `pnpm bench` (full, under 10 minutes) and `pnpm bench:quick` (smoke: tiny counts, asserts no timing).
 // Options: --quick, --cvat-schema <path to CVAT's OpenAPI schema> (runs Prism; "not run" without it),
-// --only <figure,...> (1-9; default 1-7 and 9, and 1-9 with --quick), --out <results dir>, --fanout <updates>,
+// --only <figure,...> (1-10; default 1-7, 9 and 10, and 1-10 with --quick), --out <results dir>, --fanout <updates>,
 // --events <count>, --soak-minutes <n> (figure 8, default 10; --quick: 10 s), --soak-rate <operations/s>,
 // --namespaces <count> (figure 9: the curve's last point, default 10,000; --quick: 100),
+// --seeding <sizes> (figure 10: items per namespace, default 1000,2000,4000,8000,16000; --quick: 100,200,400),
 // --render <results.json | results dir> (only re-renders BENCHMARKS.md's generated block).
 // Figure 8 (the soak, 10 minutes) runs only when asked for (`--only 8`) in a full run. A full run of some
 // figures only (`--only`) writes bench/results/<date>-only-<figures>.json, never <date>.json, and
@@ -24,6 +25,7 @@ import { eventLog } from './sections/eventlog';
 import { fanout } from './sections/fanout';
 import { memory } from './sections/memory';
 import { namespacesFigure } from './sections/namespaces';
+import { seedingFigure } from './sections/seeding';
 import { soak } from './sections/soak';
 import { throughput } from './sections/throughput';
 
@@ -44,11 +46,12 @@ const { values } = parseArgs({
     'soak-minutes': { type: 'string' },
     'soak-rate': { type: 'string' },
     namespaces: { type: 'string' },
+    seeding: { type: 'string' },
   },
 });
 const quick = values.quick ?? false;
 /** The figures a run without `--only` measures: the 10-minute soak (8) only in the quick smoke run. */
-const DEFAULT_FIGURES = quick ? '1,2,3,4,5,6,7,8,9' : '1,2,3,4,5,6,7,9';
+const DEFAULT_FIGURES = quick ? '1,2,3,4,5,6,7,8,9,10' : '1,2,3,4,5,6,7,9,10';
 const only = new Set((values.only ?? DEFAULT_FIGURES).split(',').map((s) => s.trim()));
 /** A full run of fewer figures than the default set: recorded beside the complete runs, not over them. */
 const partial = !quick && DEFAULT_FIGURES.split(',').some((f) => !only.has(f));
@@ -114,6 +117,8 @@ async function main() {
         namespaceCounts: [10, 100],
         namespaceRoundCount: 300,
         namespaceRounds: 3,
+        seedingSizes: [100, 200, 400],
+        seedingWarmup: 50,
       }
     : {
         coldRuns: 10,
@@ -135,6 +140,8 @@ async function main() {
         namespaceCounts: [10, 100, 1_000, 10_000],
         namespaceRoundCount: 3_000,
         namespaceRounds: 3,
+        seedingSizes: [1_000, 2_000, 4_000, 8_000, 16_000],
+        seedingWarmup: 500,
       };
   if (values.fanout) cfg.fanout = Number(values.fanout);
   if (values.events) cfg.events = Number(values.events);
@@ -144,6 +151,11 @@ async function main() {
     const last = Number(values.namespaces);
     if (!(last >= 10)) throw new Error('--namespaces must be >= 10');
     cfg.namespaceCounts = [10, 100, 1_000, 10_000].filter((c) => c < last).concat(last);
+  }
+  if (values.seeding) {
+    cfg.seedingSizes = values.seeding.split(',').map(Number);
+    if (!cfg.seedingSizes.every((c) => Number.isInteger(c) && c > 0))
+      throw new Error('--seeding takes item counts, e.g. 1000,2000,4000');
   }
   if (!(cfg.soakSeconds > 0 && cfg.soakRate > 0))
     throw new Error('--soak-minutes and --soak-rate must be > 0');
@@ -275,6 +287,10 @@ async function main() {
       connections: 4,
       log,
     });
+  }
+  if (only.has('10')) {
+    log(`10. seeding and importing (${cfg.seedingSizes.join(', ')} items per namespace)`);
+    results.seeding = await seedingFigure({ sizes: cfg.seedingSizes, warmup: cfg.seedingWarmup, log });
   }
   const doc = {
     date: startedAt.toISOString(),

@@ -3,6 +3,7 @@ import { basename, join, relative } from 'node:path';
 import type { Spread } from './lib/stats';
 import { REPO } from './lib/targets';
 import { namespaceTargets, renderNamespaces } from './report-namespaces';
+import { renderSeeding, seedingTargets } from './report-seeding';
 
 // biome-ignore lint/suspicious/noExplicitAny: the results document is read back loosely for rendering
 type Doc = Record<string, any>;
@@ -156,6 +157,7 @@ function targets(doc: Doc): Target[] {
     }
   }
   out.push(...namespaceTargets(r.namespaces));
+  out.push(...seedingTargets(r.seeding));
   return out;
 }
 
@@ -170,6 +172,7 @@ const FIGURES: Record<string, string> = {
   memory: '7',
   soak: '8',
   namespaces: '9',
+  seeding: '10',
 };
 
 /**
@@ -355,6 +358,7 @@ export function renderMarkdown(doc: Doc): string {
   }
   if (r.soak) renderSoak(L, r.soak);
   if (r.namespaces) renderNamespaces(L, r.namespaces);
+  if (r.seeding) renderSeeding(L, r.seeding);
   return L.join('\n');
 }
 
