@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runSimulatorCli } from '../src/cli';
 import type { CliProcess } from '../src/cli-commands';
 import { serve } from '../src/http/serve';
-import { type AtomicWriteFs, writeFileAtomic } from '../src/state-file';
+import { type AtomicWriteFs, writeFileAtomic, writeJsonFileAtomic } from '../src/state-file';
 import { call } from './support/http';
 import { createToySim } from './support/toy-simulator';
 
@@ -187,5 +187,49 @@ describe('writeFileAtomic', () => {
     writeFileAtomic(join(dir, 'link.json'), 'new');
     expect(fs.lstatSync(join(dir, 'link.json')).isSymbolicLink()).toBe(true);
     expect(readFileSync(target, 'utf8')).toBe('new');
+  });
+});
+
+describe('writeJsonFileAtomic', () => {
+  const world = {
+    state: {
+      rows: Array.from({ length: 3000 }, (_, i) => ({ id: i, name: `row ✓ ${i}`, tags: ['a', 'b'] })),
+    },
+  };
+
+  it("writes JSON.stringify(value) byte for byte, in many writes, keeping the file's mode", () => {
+    const dir = tmp();
+    const file = join(dir, 'state.json');
+    writeFileSync(file, 'old', { mode: 0o600 });
+    let writes = 0;
+    const counting = fsWith({
+      writeSync: ((fd: number, buffer: Uint8Array, offset: number, length: number) => {
+        writes++;
+        return fs.writeSync(fd, buffer, offset, length);
+      }) as unknown as typeof fs.writeSync,
+    });
+    writeJsonFileAtomic(file, world, counting, { chunkChars: 8192, wholeChars: 512 });
+    expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(world));
+    expect(writes).toBeGreaterThan(10);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+  });
+
+  it('a write that fails after some chunks leaves the previous file as it was, and no temporary file', () => {
+    const dir = tmp();
+    const file = join(dir, 'state.json');
+    writeFileSync(file, 'previous');
+    let writes = 0;
+    const failing = fsWith({
+      writeSync: ((fd: number, buffer: Uint8Array, offset: number, length: number) => {
+        if (++writes === 5)
+          throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+        return fs.writeSync(fd, buffer, offset, length);
+      }) as unknown as typeof fs.writeSync,
+    });
+    expect(() => writeJsonFileAtomic(file, world, failing, { chunkChars: 8192 })).toThrow(/ENOSPC/);
+    expect(writes).toBe(5);
+    expect(readFileSync(file, 'utf8')).toBe('previous');
+    expect(readdirSync(dir)).toEqual(['state.json']);
   });
 });
