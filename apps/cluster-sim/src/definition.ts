@@ -1,4 +1,4 @@
-import { parseInput, SimInputError, type SimulatorDefinition, type World } from '@sims/sim-core';
+import { joinPath, parseInput, SimInputError, type SimulatorDefinition, type World } from '@sims/sim-core';
 import * as z from 'zod';
 // Only `version` is bundled (esbuild keeps the JSON fields a named import uses).
 import { version } from '../package.json';
@@ -51,16 +51,14 @@ export function createClusterDefinition(deps: {
     createState: (world) => createClusterState(deps.settings, world.budget),
     exportState: (world) => exportClusterState(world.state),
     importState(world, snapshot) {
+      // Checked whole before the world's state is replaced (domain/snapshot.ts).
       const next = importClusterState(snapshot);
-      if (next instanceof z.ZodError) {
-        const issue = next.issues[0];
-        throw new SimInputError(`state: ${issue?.message ?? 'invalid snapshot'}`, [
-          'state',
-          ...((issue?.path ?? []) as (string | number)[]),
-        ]);
+      if (!next.ok) {
+        const path = ['state', ...next.error.path];
+        throw new SimInputError(`${joinPath(path)}: ${next.error.message}`, path);
       }
-      adoptBudget(next, world.budget);
-      world.state = next;
+      adoptBudget(next.value, world.budget);
+      world.state = next.value;
       scheduler.rescheduleAll(world);
     },
     seed(world, input) {

@@ -1,9 +1,12 @@
 import { Cluster, NodePool, ServerConfig, UpgradeDetails } from '@sims/cluster-schema';
 import { lazy } from '@sims/sim-core';
 import * as z from 'zod';
+import { fail, ok, type Result } from './errors';
 import { settingsSchema } from './seed';
+import { operationSnapshotSchema } from './snapshot-operations';
 import {
   type ClusterState,
+  clusterKey,
   DEFAULT_SETTINGS,
   mergeSettings,
   type OperationRecord,
@@ -79,18 +82,7 @@ const snapshotSchema = lazy(() =>
           })
           .strict(),
       ),
-      operations: z.array(
-        z.looseObject({
-          id: z.string().regex(/^operation-\d{13}-[0-9a-f-]+$/),
-          projectId: z.string(),
-          location: z.string(),
-          cluster: z.string(),
-          status: z.enum(['PENDING', 'RUNNING', 'ABORTING', 'DONE']),
-          startTime: z.number(),
-          plan: z.looseObject({ mode: z.enum(['time', 'polls']) }),
-          change: z.looseObject({ kind: z.string() }),
-        }),
-      ),
+      operations: z.array(operationSnapshotSchema()),
       projectNumbers: z.record(z.string(), z.string()).default({}),
       serverConfig: ServerConfig,
       settings: settingsSchema().default({}),
@@ -98,11 +90,80 @@ const snapshotSchema = lazy(() =>
     .strict(),
 );
 
-/** Parses a snapshot into a fresh state; throws the zod error on a bad one (nothing changes then). */
-export function importClusterState(snapshot: unknown): ClusterState | z.ZodError {
+/** Why a snapshot was refused: the path of the first problem (under `state`) and what it is. */
+export interface SnapshotRefusal {
+  path: (string | number)[];
+  message: string;
+}
+
+type Snapshot = z.output<ReturnType<typeof snapshotSchema>>;
+
+/**
+ * Parses a snapshot into a fresh state, checked whole: its shape (every operation record typed, so what
+ * an import schedules cannot fail later), a cluster, a pool of a cluster or an operation id given twice,
+ * a cluster whose wire `name`/`location` are not its own. Nothing changes on a refusal.
+ */
+export function importClusterState(snapshot: unknown): Result<ClusterState, SnapshotRefusal> {
   const parsed = snapshotSchema().safeParse(snapshot);
-  if (!parsed.success) return parsed.error;
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = (issue?.path ?? []).filter((k): k is string | number => typeof k !== 'symbol');
+    const more = parsed.error.issues.length - 1;
+    return fail({
+      path,
+      message: `${issue?.message ?? 'invalid snapshot'}${more > 0 ? ` (and ${more} more problems)` : ''}`,
+    });
+  }
   const s = parsed.data;
+  const refusal = consistencyRefusal(s);
+  return refusal ? fail(refusal) : ok(stateOf(s));
+}
+
+/** The first key given twice or record that contradicts its own key, in one pass (Maps of what was seen). */
+function consistencyRefusal(s: Snapshot): SnapshotRefusal | undefined {
+  const clusters = new Map<string, number>();
+  for (const [i, c] of s.clusters.entries()) {
+    const key = clusterKey(c.projectId, c.location, c.name);
+    const first = clusters.get(key);
+    if (first !== undefined)
+      return {
+        path: ['clusters', i, 'name'],
+        message: `cluster ${key} is there twice (also state.clusters[${first}])`,
+      };
+    clusters.set(key, i);
+    for (const field of ['name', 'location'] as const) {
+      const own = c.cluster[field];
+      if (own !== undefined && own !== c[field])
+        return {
+          path: ['clusters', i, 'cluster', field],
+          message: `"${own}" is not the cluster's ${field} "${c[field]}"`,
+        };
+    }
+    const pools = new Map<string, number>();
+    for (const [j, p] of c.pools.entries()) {
+      const seen = pools.get(p.pool.name);
+      if (seen !== undefined)
+        return {
+          path: ['clusters', i, 'pools', j, 'pool', 'name'],
+          message: `node pool "${p.pool.name}" is there twice (also state.clusters[${i}].pools[${seen}])`,
+        };
+      pools.set(p.pool.name, j);
+    }
+  }
+  const operations = new Map<string, number>();
+  for (const [i, op] of s.operations.entries()) {
+    const first = operations.get(op.id);
+    if (first !== undefined)
+      return {
+        path: ['operations', i, 'id'],
+        message: `operation ${op.id} is there twice (also state.operations[${first}])`,
+      };
+    operations.set(op.id, i);
+  }
+  return undefined;
+}
+
+function stateOf(s: Snapshot): ClusterState {
   return {
     clusters: new Map(
       s.clusters.map((c) => [
@@ -129,7 +190,7 @@ export function importClusterState(snapshot: unknown): ClusterState | z.ZodError
         },
       ]),
     ),
-    operations: new Map(s.operations.map((op) => [op.id, op as unknown as OperationRecord])),
+    operations: new Map(s.operations.map((op) => [op.id, op as OperationRecord])),
     projectNumbers: s.projectNumbers,
     serverConfig: s.serverConfig,
     settings: mergeSettings(DEFAULT_SETTINGS, s.settings as Partial<Settings>),
