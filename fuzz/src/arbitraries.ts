@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import type { BodySpec, FuzzRequest } from './http';
 import { fromPlain, JObj, JRaw, type JValue } from './json-text';
 import { type OpenApiDocument, type Operation, resolveRef, type Schema } from './openapi';
+import { hostileQueryArb, isListRoute } from './query-hostile';
 
 // --- strings -------------------------------------------------------------------------------------------
 
@@ -769,8 +770,31 @@ export function operationRequestArb(op: Operation, parts: RequestArbParts): fc.A
     body: bodyArb,
     contentType: contentTypeArb,
   });
+  // A list route: an ordinary request whose query is hostile in the ways the route's declared parameters
+  // invite (query-hostile.ts), so that it reaches the code reading them (good credentials, an existing
+  // resource).
+  const listQuery = isListRoute(op)
+    ? fc
+        .record({
+          segments: goodSegments,
+          hostileQuery: hostileQueryArb(op.query),
+          head: fc.constant(parts.cleanHeaders),
+          method: fc.constant(op.method),
+          body: fc.constant<Made>({ body: undefined, tags: [] }),
+          contentType: fc.constant<string | undefined>(undefined),
+        })
+        .map(({ hostileQuery, head, ...rest }) => ({
+          ...rest,
+          query: hostileQuery.query,
+          head: { ...head, tags: [...head.tags, ...hostileQuery.tags] },
+        }))
+    : undefined;
   return fc
-    .oneof({ weight: 1, arbitrary: ordinary }, { weight: 2, arbitrary: hostile })
+    .oneof(
+      { weight: 1, arbitrary: ordinary },
+      { weight: 2, arbitrary: hostile },
+      ...(listQuery ? [{ weight: 1, arbitrary: listQuery }] : []),
+    )
     .map(({ segments: segs, query, head, method, body, contentType }) => {
       let path = op.template;
       op.pathParams.forEach((p, i) => {

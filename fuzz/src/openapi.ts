@@ -9,7 +9,13 @@ export type Schema = Record<string, Json>;
 export interface OpenApiDocument {
   openapi: string;
   paths: Record<string, Record<string, Json>>;
-  components?: { schemas?: Record<string, Schema> };
+  components?: { schemas?: Record<string, Schema>; parameters?: Record<string, Json> };
+}
+
+/** A query parameter the document declares: its name and its schema (`{}` when it gives none). */
+export interface QueryParam {
+  name: string;
+  schema: Schema;
 }
 
 export interface Operation {
@@ -22,6 +28,8 @@ export interface Operation {
   pathParams: string[];
   /** Query and header parameters the document names. */
   queryParams: string[];
+  /** The query parameters with their schemas (`$ref`s to `components.parameters` resolved). */
+  query: QueryParam[];
   headerParams: string[];
   /** The JSON request body schema ($refs resolved lazily), when the document gives one. */
   bodySchema?: Schema;
@@ -55,7 +63,10 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
     const shared: Json[] = Array.isArray(item.parameters) ? item.parameters : [];
     for (const [method, op] of Object.entries(item)) {
       if (!METHODS.has(method) || typeof op !== 'object' || op === null) continue;
-      const params: Json[] = [...shared, ...(Array.isArray(op.parameters) ? op.parameters : [])];
+      const params: Json[] = [...shared, ...(Array.isArray(op.parameters) ? op.parameters : [])].map((p) =>
+        resolveParameter(doc, p),
+      );
+      const query = params.filter((p) => p?.in === 'query');
       const content: Record<string, Json> = op.requestBody?.content ?? {};
       const jsonType = Object.keys(content).find((t) => t.includes('json'));
       ops.push({
@@ -63,7 +74,11 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         method: method.toUpperCase(),
         template,
         pathParams: [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string),
-        queryParams: params.filter((p) => p?.in === 'query').map((p) => String(p.name)),
+        queryParams: query.map((p) => String(p.name)),
+        query: query.map((p) => ({
+          name: String(p.name),
+          schema: (resolveRef(doc, p.schema as Schema | undefined) ?? {}) as Schema,
+        })),
         headerParams: params.filter((p) => p?.in === 'header').map((p) => String(p.name)),
         bodySchema: jsonType ? (content[jsonType]?.schema as Schema | undefined) : undefined,
         bodyTypes: Object.keys(content),
@@ -72,6 +87,11 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
     }
   }
   return ops;
+}
+
+/** A parameter object, or the one its `$ref` (`#/components/parameters/X`) names. */
+function resolveParameter(doc: OpenApiDocument, p: Json): Json {
+  return p && typeof p.$ref === 'string' ? resolveRef(doc, p) : p;
 }
 
 /** `#/components/schemas/X` → the schema. */

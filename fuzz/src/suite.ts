@@ -4,6 +4,7 @@
  */
 import { type CampaignOptions, type CampaignResult, failureLines, runCampaign } from './campaign';
 import { describeOutcome, describeRequest } from './findings';
+import { send } from './http';
 import {
   annotationInjectedArb,
   clusterInjectedArb,
@@ -11,7 +12,7 @@ import {
   runAnnotationInjected,
   runClusterInjected,
 } from './injected';
-import { normalise } from './invariants';
+import { checkOutcome, normalise } from './invariants';
 import {
   annotationIsolation,
   clusterIsolation,
@@ -25,6 +26,48 @@ import { clusterApiSetup } from './targets/cluster';
 import { controlSetup } from './targets/control';
 
 export type CampaignName = 'cluster-api' | 'annotation-api' | 'cluster-control' | 'annotation-control';
+
+export interface SweepResult {
+  api: string;
+  requests: number;
+  /** Each list route (operationId) with the kinds of hostile query it was sent. */
+  coverage: Map<string, Set<string>>;
+  /** One line per distinct violation: what broke, on which request, with which answer. */
+  failures: string[];
+}
+
+/**
+ * The fixed sweep of an API (query-hostile.ts): every hostile query once on every list route of its
+ * served document, on a seeded namespace, each answer held to the campaign's invariants.
+ */
+export async function listQuerySweep(name: 'cluster-api' | 'annotation-api'): Promise<SweepResult> {
+  const setup = name === 'cluster-api' ? await clusterApiSetup() : await annotationApiSetup();
+  const inst = await setup.create();
+  const coverage = new Map<string, Set<string>>();
+  const failures = new Map<string, string>();
+  let requests = 0;
+  try {
+    await setup.prepare(inst, 0);
+    for (const req of setup.listQuerySweep ?? []) {
+      const outcome = await send(inst.app, req, setup.timeouts(req));
+      requests++;
+      const kinds = coverage.get(req.op) ?? new Set<string>();
+      coverage.set(req.op, kinds);
+      for (const tag of req.tags) kinds.add(tag.replace(/^hostile list query: /, ''));
+      for (const v of checkOutcome(req, outcome, setup.invariants)) {
+        if (!failures.has(v.signature)) {
+          failures.set(
+            v.signature,
+            `${v.kind}: ${v.message}\n    ${describeRequest(req)}\n    ${describeOutcome(outcome)}`,
+          );
+        }
+      }
+    }
+  } finally {
+    await inst.close();
+  }
+  return { api: setup.api, requests, coverage, failures: [...failures.values()] };
+}
 
 export async function campaign(name: CampaignName, options: CampaignOptions): Promise<CampaignResult> {
   const setup =

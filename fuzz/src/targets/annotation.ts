@@ -17,6 +17,7 @@ import {
   reachesControlPlane,
 } from '../invariants';
 import { loadDocument, type OpenApiDocument, type Operation, operationsOf, type Schema } from '../openapi';
+import { listQuerySweep } from '../query-hostile';
 import { mergeHeaders, must, namespaceArb, resetAll } from './common';
 import type { FuzzSetup, HeaderChoice, Instance } from './types';
 
@@ -566,6 +567,7 @@ export async function annotationApiSetup(): Promise<FuzzSetup> {
   return {
     api: 'annotation-sim API',
     operationCount: ops.length,
+    listQuerySweep: listQuerySweep(ops, (op, p) => parts.pathValues(op, p)[0], parts.cleanHeaders.headers),
     create: async () => createInstance(),
     prepare: async (inst) => {
       await prepare(inst);

@@ -7,6 +7,7 @@ import { operationRequestArb, type RequestArbParts, unknownRouteArb } from '../a
 import type { FuzzRequest } from '../http';
 import { controlEnvelope, googleEnvelope, hasInvalidNamespace, reachesControlPlane } from '../invariants';
 import { loadDocument, type OpenApiDocument, operationsOf, type Schema } from '../openapi';
+import { listQuerySweep } from '../query-hostile';
 import { mergeHeaders, must, namespaceArb, resetAll } from './common';
 import type { FuzzSetup, HeaderChoice, Instance } from './types';
 
@@ -261,6 +262,7 @@ export async function clusterApiSetup(): Promise<FuzzSetup> {
   return {
     api: 'cluster-sim API',
     operationCount: ops.length,
+    listQuerySweep: listQuerySweep(ops, (_op, p) => tuples[0]?.[p], parts.cleanHeaders.headers),
     create: async () => createInstance(),
     prepare: async (inst, variant) => {
       await prepare(inst, variant);

@@ -31,6 +31,8 @@ export interface FuzzSetup {
   notes: Set<string>;
   /** How many operations the served document lists (for the report). */
   operationCount: number;
+  /** Every hostile query on every list route of the served document, once (query-hostile.ts). */
+  listQuerySweep?: FuzzRequest[];
 }
 
 /** Headers of a request and the `/_ns/<name>` prefix its path gets (or ''). */
