@@ -101,11 +101,12 @@ class ByteWindow {
 /** What {@link StreamParser.parseContainer} answers for a container that is not JSON. */
 const FAILED = Symbol('not JSON');
 
-/** A container being built member by member: its value, and for an object the key being read. */
+/** A container being built member by member: its value, and for an object the key of the member being read. */
 interface Frame {
   value: Record<string, unknown> | unknown[];
   array: boolean;
-  key: string;
+  /** Undefined while the key itself is read. */
+  key: string | undefined;
 }
 
 class StreamParser {
@@ -122,7 +123,12 @@ class StreamParser {
   }
 
   private path(): (string | number)[] {
-    return this.stack.map((f) => (f.array ? (f.value as unknown[]).length : f.key));
+    const path: (string | number)[] = [];
+    for (const f of this.stack) {
+      if (f.array) path.push((f.value as unknown[]).length);
+      else if (f.key !== undefined) path.push(f.key);
+    }
+    return path;
   }
 
   private fail(offset: number, reason: string): never {
@@ -227,6 +233,7 @@ class StreamParser {
 
   /** Reads `"key"` and its colon at `pos` into the frame; the position of the value. */
   private readKey(pos: number, frame: Frame): number {
+    frame.key = undefined;
     const at = this.skipSpace(pos);
     if (this.need(at) !== QUOTE) this.fail(at, 'expected a double-quoted property name');
     const end = this.stringEnd(at);
@@ -263,7 +270,11 @@ class StreamParser {
           value = whole;
           pos = end;
         } else {
-          const frame: Frame = { value: c === OPEN_BRACE ? {} : [], array: c === OPEN_BRACKET, key: '' };
+          const frame: Frame = {
+            value: c === OPEN_BRACE ? {} : [],
+            array: c === OPEN_BRACKET,
+            key: undefined,
+          };
           stack.push(frame);
           const first = this.skipSpace(pos + 1);
           const close = this.need(first);
@@ -304,7 +315,7 @@ class StreamParser {
             writable: true,
             configurable: true,
           });
-        else (top.value as Record<string, unknown>)[top.key] = value;
+        else (top.value as Record<string, unknown>)[top.key as string] = value;
         pos = this.skipSpace(pos);
         const next = this.need(pos);
         if (next === COMMA) {

@@ -146,10 +146,12 @@ describe('readJsonFile', () => {
     ['{"a":[1 2]}', 8, ['a', 1], "expected ',' or ']' after an array element"],
     ['{"a":1 "b":2}', 7, ['a'], "expected ',' or '}' after a property value"],
     ['{"a" 1}', 5, ['a'], "expected ':' after a property name"],
-    ['{"a":1,}', 7, ['a'], 'expected a double-quoted property name'],
+    ['{"a":1,}', 7, [], 'expected a double-quoted property name'],
     ['{"a":{"b":tru}}', 10, ['a', 'b'], '"tru" is not a JSON value'],
     ['{"a":{"b":"x\\q"}}', 13, ['a', 'b'], 'Bad escaped character'],
     ['{"a":1} {"b":2}', 8, [], 'unexpected data after the JSON value'],
+    ['{"a":1,"b', 9, [], 'unexpected end of file'],
+    ['{"a":[{"x\\q":1}]}', 10, ['a', 0], 'Bad escaped character'],
   ])('refuses %j with the byte offset and member where it is wrong', (text, offset, segments, reason) => {
     for (const wholeBytes of [0, 1 << 20]) {
       const err = refusal(text, { wholeBytes });

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, watch } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -71,7 +71,7 @@ function difference(a: string, b: string): string | undefined {
 
 const stateOf = async (url: string) => (await fetch(`${url}/_sim/state`)).text();
 
-describe('cluster-sim --state-file with a large world', () => {
+describe('cluster-sim --state-file', () => {
   it('saves 10,000 clusters at SIGTERM and the next start loads them whole; a SIGKILL mid-save leaves that file whole', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cluster-sim-large-state-'));
     const file = join(dir, 'world.json');
@@ -114,4 +114,13 @@ describe('cluster-sim --state-file with a large world', () => {
     expect(readdirSync(dir).filter((name) => temp.test(name))).toHaveLength(1);
     expect(readFileSync(file).equals(savedBytes), 'the file is the one saved before').toBe(true);
   }, 240_000);
+
+  it('exits 2 naming the file, the byte offset and the member when the state file is cut short', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cluster-sim-cut-state-')), 'world.json');
+    const text = '{"simulator":"cluster-sim","state":{"clusters":[{"na';
+    writeFileSync(file, text);
+    await expect(startCli(['--port', '0', '--state-file', file], started)).rejects.toThrow(
+      `exited with 2: cluster-sim: state file "${file}": malformed JSON at byte ${text.length} (in state.clusters[0]): unexpected end of file (the file is cut short)`,
+    );
+  }, 30_000);
 });

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -50,7 +50,7 @@ function difference(a: string, b: string): string | undefined {
 
 const stateOf = async (url: string) => (await fetch(`${url}/_sim/state`)).text();
 
-describe('annotation-sim --state-file with a large world', () => {
+describe('annotation-sim --state-file', () => {
   it('saves 10,000 tasks with their webhooks, deliveries and events at SIGTERM, and the next start loads them whole', async () => {
     const receiver = await startReceiver();
     try {
@@ -138,4 +138,13 @@ describe('annotation-sim --state-file with a large world', () => {
       await receiver.close();
     }
   }, 180_000);
+
+  it('exits 2 naming the file, the byte offset and the member when the state file is cut short', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'annotation-sim-cut-state-')), 'world.json');
+    const text = '{"simulator":"annotation-sim","state":{"tasks":[{"na';
+    writeFileSync(file, text);
+    await expect(startCli(['--port', '0', '--state-file', file], started)).rejects.toThrow(
+      `exited with 2: annotation-sim: state file "${file}": malformed JSON at byte ${text.length} (in state.tasks[0]): unexpected end of file (the file is cut short)`,
+    );
+  }, 30_000);
 });
