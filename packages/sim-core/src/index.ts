@@ -44,6 +44,8 @@ export { readBoundedText, readControlJson, readControlText } from './http/body';
 export type { DashboardAssets } from './http/dashboard';
 export { DASHBOARD_HEADER } from './http/dashboard';
 export { SimulatedConnectionFault } from './http/fault-phases';
+export type { JsonBudget, JsonBudgetExcess } from './http/json-budget';
+export { jsonBudgetMessage, measureJson } from './http/json-budget';
 export type { KernelOptions, SimKernel } from './http/kernel';
 export { createSimKernel } from './http/kernel';
 export { NAMESPACE_HEADER, resolveNamespace } from './http/namespace';

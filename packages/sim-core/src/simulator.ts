@@ -64,8 +64,19 @@ export interface SimulatorDefinition<S> {
   /**
    * Input limits of the emulated API: the largest request body read (default 10 MiB) and the deepest
    * JSON nesting handed on (default 100); deeper JSON arrives as `jsonTooDeep` with `jsonError` set.
+   * The JSON budget (http/json-budget.ts, what a value costs): a body past `maxJsonBytes` (default the
+   * body limit) or holding more than `maxJsonValues` values (default 1,000,000) is not parsed: it arrives
+   * as `jsonOverBudget` with `jsonError` set, for the API's parse error. `bytesBodies` names the content
+   * types (undefined: none sent) whose bodies are file uploads: kept as `bodyBytes` up to the body
+   * limit, never decoded or parsed as JSON (default none: every body is JSON).
    */
-  limits?: { maxBodyBytes?: number; maxJsonDepth?: number };
+  limits?: {
+    maxBodyBytes?: number;
+    maxJsonDepth?: number;
+    maxJsonBytes?: number;
+    maxJsonValues?: number;
+    bytesBodies?: (contentType: string | undefined) => boolean;
+  };
   /**
    * The kinds of store the simulator's worlds fill besides the journal, each with its share of the
    * process's memory (`world.budget`; `--<kind>-max-bytes`; docs/decisions/0019).

@@ -1,4 +1,11 @@
 import { SimInputError } from '../duration';
+import {
+  checkJsonBudget,
+  type JsonBudget,
+  type JsonBudgetExcess,
+  jsonBudgetMessage,
+  yamlTokens,
+} from './json-budget';
 
 /**
  * Reading request bodies with a bound: a body past the limit is refused from its Content-Length, or as
@@ -23,12 +30,14 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, budget: nu
   }
 }
 
+export type BoundedBytes = { ok: true; bytes: Uint8Array } | { ok: false; limit: number };
 export type BoundedBody = { ok: true; text: string } | { ok: false; limit: number };
 
 const decoder = new TextDecoder('utf-8');
+const EMPTY = new Uint8Array(0);
 
-/** Reads a request body as UTF-8 text, up to `limit` bytes. */
-export async function readBoundedText(request: Request, limit: number): Promise<BoundedBody> {
+/** Reads a request body's bytes, up to `limit` bytes. */
+export async function readBoundedBytes(request: Request, limit: number): Promise<BoundedBytes> {
   const declared = request.headers.get('content-length');
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
     const reader = request.body?.getReader();
@@ -45,10 +54,10 @@ export async function readBoundedText(request: Request, limit: number): Promise<
     // declared (possible only in-process) is still refused.
     const bytes = new Uint8Array(await request.arrayBuffer());
     if (bytes.byteLength > limit) return { ok: false, limit };
-    return { ok: true, text: decoder.decode(bytes) };
+    return { ok: true, bytes };
   }
   const stream = request.body;
-  if (!stream) return { ok: true, text: '' };
+  if (!stream) return { ok: true, bytes: EMPTY };
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -63,14 +72,20 @@ export async function readBoundedText(request: Request, limit: number): Promise<
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return { ok: true, text: decoder.decode(chunks[0]) };
+  if (chunks.length === 1) return { ok: true, bytes: chunks[0] as Uint8Array };
   const all = new Uint8Array(size);
   let at = 0;
   for (const chunk of chunks) {
     all.set(chunk, at);
     at += chunk.byteLength;
   }
-  return { ok: true, text: decoder.decode(all) };
+  return { ok: true, bytes: all };
+}
+
+/** Reads a request body as UTF-8 text, up to `limit` bytes. */
+export async function readBoundedText(request: Request, limit: number): Promise<BoundedBody> {
+  const body = await readBoundedBytes(request, limit);
+  return body.ok ? { ok: true, text: decoder.decode(body.bytes) } : body;
 }
 
 /**
@@ -97,57 +112,136 @@ function jsonTooDeep(value: unknown, maxDepth: number): { key: string } | undefi
   return undefined;
 }
 
+/** The fields of `c.var.sim` a request body is read into (RequestSim's). */
+export interface RequestBodyTarget {
+  rawBody?: string;
+  bodyBytes?: Uint8Array;
+  json?: unknown;
+  jsonError?: string;
+  jsonTooDeep?: { key: string; maxDepth: number };
+  jsonOverBudget?: JsonBudgetExcess;
+}
+
+/** How the kernel takes an emulated-API request body (from the simulator's `limits`). */
+export interface RequestBodyOptions {
+  budget: JsonBudget;
+  /** Content types (undefined: none sent) whose bodies are kept as bytes, never decoded or parsed. */
+  bytesBodies?: (contentType: string | undefined) => boolean;
+}
+
 /**
- * An emulated-API request body parsed for its handler (`c.var.sim`): `json`, or `jsonError` when the
- * text is not JSON or nests deeper than `maxDepth` (then `jsonTooDeep` says where).
+ * An emulated-API request body read for its handler (`c.var.sim`): kept as `bodyBytes` when the
+ * simulator takes its content type as bytes (file uploads), else decoded into `rawBody` and parsed into
+ * `json`, or `jsonError` when it is not JSON, nests deeper than the budget's depth (then `jsonTooDeep`
+ * says where) or is past its bytes or values (then `jsonOverBudget`, and it is not parsed; past the
+ * bytes not even decoded: `bodyBytes` holds it).
  */
-export function parseRequestJson(
-  sim: { json?: unknown; jsonError?: string; jsonTooDeep?: { key: string; maxDepth: number } },
-  text: string,
-  maxDepth: number,
+export function takeRequestBody(
+  sim: RequestBodyTarget,
+  bytes: Uint8Array,
+  contentType: string | undefined,
+  options: RequestBodyOptions,
 ): void {
+  if (options.bytesBodies?.(contentType)) {
+    sim.bodyBytes = bytes;
+    return;
+  }
+  if (bytes.byteLength > options.budget.maxBytes) {
+    sim.bodyBytes = bytes;
+    sim.jsonOverBudget = { limit: 'bytes', max: options.budget.maxBytes };
+    sim.jsonError = jsonBudgetMessage(sim.jsonOverBudget);
+    return;
+  }
+  sim.rawBody = decoder.decode(bytes);
+  if (sim.rawBody.trim() !== '') parseRequestJson(sim, sim.rawBody, options.budget);
+}
+
+/**
+ * A body text parsed as {@link takeRequestBody} says, within `budget`'s depth and values (its bytes
+ * are the caller's to check).
+ */
+export function parseRequestJson(sim: RequestBodyTarget, text: string, budget: JsonBudget): void {
+  const measured = checkJsonBudget(text, budget);
+  if (measured.excess) {
+    sim.jsonOverBudget = measured.excess;
+    sim.jsonError = jsonBudgetMessage(measured.excess);
+    return;
+  }
   try {
     sim.json = JSON.parse(text);
-    // Any nesting parses (JSON.parse is iterative); what reads it afterwards may recurse.
-    if (text.length > 2 * maxDepth) {
-      const deep = jsonTooDeep(sim.json, maxDepth);
-      if (deep) {
-        sim.json = undefined;
-        sim.jsonTooDeep = { key: deep.key, maxDepth };
-        sim.jsonError = `Message too deep. Max recursion depth reached for key '${deep.key}'`;
-      }
-    }
   } catch (err) {
     sim.jsonError = (err as Error).message;
+    return;
+  }
+  // Any nesting parses (JSON.parse is iterative); what reads it afterwards may recurse.
+  if (measured.tooDeep) {
+    const deep = jsonTooDeep(sim.json, budget.maxDepth);
+    if (deep) {
+      sim.json = undefined;
+      sim.jsonTooDeep = { key: deep.key, maxDepth: budget.maxDepth };
+      sim.jsonError = `Message too deep. Max recursion depth reached for key '${deep.key}'`;
+    }
   }
 }
 
 /** Largest control-plane request body read (a seed, a snapshot, a scenario). */
 const CONTROL_MAX_BODY_BYTES = 32 * 1024 * 1024;
-/** Deepest JSON nesting the control plane accepts (its documents are a few levels deep). */
-const CONTROL_MAX_JSON_DEPTH = 200;
 
-/** A control-plane request body as text, bounded; past the limit a SimInputError (400). */
+/**
+ * The control plane's JSON budget (json-budget.ts says what a value costs): its whole body limit, a
+ * million values (at most 64 MB built; a snapshot is ~18 bytes a value, so ~17 MiB of one; a larger
+ * world loads from `--state-file`, which is streamed), and 200 levels (its documents are a few deep).
+ */
+export const CONTROL_JSON_BUDGET: JsonBudget = {
+  maxBytes: CONTROL_MAX_BODY_BYTES,
+  maxDepth: 200,
+  maxValues: 1_000_000,
+};
+
+/**
+ * Most YAML nodes (json-budget.ts `yamlTokens`) in a control-plane text for the YAML parser (fault
+ * rules, scenarios, JSON ones too): ~240 bytes a node, so at most ~50 MB and half a second built;
+ * a scenario seeds a few hundred resources at most (a larger world: `/_sim/seed` or `--state-file`).
+ */
+const CONTROL_MAX_YAML_TOKENS = 200_000;
+
+const CONTROL_LIMIT = "the control plane's limit";
+
+/**
+ * A control-plane request body as text for the YAML parser, bounded in bytes and in the nodes it can
+ * make; past them a SimInputError (400).
+ */
 export async function readControlText(c: { req: { raw: Request } }): Promise<string> {
+  const text = await readControlBody(c);
+  if (yamlTokens(text, CONTROL_MAX_YAML_TOKENS) > CONTROL_MAX_YAML_TOKENS)
+    throw new SimInputError(
+      `YAML body with more than ${CONTROL_MAX_YAML_TOKENS} words and brackets (${CONTROL_LIMIT})`,
+    );
+  return text;
+}
+
+async function readControlBody(c: { req: { raw: Request } }): Promise<string> {
   const body = await readBoundedText(c.req.raw, CONTROL_MAX_BODY_BYTES);
   if (!body.ok) throw new SimInputError(`request body larger than ${body.limit} bytes`);
   return body.text;
 }
 
 /**
- * A control-plane request body as JSON (`undefined` when empty), bounded in size and depth; a bad one
+ * A control-plane request body as JSON (`undefined` when empty), within CONTROL_JSON_BUDGET; a bad one
  * is a SimInputError (400), never a crash.
  */
 export async function readControlJson(c: { req: { raw: Request } }): Promise<unknown> {
-  const text = await readControlText(c);
+  const text = await readControlBody(c);
   if (text.trim() === '') return undefined;
+  const measured = checkJsonBudget(text, CONTROL_JSON_BUDGET);
+  if (measured.excess) throw new SimInputError(jsonBudgetMessage(measured.excess, CONTROL_LIMIT));
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
     throw new SimInputError(`malformed JSON body: ${(err as Error).message}`);
   }
-  const deep = jsonTooDeep(value, CONTROL_MAX_JSON_DEPTH);
-  if (deep) throw new SimInputError(`JSON body nested deeper than ${CONTROL_MAX_JSON_DEPTH} levels`);
+  if (measured.tooDeep)
+    throw new SimInputError(`JSON body nested deeper than ${CONTROL_JSON_BUDGET.maxDepth} levels`);
   return value;
 }

@@ -9,11 +9,12 @@ import {
   type NamespacesOptions,
   type World,
 } from '../world';
-import { parseRequestJson, readBoundedText } from './body';
+import { readBoundedBytes, takeRequestBody } from './body';
 import { adminTokenGuard, createControlPlane } from './control-plane';
 import { dashboardCookie } from './dashboard';
 import { installFallbacks } from './fallbacks';
 import { FaultPhases } from './fault-phases';
+import { DEFAULT_MAX_JSON_VALUES } from './json-budget';
 import { namespaceAwareGetPath, resolveNamespace } from './namespace';
 import { RequestContext, type RequestSim, type SimEnv } from './request-context';
 import { knownBody, RequestRecorder } from './request-entry';
@@ -78,7 +79,14 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
   const namespaces = createNamespaces(def, options);
   const bodyLimit = options.journalBodyLimit ?? 16 * 1024;
   const maxBodyBytes = options.maxBodyBytes ?? def.limits?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const maxJsonDepth = def.limits?.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+  const bodyOptions = {
+    budget: {
+      maxBytes: def.limits?.maxJsonBytes ?? maxBodyBytes,
+      maxDepth: def.limits?.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+      maxValues: def.limits?.maxJsonValues ?? DEFAULT_MAX_JSON_VALUES,
+    },
+    bytesBodies: def.limits?.bytesBodies,
+  };
   const app = new Hono<SimEnv<S>>({ getPath: namespaceAwareGetPath, router: createRouter() });
   const faultPhases = new FaultPhases(def, options.hangLimitMs ?? 600_000);
   const recorder = new RequestRecorder(def, bodyLimit);
@@ -148,7 +156,8 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
       // A name by request: one route that serves two methods (a custom verb inside a resource path).
       sim.operation = typeof name === 'string' ? name : name(c);
       sim.resource = resource?.(c);
-      const readBody = BODY_METHODS.has(c.req.method) && sim.rawBody === undefined;
+      const readBody =
+        BODY_METHODS.has(c.req.method) && sim.rawBody === undefined && sim.bodyBytes === undefined;
       if (!readBody && sim.world.faults.size() === 0) return next();
       return withBodyAndRules(c, next, sim, readBody);
     };
@@ -161,7 +170,7 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
     readBody: boolean,
   ): Promise<Response | undefined> {
     if (readBody) {
-      const body = await readBoundedText(c.req.raw, maxBodyBytes);
+      const body = await readBoundedBytes(c.req.raw, maxBodyBytes);
       if (!body.ok) {
         // Refused before anything else (fault rules included), the rest of the body unread: the
         // connection closes after the answer rather than reading on to the next request.
@@ -172,8 +181,7 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
         c.res = res;
         return;
       }
-      sim.rawBody = body.text;
-      if (sim.rawBody.trim() !== '') parseRequestJson(sim, sim.rawBody, maxJsonDepth);
+      takeRequestBody(sim, body.bytes, c.req.header('content-type'), bodyOptions);
     }
     const hasRules = sim.world.faults.size() > 0;
     if (hasRules) {

@@ -2,6 +2,7 @@ import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import type { RequestFacts } from '../faults/engine';
 import type { World } from '../world';
+import type { JsonBudgetExcess } from './json-budget';
 
 /** What every emulated-API handler can read from `c.var.sim`. */
 export interface RequestSim<S> {
@@ -14,14 +15,24 @@ export interface RequestSim<S> {
   resource?: string;
   /** Ids of the fault rules that fired for this request. */
   fired: string[];
-  /** The request body as text (read once by `operation()` for methods that carry one). */
+  /**
+   * The request body as text (read once by `operation()` for methods that carry one); undefined when it
+   * is kept as bytes instead (`bodyBytes`).
+   */
   rawBody?: string;
+  /**
+   * The request body as read, when it is not decoded: a content type the simulator takes as bytes
+   * (`limits.bytesBodies`: file uploads), or JSON past `limits.maxJsonBytes` (`jsonOverBudget`).
+   */
+  bodyBytes?: Uint8Array;
   /** The request body parsed as JSON; `undefined` when absent or malformed (see `jsonError`). */
   json?: unknown;
-  /** Set when the body is present but is not valid JSON (or nests too deep: `jsonTooDeep`). */
+  /** Set when the body is present but is not valid JSON (or nests too deep, or is past the budget). */
   jsonError?: string;
   /** Set when the body is JSON nested deeper than the simulator's `limits.maxJsonDepth`. */
   jsonTooDeep?: { key: string; maxDepth: number };
+  /** Set (with `jsonError`) when the body is past the JSON budget's bytes or values: it is not parsed. */
+  jsonOverBudget?: JsonBudgetExcess;
   /** The facts fault rules match against. */
   facts(): RequestFacts;
   /**
@@ -51,9 +62,11 @@ export class RequestContext<S> implements RequestSim<S> {
   resource?: string;
   fired: string[] = [];
   rawBody?: string;
+  bodyBytes?: Uint8Array;
   json?: unknown;
   jsonError?: string;
   jsonTooDeep?: { key: string; maxDepth: number };
+  jsonOverBudget?: JsonBudgetExcess;
   #facts: RequestFacts | undefined;
   readonly #c: Context<SimEnv<S>>;
 

@@ -57,6 +57,25 @@ function keptText(
   return { size: text.length, preview, sha256: sha256(text) };
 }
 
+/**
+ * A body the kernel kept as bytes (an upload, or JSON past its budget: `sim.bodyBytes`) as the journal
+ * keeps a text: decoded when it is within the capture limit, else its size in bytes, the start of it and
+ * its SHA-256, without decoding the rest.
+ */
+function keptBytes(
+  slots: LastInSlot,
+  slot: string,
+  bytes: Uint8Array,
+  limit: number,
+): string | TruncatedText | undefined {
+  if (bytes.byteLength <= limit) return keptText(slots, slot, bytesDecoder.decode(bytes), limit);
+  if (limit === 0) return undefined;
+  const preview = bytesDecoder.decode(bytes.subarray(0, PREVIEW_CHARS));
+  return { size: bytes.byteLength, preview, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+const bytesDecoder = new TextDecoder('utf-8');
+
 const keptSize = (text: string | TruncatedText | undefined): number =>
   text === undefined ? 0 : typeof text === 'string' ? text.length : text.preview.length + 80;
 
@@ -335,7 +354,9 @@ export class RequestRecorder {
           incoming && !(incoming instanceof Http2ServerRequest) ? incoming.rawHeaders : c.req.raw.headers,
         ),
       ),
-      keptText(this.#requestBodies, slot, sim.rawBody, bodyLimit),
+      sim.bodyBytes === undefined
+        ? keptText(this.#requestBodies, slot, sim.rawBody, bodyLimit)
+        : keptBytes(this.#requestBodies, slot, sim.bodyBytes, bodyLimit),
       keptText(this.#responseTexts, slot, responseText, bodyLimit),
       this.#context,
     );
