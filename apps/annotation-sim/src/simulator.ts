@@ -21,6 +21,7 @@ import { DEFAULT_EGRESS, type EgressSettings, egressSettingsOf } from './deliver
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryOptions } from './delivery/engine';
 import { createHttpSender, createWorkerSender, type WebhookSender } from './delivery/sender';
 import type { ChangeListener } from './domain/changes';
+import { releaseExportJobsBudget } from './domain/events/export-budget';
 import { recordResourceChange } from './domain/events/server-events';
 import {
   createEventsState,
@@ -31,8 +32,10 @@ import {
   exportEventsState,
   importEventsState,
 } from './domain/events/state';
+import { releaseEventsBudget } from './domain/events/store-budget';
 import { annotationEffects } from './domain/fault-effects';
 import { createEventPayload, senderOf } from './domain/payloads';
+import { releaseRequestsBudget } from './domain/requests/budget';
 import { armRequest } from './domain/requests/lifecycle';
 import { requestHooks } from './domain/requests/runners';
 import {
@@ -158,6 +161,8 @@ const EVENTS_STATE: StateExtension = {
   release(value, world) {
     for (const job of (value as EventsState).jobs.values())
       if (job.timer !== undefined) world.clock.cancel(job.timer);
+    releaseEventsBudget(world.budget);
+    releaseExportJobsBudget(world.budget);
   },
 };
 
@@ -178,6 +183,7 @@ const REQUESTS_STATE: StateExtension = {
   release(value, world) {
     for (const r of (value as RequestsState).requests.values())
       if (r.timer !== undefined) world.clock.cancel(r.timer);
+    releaseRequestsBudget(world.budget);
   },
 };
 

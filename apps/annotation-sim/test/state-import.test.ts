@@ -164,6 +164,20 @@ describe('PUT /_sim/state', () => {
     expect(await exported()).toEqual({ ...calm, clock: { ...calm.clock, now: '2026-01-01T01:00:00.000Z' } });
   });
 
+  it("gives back the replaced log's and requests' share of the memory budget when their parts are left out", async () => {
+    await richWorld();
+    // The dataset and events exports end: ended requests and finished exports count in the budget.
+    h.advance('3s');
+    const before = await exported();
+    const kinds = async () => (await h.get('/_sim/memory')).body.namespace.kinds;
+    expect((await kinds()).events.bytes).toBeGreaterThan(0);
+    expect((await kinds()).requests.bytes).toBeGreaterThan(0);
+    const { extensions: _e, ...rest } = before.state;
+    expect((await put({ ...before, state: rest })).status).toBe(200);
+    expect(await kinds()).not.toHaveProperty('events');
+    expect(await kinds()).not.toHaveProperty('requests');
+  });
+
   it('starts a part the snapshot leaves out as a new world has it', async () => {
     const before = await richWorld();
     const fresh = (await h.get('/_ns/fresh/_sim/state')).body.state;
