@@ -58,6 +58,7 @@ import {
   importData,
 } from './domain/state';
 import { routeChange } from './domain/webhooks';
+import { keptAsBytes } from './http/api';
 import {
   cvatJson,
   DJANGO_400_PAGE,
@@ -392,7 +393,15 @@ export function createAnnotationDefinition(
     sensitiveFields: ['key'],
     // CVAT bounds a request body held in memory by DATA_UPLOAD_MAX_MEMORY_SIZE (100 MB, cvat/settings/base.py);
     // Python's json module gives up past its recursion limit (1000 frames) with a RecursionError.
-    limits: { maxBodyBytes: 100 * 1024 * 1024, maxJsonDepth: 1000 },
+    // Chosen: JSON bodies parsed within 16 MiB and a million values (sim-core http/json-budget.ts: ~130
+    // MB at most, a 256 MB heap survives any body); files (multipart, TUS) keep the 100 MiB, as bytes.
+    limits: {
+      maxBodyBytes: 100 * 1024 * 1024,
+      maxJsonDepth: 1000,
+      maxJsonBytes: 16 * 1024 * 1024,
+      maxJsonValues: 1_000_000,
+      bytesBodies: keptAsBytes,
+    },
     renderPayloadTooLarge(c: Context) {
       // Django's RequestDataTooBig is a SuspiciousOperation: its default 400 page.
       return djangoErrorResponse(c, 400, DJANGO_400_PAGE, { 'X-Sim-Reason': 'request-body-too-large' });

@@ -61,10 +61,15 @@ export class ApiRequest {
   /** The request body as DRF's JSONParser gives it (`{}` when empty), or its 415 / 400 / 500 answer. */
   parsedBody(): Result<unknown> {
     const raw = this.sim.rawBody ?? '';
-    if (raw.trim() === '') return ok({});
+    if (this.sim.jsonOverBudget === undefined && bodyIsBlank(this.sim)) return ok({});
     const type = (this.c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     if (type !== 'application/json')
       return fail({ code: 'UNSUPPORTED_MEDIA_TYPE', mediaType: this.c.req.header('content-type') ?? '' });
+    if (this.sim.jsonOverBudget !== undefined) {
+      // Past the simulator's JSON budget (FIDELITY.md, Limits): never parsed, answered as DRF answers
+      // JSON its parser refuses. CVAT would parse it.
+      return fail({ code: 'PARSE_ERROR', detail: `JSON parse error - ${this.sim.jsonError}` });
+    }
     if (this.sim.jsonTooDeep !== undefined) {
       // Python's json module recurses: past its recursion limit a RecursionError escapes DRF's JSONParser
       // (which catches only ValueError) and Django answers its 500 page.
@@ -76,7 +81,7 @@ export class ApiRequest {
     if (this.sim.jsonError !== undefined) {
       let message = pythonJsonError(raw, this.sim.jsonError);
       try {
-        parsePythonJson(raw);
+        if (raw.length <= PYTHON_MESSAGE_MAX_CHARS) parsePythonJson(raw);
       } catch (err) {
         // Python's json module message for the same text.
         if (err instanceof PythonJsonError) message = err.message;
@@ -127,6 +132,40 @@ export class ApiRequest {
     return id.ok ? this.find(map, id.value, model) : id;
   }
 }
+
+/**
+ * Media types the kernel decodes and parses as JSON within the JSON budget (with bodies that name no
+ * type): those the events API takes (events/routes.ts), a superset of `parsedBody`'s.
+ */
+const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
+
+/**
+ * annotation-sim's `limits.bytesBodies`: a body whose Content-Type is not JSON (a multipart upload, a
+ * TUS chunk, anything else) is kept as bytes up to the 100 MiB body limit, never decoded or parsed:
+ * its routes read it as multipart or only measure it, and the others answer it 415 unread.
+ */
+export function keptAsBytes(contentType: string | undefined): boolean {
+  return contentType !== undefined && !JSON_MEDIA_TYPE.test(contentType);
+}
+
+/** Whether a request has no body, or only whitespace (a body kept as bytes: ASCII whitespace). */
+export function bodyIsBlank(sim: { rawBody?: string; bodyBytes?: Uint8Array }): boolean {
+  const bytes = sim.bodyBytes;
+  if (bytes === undefined) return (sim.rawBody ?? '').trim() === '';
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i] as number;
+    // space, \t \n \v \f \r
+    if (b !== 0x20 && (b < 0x09 || b > 0x0d)) return false;
+  }
+  return true;
+}
+
+/**
+ * Longest malformed body whose error message is Python's own (`parsePythonJson`, which builds the values
+ * it reads, at ~100 bytes and 3 µs each: 1 MiB took 1.7 s and 45 MB); a longer one gets the message made
+ * from V8's position (`pythonJsonError`), so a malformed body within the JSON budget stays cheap.
+ */
+export const PYTHON_MESSAGE_MAX_CHARS = 256 * 1024;
 
 /** Python's json error message for the first problem V8 reports (position when it says one). */
 function pythonJsonError(raw: string, message: string): string {

@@ -19,8 +19,14 @@ async function createClientEvents<S>(
   let body: unknown = {};
   // DRF picks a parser by Content-Type before parsing (only JSONParser is configured).
   const type = c.req.header('content-type');
-  if (sim.rawBody && type !== undefined && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+  // A body of another type is kept as bytes by the kernel (annotation-sim's `limits.bytesBodies`).
+  const present = sim.bodyBytes !== undefined ? sim.bodyBytes.byteLength > 0 : Boolean(sim.rawBody);
+  if (present && type !== undefined && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
     return cvatJson(c, { detail: `Unsupported media type "${type}" in request.` }, 415);
+  }
+  if (sim.jsonOverBudget !== undefined) {
+    // Past the simulator's JSON budget: DRF's parse error, as in the API's other routes.
+    return cvatJson(c, { detail: `JSON parse error - ${sim.jsonError}` }, 400);
   }
   if (sim.jsonTooDeep !== undefined) {
     // As in the API's other routes: Python's RecursionError escapes DRF's JSONParser.
@@ -32,7 +38,8 @@ async function createClientEvents<S>(
   if (sim.jsonError !== undefined) {
     let detail = sim.jsonError;
     try {
-      parsePythonJson(sim.rawBody ?? '');
+      // Python's message when it is cheap to find (as api.ts PYTHON_MESSAGE_MAX_CHARS), else V8's.
+      if ((sim.rawBody ?? '').length <= 256 * 1024) parsePythonJson(sim.rawBody ?? '');
     } catch (err) {
       if (err instanceof PythonJsonError) detail = err.message;
     }

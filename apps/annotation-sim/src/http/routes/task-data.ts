@@ -53,6 +53,9 @@ function uploadOf(rs: RequestsState, taskId: number): TaskUpload {
   return upload;
 }
 
+/** A multipart body as the kernel kept it: bytes (annotation-sim's `bytesBodies`: never decoded whole). */
+const bodyBytesOf = (r: ApiRequest): Uint8Array => r.sim.bodyBytes ?? Buffer.from(r.sim.rawBody ?? '');
+
 /** DRF's list fields as multipart carries them: repeated keys or `name[0]`, `name[1]`, … */
 const LIST_FIELDS = new Set([
   'client_files',
@@ -65,7 +68,7 @@ const LIST_FIELDS = new Set([
 
 /** The data request's fields from a multipart body, with the files it carries as `client_files` names. */
 function multipartData(r: ApiRequest, contentType: string): Record<string, unknown> | Response {
-  const form = parseMultipart(r.sim.rawBody ?? '', contentType);
+  const form = parseMultipart(bodyBytesOf(r), contentType);
   if (form === undefined) {
     return cvatJson(r.c, { detail: 'Multipart form parse error - Invalid boundary in multipart: None' }, 400);
   }
@@ -140,9 +143,7 @@ function finishUpload(r: ApiRequest, task: TaskRec): Response {
 /** `Upload-Multiple`: multipart `client_files[i]` appended to the task's upload directory (200, empty). */
 function appendFiles(r: ApiRequest, task: TaskRec): Response {
   const contentType = r.c.req.header('content-type') ?? '';
-  const form = /^multipart\/form-data/i.test(contentType)
-    ? parseMultipart(r.sim.rawBody ?? '', contentType)
-    : [];
+  const form = /^multipart\/form-data/i.test(contentType) ? parseMultipart(bodyBytesOf(r), contentType) : [];
   const upload = uploadOf(requestsOf(r.state), task.id);
   for (const part of form ?? []) {
     if (part.filename === undefined) continue;
