@@ -93,5 +93,27 @@ export function renderNamespaces(L: string[], ns: NamespacesResult): void {
       );
     });
   }
+  renderBusy(L, ns.busy ?? []);
   L.push('');
+}
+
+/** Figure 9's busy namespaces (annotation-sim under its default memory budget and unbounded), if measured. */
+function renderBusy(L: string[], busy: NonNullable<NamespacesResult['busy']>): void {
+  if (busy.length === 0) return;
+  L.push('');
+  L.push(
+    `Busy namespaces (another fresh annotation-sim process each): ${n(busy[0]?.namespaces ?? 0)} namespaces, each a small world then 100 event rows of ~1.1 KB, 10 task updates (a webhook delivery each, to a closed port: a 502 row and its retries), two dataset exports kept for download; memory 6 s after the last request, after a full GC. \`default\`: the CLI's memory budget (docs/decisions/0019); \`unbounded\`: every share 64 GiB, each namespace bounded on its own only, as before the budget.`,
+  );
+  L.push('');
+  L.push(
+    '| budget | heap + external MB | RSS MB | RSS peak MB | events MiB (evicted) | deliveries MiB (evicted) | requests MiB | journal MiB | s |',
+  );
+  L.push('|---|---|---|---|---|---|---|---|---|');
+  for (const b of busy) {
+    const kind = (name: string) => b.kinds.find((k) => k.kind === name);
+    const mib = (name: string) => n((kind(name)?.usedBytes ?? 0) / 2 ** 20, 1);
+    L.push(
+      `| ${b.budget} | ${n(b.heldMb)} | ${n(b.rssMb)} | ${n(b.peakRssMb)} | ${mib('events')} (${n(kind('events')?.evicted ?? 0)}) | ${mib('deliveries')} (${n(kind('deliveries')?.evicted ?? 0)}) | ${mib('requests')} | ${mib('journal')} | ${n(b.seconds, 1)} |`,
+    );
+  }
 }

@@ -37,11 +37,28 @@ export interface Round {
   msPerNamespace: number;
 }
 
+/** A thousand busy namespaces in one annotation-sim process, under a memory budget or without one. */
+export interface BusyResult {
+  /** `default`: the CLI's shares; `unbounded`: every share 64 GiB (each namespace bounded on its own only). */
+  budget: 'default' | 'unbounded';
+  namespaces: number;
+  /** (heap used + external) after a full GC, and the process's RSS, once every namespace is busy. */
+  heldMb: number;
+  rssMb: number;
+  /** The highest RSS sampled while they were made busy (every 20 ms). */
+  peakRssMb: number;
+  /** What the budget's pools hold and evicted (`GET /_sim/memory`). */
+  kinds: { kind: string; maxBytes: number; usedBytes: number; evicted: number }[];
+  seconds: number;
+}
+
 export interface NamespacesResult {
   counts: number[];
   roundCount: number;
   connections: number;
   simulators: Record<Sim, { curve: CurvePoint[]; rounds: Round[] }>;
+  /** annotation-sim with `busy[0].namespaces` busy namespaces, under the default budget and unbounded. */
+  busy?: BusyResult[];
 }
 
 const ADMIN = `Basic ${Buffer.from('admin:admin').toString('base64')}`;
@@ -244,6 +261,101 @@ async function rounds(kind: Sim, count: number, roundCount: number, connectionCo
   }
 }
 
+/** A raw request with a JSON body (admin's Basic auth). */
+function send(method: string, path: string, body: string): string {
+  return post(path, body, ADMIN).replace(/^POST /, `${method} `);
+}
+
+/** 100 event rows of ~1.1 KB each, distinct per namespace. */
+const eventRows = (ns: string) =>
+  JSON.stringify({
+    events: Array.from({ length: 100 }, (_, i) => ({
+      scope: 'click:element',
+      source: 'client',
+      payload: JSON.stringify({ ns, i, text: 'x'.repeat(1000) }),
+    })),
+  });
+
+/**
+ * What makes a namespace busy, after its small world: 100 event rows, 10 task updates (each a webhook
+ * delivery to a closed port: a 502 row, then retries), two dataset exports kept for download, and the
+ * journal entries and server events of all of these.
+ */
+function busyWork(ns: string): string[] {
+  const exportPath = (format: string) =>
+    `/_ns/${ns}/api/tasks/1/dataset/export?format=${encodeURIComponent(format)}`;
+  return [
+    post(`/_ns/${ns}/_sim/events/records`, eventRows(ns)),
+    ...Array.from({ length: 10 }, (_, k) =>
+      send('PATCH', `/_ns/${ns}/api/tasks/1`, JSON.stringify({ name: `t-${k}` })),
+    ),
+    post(exportPath('COCO 1.0'), '', ADMIN),
+    post(exportPath('CVAT for images 1.1'), '', ADMIN),
+  ];
+}
+
+const UNBOUNDED = ['events', 'deliveries', 'requests', 'journal'].flatMap((k) => [
+  `--${k}-max-bytes`,
+  '64GiB',
+]);
+
+/**
+ * `count` busy namespaces in a fresh annotation-sim CLI (with the memory probe): each a small world made
+ * busy (`busyWork`), over `connectionCount` connections; then, once the exports finished and the first
+ * retries ran (6 s), its memory after a full GC and what the budget holds.
+ */
+export async function busyNamespaces(
+  count: number,
+  budget: BusyResult['budget'],
+  connectionCount: number,
+): Promise<BusyResult> {
+  let sim: Running | undefined;
+  const connections: RawConnection[] = [];
+  try {
+    sim = await launch(
+      'annotation-sim',
+      undefined,
+      ['--max-namespaces', String(count + 10), ...(budget === 'unbounded' ? UNBOUNDED : [])],
+      {
+        nodeArgs: ['--expose-gc', '--import', join(BENCH_DIR, 'src/servers/memory-probe.mjs')],
+        ipc: true,
+      },
+    );
+    const pid = sim.child.pid as number;
+    for (let i = 0; i < connectionCount; i++) connections.push(await RawConnection.open(sim.url));
+    let peak = rssMb(pid);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssMb(pid));
+    }, 20);
+    const t0 = performance.now();
+    try {
+      await drive(connections, 0, count, (i) => [
+        ...smallWorld('annotation-sim', `busy-${i}`),
+        ...busyWork(`busy-${i}`),
+      ]);
+      await new Promise((r) => setTimeout(r, 6_000));
+    } finally {
+      clearInterval(sampler);
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    const m = await measure(sim.child);
+    const res = await fetch(`${sim.url}/_sim/memory`);
+    const { kinds } = (await res.json()) as { kinds: BusyResult['kinds'] };
+    return {
+      budget,
+      namespaces: count,
+      heldMb: held(m) / 2 ** 20,
+      rssMb: m.rss / 2 ** 20,
+      peakRssMb: Math.max(peak, m.rss / 2 ** 20),
+      kinds,
+      seconds,
+    };
+  } finally {
+    for (const c of connections) c.close();
+    if (sim) await stop(sim.child);
+  }
+}
+
 /**
  * Figure 9: what a namespace costs. Each simulator (a fresh CLI process with `--expose-gc` and a preloaded
  * probe that answers its memory after a full GC) gets namespaces with a small world, `counts` at a time
@@ -258,6 +370,8 @@ export async function namespacesFigure(opts: {
   connections: number;
   /** The simulators measured (default both). */
   simulators?: Sim[];
+  /** Busy annotation-sim namespaces, under the default budget and unbounded (default 1,000, at most the curve's last count). */
+  busyCount?: number;
   log: (s: string) => void;
 }): Promise<NamespacesResult> {
   const simulators = {} as NamespacesResult['simulators'];
@@ -273,5 +387,22 @@ export async function namespacesFigure(opts: {
     );
     simulators[kind] = { curve: points, rounds: rs };
   }
-  return { counts: opts.counts, roundCount: opts.roundCount, connections: opts.connections, simulators };
+  const busy: BusyResult[] = [];
+  if ((opts.simulators ?? ['annotation-sim']).includes('annotation-sim')) {
+    const count = opts.busyCount ?? Math.min(1000, opts.counts[opts.counts.length - 1] as number);
+    for (const budget of ['default', 'unbounded'] as const) {
+      const b = await busyNamespaces(count, budget, opts.connections);
+      opts.log(
+        `  annotation-sim ${count} busy namespaces, ${budget} budget: ${b.heldMb.toFixed(0)} MB held after GC, RSS ${b.rssMb.toFixed(0)} MB (peak ${b.peakRssMb.toFixed(0)}), ${b.seconds.toFixed(1)} s; ${b.kinds.map((k) => `${k.kind} ${(k.usedBytes / 2 ** 20).toFixed(1)}/${(k.maxBytes / 2 ** 20).toFixed(0)} MiB, ${k.evicted} evicted`).join('; ')}`,
+      );
+      busy.push(b);
+    }
+  }
+  return {
+    counts: opts.counts,
+    roundCount: opts.roundCount,
+    connections: opts.connections,
+    simulators,
+    busy,
+  };
 }
