@@ -6,15 +6,22 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
 /**
- * Large bodies under a small heap (hardening II): each simulator runs as a CLI with a 256 MB heap, as in
- * a small container, and takes 20 distinct 40 MB bodies. A simulator that kept a body after answering
- * it (in a cache, the journal, an error message) runs out of heap within a few of them; this one must
- * answer every request and still be healthy after the last.
+ * Large bodies under a small heap (hardening II and III): each simulator runs as a CLI with a 256 MB
+ * heap, as in a small container, and takes 12 distinct 40 MB bodies, six of each of two shapes: a long string
+ * (a simulator that kept a body after answering it, in a cache, the journal or an error message, runs out
+ * of heap within a few) and an array of small objects (JSON.parse of millions of objects took
+ * annotation-sim from 58 to 941 MB and killed it: issue 33). Then the worst each JSON budget lets through
+ * (a long string with a character outside Latin-1, so two bytes a character, and small objects, just
+ * under the budget's bytes), the control plane's (a seed, a scenario and a snapshot of 30 MB), and for
+ * annotation-sim an event payload of 5 million numbers (JSON inside a string) and a 100 MB binary file in
+ * a multipart upload, which keeps the 100 MiB limit and is never decoded. Every JSON body gets a 4xx
+ * (the file a 200), and the simulator is healthy after the last.
  */
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BODIES = 20;
-const BODY_BYTES = 40 * 1024 * 1024;
+const BODIES = 12;
+const MB = 1024 * 1024;
+const BODY_BYTES = 40 * MB;
 
 const children = new Set<ChildProcess>();
 afterEach(() => {
@@ -55,24 +62,59 @@ function startUnderSmallHeap(app: string): Promise<{ url: string; child: ChildPr
   });
 }
 
-/** One request with a body of `size` distinct random bytes (a JSON document around them); its status. */
-function sendBig(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  prefix: string,
-): Promise<number> {
-  // base64 of random bytes: a different body every time, so nothing can be answered from a cache.
-  const filler = randomBytes(Math.floor((BODY_BYTES * 3) / 4)).toString('base64');
-  const body = Buffer.from(`${prefix}${JSON.stringify(filler)}}`);
+/**
+ * A JSON document `${prefix}"<random base64>"}` of about `size` bytes: a different one every time;
+ * `twoByte` ends the string with `€`, so the decoded text and the parsed string take two bytes a character.
+ */
+function longStringBody(prefix: string, size: number, twoByte = false): Buffer {
+  const filler = randomBytes(Math.floor(((size - prefix.length - 6) * 3) / 4)).toString('base64');
+  const end = twoByte ? '€"}' : '"}';
+  return Buffer.concat([Buffer.from(`${prefix}"`), Buffer.from(filler, 'latin1'), Buffer.from(end)]);
+}
+
+/**
+ * `[{"a":1},{"q":7},…]` of `size` bytes: millions of small objects (eight bytes each, as in issue 33),
+ * their keys and digits random: a block of 128 Ki objects made afresh for every body, repeated.
+ */
+function smallObjectsBody(size: number): Buffer {
+  const item = 8; // {"a":1},
+  const blockItems = 128 * 1024;
+  const block = Buffer.alloc(blockItems * item);
+  const random = randomBytes(blockItems * 2);
+  block.fill('{"a":1},', 'latin1');
+  for (let i = 0; i < blockItems; i++) {
+    block[i * item + 2] = 0x61 + ((random[2 * i] as number) % 26);
+    block[i * item + 5] = 0x30 + ((random[2 * i + 1] as number) % 10);
+  }
+  const count = Math.floor((size - 2) / item);
+  const body = Buffer.allocUnsafe(count * item + 1);
+  body[0] = 0x5b; // [
+  body.fill(block, 1);
+  body[body.length - 1] = 0x5d; // ] over the last comma
+  return body;
+}
+
+/**
+ * The most a JSON budget of `values` lets through in `size` bytes: `values` less a few of the costliest
+ * kind (objects with a member name of their own: a hidden class each), then a long string with a
+ * character outside Latin-1 (two bytes a character, in the text and in the string parsed out of it).
+ */
+function worstWithinBody(size: number, values: number): Buffer {
+  const objects = Math.floor((values - 10) / 3);
+  const items = Array.from({ length: objects }, (_, i) => `{"k${i.toString(36)}":1}`).join(',');
+  const head = `{"a":[${items}],"s":`;
+  return longStringBody(head, size - 8, true);
+}
+
+/**
+ * One request; its status (-1 when the simulator cut the connection before reading it all, -2 when
+ * nothing listens any more: the simulator died).
+ */
+function send(url: string, method: string, headers: Record<string, string>, body: Buffer): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(
       url,
-      {
-        method,
-        agent: false,
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(body.length) },
-      },
+      { method, agent: false, headers: { ...headers, 'content-length': String(body.length) } },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -80,7 +122,11 @@ function sendBig(
     );
     // The simulator may answer and close before it has read everything: that is its answer.
     req.on('error', (e: NodeJS.ErrnoException) =>
-      e.code === 'EPIPE' || e.code === 'ECONNRESET' ? resolve(-1) : reject(e),
+      e.code === 'EPIPE' || e.code === 'ECONNRESET'
+        ? resolve(-1)
+        : e.code === 'ECONNREFUSED'
+          ? resolve(-2)
+          : reject(e),
     );
     req.end(body);
   });
@@ -92,36 +138,116 @@ async function health(url: string): Promise<number> {
   return res.status;
 }
 
-describe('20 distinct 40 MB bodies under a 256 MB heap', () => {
-  it('cluster-sim refuses each (past its 10 MiB limit) and lives', { timeout: 180_000 }, async () => {
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** Statuses of `BODIES` distinct 40 MB bodies, of each shape in turn, sent by `post`. */
+async function bothShapes(post: (body: Buffer) => Promise<number>, prefix: string): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < BODIES; i++)
+    statuses.push(await post(i % 2 ? smallObjectsBody(BODY_BYTES) : longStringBody(prefix, BODY_BYTES)));
+  return statuses;
+}
+
+const is4xx = (s: number) => s >= 400 && s < 500;
+
+/** Bodies the control plane reads whole (its limit is 32 MiB) that its budgets refuse or parse. */
+async function controlBodies(url: string): Promise<number[]> {
+  return [
+    await send(`${url}/_sim/seed`, 'POST', JSON_TYPE, smallObjectsBody(30 * MB)),
+    // Scenarios go to the YAML parser (~240 bytes a node): a budget of its own.
+    await send(`${url}/_sim/scenarios`, 'POST', JSON_TYPE, smallObjectsBody(30 * MB)),
+    // Parsed (a long string is one value), then refused as a snapshot.
+    await send(`${url}/_sim/state`, 'PUT', JSON_TYPE, longStringBody('{"state":', 30 * MB, true)),
+    // The most its JSON budget lets through.
+    await send(`${url}/_sim/state`, 'PUT', JSON_TYPE, worstWithinBody(32 * MB, 1_000_000)),
+  ];
+}
+
+describe('distinct 40 MB bodies of both shapes under a 256 MB heap', () => {
+  it('cluster-sim refuses each (past its 10 MiB limit or its JSON budget) and lives', {
+    timeout: 120_000,
+  }, async () => {
     const { url, child } = await startUnderSmallHeap('cluster-sim');
-    const statuses: number[] = [];
-    for (let i = 0; i < BODIES; i++) {
-      statuses.push(
-        await sendBig(
-          `${url}/v1beta1/projects/p1/locations/us-central1-a/clusters/c1/nodePools/np${i}`,
-          'PUT',
-          { authorization: 'Bearer t' },
-          '{"nodeVersion":',
-        ),
+    const headers = { ...JSON_TYPE, authorization: 'Bearer t' };
+    let n = 0;
+    const put = (body: Buffer) =>
+      send(
+        `${url}/v1beta1/projects/p1/locations/us-central1-a/clusters/c1/nodePools/np${n++}`,
+        'PUT',
+        headers,
+        body,
       );
-    }
-    expect(statuses.filter((s) => s !== 400 && s !== -1)).toEqual([]);
+    const big = await bothShapes(put, '{"nodeVersion":');
+    // Under the 10 MiB limit: a long string is parsed (and refused: no such cluster), small objects are
+    // past the count of values.
+    const underLimit = [
+      await put(longStringBody('{"nodeVersion":', 10 * MB - 1024, true)),
+      await put(smallObjectsBody(10 * MB - 1024)),
+      await put(worstWithinBody(10 * MB, 1_000_000)),
+    ];
+    const control = await controlBodies(url);
+    expect(big.filter((s) => !is4xx(s) && s !== -1)).toEqual([]);
+    expect(underLimit.every(is4xx)).toBe(true);
+    expect(control).toEqual([400, 400, 400, 400]);
     expect(child.exitCode).toBeNull();
     expect(await health(url)).toBe(200);
   });
 
-  it('annotation-sim reads, refuses each (a name past 256 characters) and lives', {
-    timeout: 180_000,
+  it('annotation-sim refuses each (past its JSON budget, or a name past 256 characters), takes a 100 MB file and lives', {
+    timeout: 120_000,
   }, async () => {
     const { url, child } = await startUnderSmallHeap('annotation-sim');
-    const basic = `Basic ${Buffer.from('admin:admin').toString('base64')}`;
-    const statuses: number[] = [];
-    for (let i = 0; i < BODIES; i++) {
-      statuses.push(await sendBig(`${url}/api/projects`, 'POST', { authorization: basic }, '{"name":'));
-    }
-    expect(statuses).toEqual(Array(BODIES).fill(400));
+    const auth = { authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}` };
+    const post = (body: Buffer) => send(`${url}/api/projects`, 'POST', { ...JSON_TYPE, ...auth }, body);
+    const big = await bothShapes(post, '{"name":');
+    const underBudget = [
+      await post(longStringBody('{"name":', 16 * MB - 1024, true)),
+      await post(smallObjectsBody(16 * MB - 1024)),
+      await post(worstWithinBody(16 * MB, 1_000_000)),
+    ];
+    const payload = `[${'1,'.repeat(5_000_000)}1]`;
+    const events = await send(
+      `${url}/api/events`,
+      'POST',
+      { ...JSON_TYPE, ...auth },
+      Buffer.from(
+        JSON.stringify({
+          events: [{ scope: 'send:exception', timestamp: '2026-01-01T00:00:00Z', payload }],
+          timestamp: '2026-01-01T00:00:00Z',
+        }),
+      ),
+    );
+    const control = await controlBodies(url);
+    const upload = await uploadFile(url, auth, 100 * MB - 4096);
+    expect(big).toEqual(Array(BODIES).fill(400));
+    expect(underBudget).toEqual([400, 400, 400]);
+    expect(events).toBe(400);
+    expect(control).toEqual([400, 400, 400, 400]);
+    expect(upload).toBe(200);
     expect(child.exitCode).toBeNull();
     expect(await health(url)).toBe(200);
   });
 });
+
+/** A new task's `Upload-Multiple` of one file of `size` random bytes (not UTF-8); the answer's status. */
+async function uploadFile(url: string, auth: Record<string, string>, size: number): Promise<number> {
+  const task = await fetch(`${url}/api/tasks`, {
+    method: 'POST',
+    headers: { ...auth, ...JSON_TYPE },
+    body: JSON.stringify({ name: 't', labels: [{ name: 'car' }] }),
+  });
+  const { id } = (await task.json()) as { id: number };
+  const data = `${url}/api/tasks/${id}/data/`;
+  await send(data, 'POST', { ...auth, 'upload-start': '' }, Buffer.alloc(0));
+  const boundary = 'heapBoundary7MA4YWxkTrZu0gW';
+  const form = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="client_files[0]"; filename="a.bin"\r\n` +
+        'Content-Type: application/octet-stream\r\n\r\n',
+    ),
+    randomBytes(size),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const type = `multipart/form-data; boundary=${boundary}`;
+  return send(data, 'POST', { ...auth, 'upload-multiple': '', 'content-type': type }, form);
+}
