@@ -188,9 +188,10 @@ export function parseRequestJson(sim: RequestBodyTarget, text: string, budget: J
 const CONTROL_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /**
- * The control plane's JSON budget (json-budget.ts says what a value costs): its whole body limit, a
- * million values (at most 64 MB built; a snapshot is ~18 bytes a value, so ~17 MiB of one; a larger
- * world loads from `--state-file`, which is streamed), and 200 levels (its documents are a few deep).
+ * The control plane's JSON budget (json-budget.ts says what a value costs; the worst body it lets
+ * through parses in 174 MB): its whole body limit, a million values (a snapshot is ~18 bytes a value,
+ * so ~17 MiB of one; a larger world loads from `--state-file`, which is streamed), and 200 levels (its
+ * documents are a few deep).
  */
 export const CONTROL_JSON_BUDGET: JsonBudget = {
   maxBytes: CONTROL_MAX_BODY_BYTES,

@@ -14,10 +14,13 @@
  * So a value is counted at 64 bytes. Strings are copied out of the text, and the text itself is in the
  * heap while it is parsed: a one-byte string if it is ASCII, else possibly two bytes a character (one
  * character outside Latin-1 is enough). The peak of a body of `b` bytes and `v` values is therefore at
- * most 2·b (the text) + 2·b (the strings copied out of it) + 64·v. The budgets of the simulators and
- * of the control plane (`limits` in SimulatorDefinition, `CONTROL_JSON_BUDGET` in body.ts) keep that
- * under ~130 MB, plus a simulator's own ~15 MB: a 256 MB heap survives any one body. JSON.parse and the
- * handlers that take its value run without awaiting, so two requests do not parse at once.
+ * most 2·b (the text) + 2·b (the strings copied out of it) + 64·v, less in fact, since values take
+ * bytes too. Measured, the worst each budget lets through (a million values of the costliest kind, the
+ * rest one string ending in `€`) parses in a heap of 93 MB at 10 MiB (cluster-sim's API), 112 MB at
+ * 16 MiB (annotation-sim's), 174 MB at 32 MiB (the control plane's, `CONTROL_JSON_BUDGET` in body.ts),
+ * Node's own 5 MB included; a simulator starts at ~15 MB: a 256 MB heap survives any one body
+ * (fuzz/test/heap-bound.test.ts sends them). JSON.parse and the handlers that take its value run
+ * without awaiting, so two requests do not parse at once.
  */
 
 /** Limits of one parse; past `maxBytes` the text is never decoded. */
