@@ -65,6 +65,51 @@ function ClockPanel({ api, live, say }: SectionProps) {
   );
 }
 
+interface MemoryBudgetView {
+  kinds: { kind: string; maxBytes: number; usedBytes: number; evicted: number }[];
+  namespace: { name: string; kinds: Record<string, { bytes: number; evicted: number }> };
+}
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+/**
+ * The process's memory budget (docs/decisions/0019): per kind of store, what all namespaces hold of its
+ * share and what was evicted, and the shown namespace's part.
+ */
+function MemoryTable({ api, live }: Pick<SectionProps, 'api' | 'live'>) {
+  const memory = useResource(() => api.get<MemoryBudgetView>('/memory'), [api, live.version]);
+  const m = memory.data;
+  if (!m) return memory.error ? <p role="alert">{memory.error}</p> : null;
+  return (
+    <div class="scroll">
+      <table aria-label="Memory budget">
+        <thead>
+          <tr>
+            <th scope="col">Kept</th>
+            <th scope="col">All namespaces</th>
+            <th scope="col">Evicted (all)</th>
+            <th scope="col">In {m.namespace.name}</th>
+            <th scope="col">Evicted there</th>
+          </tr>
+        </thead>
+        <tbody>
+          {m.kinds.map((k) => (
+            <tr key={k.kind} data-kind={k.kind}>
+              <th scope="row">{k.kind}</th>
+              <td>
+                {mib(k.usedBytes)} of {mib(k.maxBytes)}
+              </td>
+              <td>{k.evicted}</td>
+              <td>{mib(m.namespace.kinds[k.kind]?.bytes ?? 0)}</td>
+              <td>{m.namespace.kinds[k.kind]?.evicted ?? 0}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 function NamespacesPanel({ api, live, say, switchNamespace }: SectionProps) {
   const list = useResource(
     () => api.get<{ namespaces: string[] }>('/namespaces').then((r) => r.namespaces),
@@ -119,6 +164,7 @@ function NamespacesPanel({ api, live, say, switchNamespace }: SectionProps) {
           </li>
         ))}
       </ul>
+      <MemoryTable api={api} live={live} />
       <form
         aria-labelledby="create-namespace"
         onSubmit={async (e: Event) => {

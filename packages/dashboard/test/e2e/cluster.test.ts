@@ -232,6 +232,12 @@ describe('cluster-sim dashboard', () => {
     await expect.poll(() => rows.count()).toBe(1);
     expect(await rows.first().textContent()).toContain('404');
     await page.getByRole('tab', { name: 'Namespaces' }).click();
+    // The memory budget (docs/decisions/0019): each kind's share of all namespaces, and team-a's part.
+    const memory = page.getByRole('table', { name: 'Memory budget' });
+    await expect.poll(() => memory.locator('tbody tr').count()).toBe(2);
+    expect(await memory.locator('tr[data-kind="journal"]').textContent()).toContain('of 64.0 MiB');
+    expect(await memory.locator('tr[data-kind="operations"]').textContent()).toContain('of 32.0 MiB');
+    expect(await memory.locator('thead').textContent()).toContain('In team-a');
     // Reset empties that namespace's world (its journal too), and leaves the default one alone.
     await page.getByRole('button', { name: 'Reset namespace team-a' }).click();
     await page.getByRole('status').getByText('Namespace team-a reset').waitFor();
