@@ -12,7 +12,7 @@ import type { Operation, QueryParam } from './openapi';
 type Query = FuzzRequest['query'];
 
 /** What a hostile query is, for the findings file and the sweep's coverage. */
-export type HostileQueryKind =
+type HostileQueryKind =
   | 'deep filter'
   | 'garbage sort'
   | 'huge search'
@@ -21,7 +21,7 @@ export type HostileQueryKind =
   | 'repeated parameter'
   | 'every parameter at once';
 
-export interface HostileQuery {
+interface HostileQuery {
   kind: HostileQueryKind;
   query: Query;
 }
@@ -39,7 +39,7 @@ const isInteger = (p: QueryParam) => p.schema.type === 'integer' || p.schema.typ
 // --- values ------------------------------------------------------------------------------------------
 
 /** JSON Logic nested `depth` levels in one of four shapes, built without recursion. */
-export function deepJsonLogic(depth: number, style: 'array' | 'not' | 'and' | 'or'): string {
+function deepJsonLogic(depth: number, style: 'array' | 'not' | 'and' | 'or'): string {
   const [open, inner, close] = {
     array: ['[', '', ']'],
     not: ['{"!":', '{"var":"id"}', '}'],
@@ -89,7 +89,7 @@ const LONG_VALUES = ['x'.repeat(8193), 'é'.repeat(20_000), '%'.repeat(9000)];
  * Every kind of hostile query that applies to a route's declared parameters, each value once: what a
  * CI test sends to every list route (a few dozen requests per route).
  */
-export function hostileQueries(params: readonly QueryParam[]): HostileQuery[] {
+function hostileQueries(params: readonly QueryParam[]): HostileQuery[] {
   const out: HostileQuery[] = [];
   const one = (kind: HostileQueryKind, name: string, value: string) =>
     out.push({ kind, query: [{ name, value }] });

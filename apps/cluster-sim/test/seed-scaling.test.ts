@@ -162,3 +162,57 @@ describe('seeding at scale', () => {
     expect(perPlaced(10_000)).toBeLessThanOrEqual(63 + 1 + 63);
   });
 });
+
+describe('a seed into a large world', () => {
+  let h: Harness;
+  afterEach(() => h.close());
+
+  it('copies only the clusters it changes, and a refused seed leaves them as they were', async () => {
+    h = createHarness();
+    const clusters = Array.from({ length: 200 }, (_, i) => ({
+      projectId: 'p',
+      location: 'us-central1-a',
+      name: `c${i}`,
+      nodePools: [{ name: 'default-pool' }],
+    }));
+    await h.seed({ clusters });
+    const state = h.world().state;
+    const before = new Map(state.clusters);
+    const changed = 'p/us-central1-a/c7';
+    expect(state.clusters.has(changed)).toBe(true);
+    const poolsBefore = JSON.stringify([...(before.get(changed) as ClusterRecord).pools.keys()]);
+
+    // All or nothing: the second pool names a cluster that does not exist, so the first is not kept.
+    const refused = await h.post(
+      '/_sim/seed',
+      {
+        nodePools: [
+          { projectId: 'p', location: 'us-central1-a', cluster: 'c7', name: 'extra' },
+          { projectId: 'p', location: 'us-central1-a', cluster: 'nope', name: 'extra' },
+        ],
+      },
+      { token: null },
+    );
+    expect(refused.status).toBe(400);
+    expect(state.clusters.get(changed)).toBe(before.get(changed));
+    expect(JSON.stringify([...(state.clusters.get(changed) as ClusterRecord).pools.keys()])).toBe(
+      poolsBefore,
+    );
+
+    await h.seed({
+      nodePools: [{ projectId: 'p', location: 'us-central1-a', cluster: 'c7', name: 'extra' }],
+    });
+    // The cluster it changed is a new record; the 199 others are the very records they were (a seed
+    // copied the whole world before: seconds for one pool beside 10,000 clusters).
+    expect(state.clusters.get(changed)).not.toBe(before.get(changed));
+    expect([...(state.clusters.get(changed) as ClusterRecord).pools.keys()]).toEqual([
+      'default-pool',
+      'extra',
+    ]);
+    expect([...(before.get(changed) as ClusterRecord).pools.keys()]).toEqual(['default-pool']);
+    const shared = [...state.clusters].filter(
+      ([key, record]) => key !== changed && before.get(key) === record,
+    );
+    expect(shared).toHaveLength(199);
+  });
+});

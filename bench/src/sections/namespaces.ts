@@ -38,7 +38,7 @@ export interface Round {
 }
 
 /** A thousand busy namespaces in one annotation-sim process, under a memory budget or without one. */
-export interface BusyResult {
+interface BusyResult {
   /** `default`: the CLI's shares; `unbounded`: every share 64 GiB (each namespace bounded on its own only). */
   budget: 'default' | 'unbounded';
   namespaces: number;
@@ -304,7 +304,7 @@ const UNBOUNDED = ['events', 'deliveries', 'requests', 'journal'].flatMap((k) =>
  * busy (`busyWork`), over `connectionCount` connections; then, once the exports finished and the first
  * retries ran (6 s), its memory after a full GC and what the budget holds.
  */
-export async function busyNamespaces(
+async function busyNamespaces(
   count: number,
   budget: BusyResult['budget'],
   connectionCount: number,

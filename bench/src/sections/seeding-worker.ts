@@ -9,7 +9,7 @@ import { createClusterSim } from '@sims/cluster-sim';
  * time, and the process's CPU time (user + system, its GC threads included), which another process on
  * the same cores does not inflate.
  */
-export interface SeedingRun {
+interface SeedingRun {
   seedMs: number;
   importMs: number;
   seedCpuMs: number;

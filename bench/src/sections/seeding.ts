@@ -3,7 +3,7 @@ import { run } from '../lib/proc';
 import { BENCH_DIR } from '../lib/targets';
 import type { SeedingCurve } from './seeding-worker';
 
-export type { SeedingCurve, SeedingPoint } from './seeding-worker';
+export type { SeedingPoint } from './seeding-worker';
 
 export interface SeedingResult {
   sizes: number[];

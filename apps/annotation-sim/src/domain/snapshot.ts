@@ -22,11 +22,7 @@ const ISSUES_SHOWN = 3;
  * Parses a part of a snapshot with `schema`; a refusal names the part's path under `prefix`
  * (`state.extensions.events.events[3].scope: …`).
  */
-export function parseSnapshotPart<T extends z.ZodType>(
-  schema: T,
-  input: unknown,
-  prefix: Segments,
-): z.output<T> {
+function parseSnapshotPart<T extends z.ZodType>(schema: T, input: unknown, prefix: Segments): z.output<T> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issues = result.error.issues.map((issue) => ({

@@ -149,7 +149,7 @@ export function keptAsBytes(contentType: string | undefined): boolean {
 }
 
 /** Whether a request has no body, or only whitespace (a body kept as bytes: ASCII whitespace). */
-export function bodyIsBlank(sim: { rawBody?: string; bodyBytes?: Uint8Array }): boolean {
+function bodyIsBlank(sim: { rawBody?: string; bodyBytes?: Uint8Array }): boolean {
   const bytes = sim.bodyBytes;
   if (bytes === undefined) return (sim.rawBody ?? '').trim() === '';
   for (let i = 0; i < bytes.length; i++) {
@@ -165,7 +165,7 @@ export function bodyIsBlank(sim: { rawBody?: string; bodyBytes?: Uint8Array }): 
  * it reads, at ~100 bytes and 3 µs each: 1 MiB took 1.7 s and 45 MB); a longer one gets the message made
  * from V8's position (`pythonJsonError`), so a malformed body within the JSON budget stays cheap.
  */
-export const PYTHON_MESSAGE_MAX_CHARS = 256 * 1024;
+const PYTHON_MESSAGE_MAX_CHARS = 256 * 1024;
 
 /** Python's json error message for the first problem V8 reports (position when it says one). */
 function pythonJsonError(raw: string, message: string): string {

@@ -26,7 +26,7 @@ const refuse = (message: string): never => {
 };
 
 /** The value as given, or a 400 when it is longer than a query value may be. */
-export function boundedValue(name: string, value: string | undefined): string | undefined {
+function boundedValue(name: string, value: string | undefined): string | undefined {
   if (value !== undefined && value.length > QUERY_LIMITS.valueChars) {
     refuse(`${name}: values longer than ${QUERY_LIMITS.valueChars} characters are not supported`);
   }

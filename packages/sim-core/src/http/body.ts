@@ -160,7 +160,7 @@ export function takeRequestBody(
  * A body text parsed as {@link takeRequestBody} says, within `budget`'s depth and values (its bytes
  * are the caller's to check).
  */
-export function parseRequestJson(sim: RequestBodyTarget, text: string, budget: JsonBudget): void {
+function parseRequestJson(sim: RequestBodyTarget, text: string, budget: JsonBudget): void {
   const measured = checkJsonBudget(text, budget);
   if (measured.excess) {
     sim.jsonOverBudget = measured.excess;
@@ -193,7 +193,7 @@ const CONTROL_MAX_BODY_BYTES = 32 * 1024 * 1024;
  * so ~17 MiB of one; a larger world loads from `--state-file`, which is streamed), and 200 levels (its
  * documents are a few deep).
  */
-export const CONTROL_JSON_BUDGET: JsonBudget = {
+const CONTROL_JSON_BUDGET: JsonBudget = {
   maxBytes: CONTROL_MAX_BODY_BYTES,
   maxDepth: 200,
   maxValues: 1_000_000,

@@ -11,7 +11,7 @@ import type { BudgetPool, SlotMember, WorldBudget } from '@sims/sim-core';
 import type { EventStore } from './store';
 
 /** The kind and slot of the event log in a world's budget. */
-export const EVENTS_BUDGET_KIND = 'events';
+const EVENTS_BUDGET_KIND = 'events';
 const EVENTS_SLOT = 'events';
 
 export class EventsBudgetMember implements SlotMember {

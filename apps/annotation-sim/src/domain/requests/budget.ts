@@ -14,7 +14,7 @@ const REQUESTS_SLOT = 'requests';
 const REQUEST_BYTES = 1024;
 
 /** About what an ended request keeps: the record and, for an export, its file (base64, one byte a character). */
-export function requestBytes(r: BackgroundRequest): number {
+function requestBytes(r: BackgroundRequest): number {
   const outcome = r.outcome;
   if (!outcome) return REQUEST_BYTES;
   if (outcome.status === 'failed') return REQUEST_BYTES + outcome.message.length;
@@ -25,7 +25,7 @@ export function requestBytes(r: BackgroundRequest): number {
  * The world's finished requests in the budget, made on first use with the ended requests there are
  * then (a snapshot's).
  */
-export function requestsBudget(rs: RequestsState) {
+function requestsBudget(rs: RequestsState) {
   return rs.budget?.queue<string>(
     'requests',
     REQUESTS_SLOT,
