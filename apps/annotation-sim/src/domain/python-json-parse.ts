@@ -60,23 +60,29 @@ export function parsePythonJson(text: string): PythonJson {
   }
 
   function str(): string {
-    i++; // opening quote
+    const begin = i; // the opening quote, where Python says an unterminated string starts
+    const unterminated = (): never => {
+      i = begin;
+      return fail('Unterminated string starting at');
+    };
+    i++;
     let out = '';
     for (;;) {
-      if (i >= text.length) fail('Unterminated string');
+      if (i >= text.length) unterminated();
       const code = text.charCodeAt(i);
       const ch = text[i] as string;
       if (ch === '"') {
         i++;
         return out;
       }
-      if (code < 0x20) fail('Invalid control character');
+      if (code < 0x20) fail('Invalid control character at');
       if (ch !== '\\') {
         out += ch;
         i++;
         continue;
       }
       const esc = text[i + 1];
+      if (esc === undefined) unterminated();
       i += 2;
       switch (esc) {
         case '"':
@@ -105,7 +111,11 @@ export function parsePythonJson(text: string): PythonJson {
           break;
         case 'u': {
           const hex = text.slice(i, i + 4);
-          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('Invalid \\uXXXX escape');
+          // Python wants the four digits and one more character, and points at the `u`.
+          if (i + 4 >= text.length || !/^[0-9a-fA-F]{4}$/.test(hex)) {
+            i -= 1;
+            fail('Invalid \\uXXXX escape');
+          }
           out += String.fromCharCode(Number.parseInt(hex, 16));
           i += 4;
           break;
@@ -163,6 +173,8 @@ export function parsePythonJson(text: string): PythonJson {
     }
   }
 
+  // `json.loads` refuses a text that starts with a byte order mark before reading anything.
+  if (text.startsWith('\ufeff')) fail('Unexpected UTF-8 BOM (decode using utf-8-sig)');
   const result = value();
   skip();
   if (i !== text.length) fail('Extra data');

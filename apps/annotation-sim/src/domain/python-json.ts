@@ -194,6 +194,9 @@ function floatRepr(n: number): string {
   return Number.isNaN(n) ? 'nan' : n > 0 ? 'inf' : '-inf';
 }
 
+/** What Python's `str.isprintable` refuses (controls, format, surrogates, private use, unassigned, separators). */
+const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+
 function reprString(s: string): string {
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
   let out = quote;
@@ -204,13 +207,24 @@ function reprString(s: string): string {
     else if (ch === '\n') out += '\\n';
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else out += ch;
+    else if (ch !== ' ' && NON_PRINTABLE.test(ch)) {
+      // `\xhh`, `\uhhhh` or `\Uhhhhhhhh`, by the code point's size.
+      const hex = code.toString(16);
+      out +=
+        code < 0x100
+          ? `\\x${hex.padStart(2, '0')}`
+          : code < 0x10000
+            ? `\\u${hex.padStart(4, '0')}`
+            : `\\U${hex.padStart(8, '0')}`;
+    } else out += ch;
   }
   return out + quote;
 }
 
-/** Python's `repr()` of a JSON-like value (`None`, `True`, `'text'`, `{'a': 1}`). */
+/**
+ * Python's `repr()` of a JSON-like value (`None`, `True`, `'text'`, `{'a': 1}`), including the values
+ * `parsePythonJson` gives (an int's digits, a float's repr, a dict's keys in order).
+ */
 export function pythonRepr(value: unknown): string {
   if (value === null || value === undefined) return 'None';
   if (value === true) return 'True';
@@ -218,6 +232,10 @@ export function pythonRepr(value: unknown): string {
   if (typeof value === 'string') return reprString(value);
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : floatRepr(value);
   if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
+  if (value instanceof PyInt) return value.digits;
+  if (value instanceof PyFloat) return floatRepr(value.value);
+  if (value instanceof PyDict)
+    return `{${value.entries.map(([k, v]) => `${reprString(k)}: ${pythonRepr(v)}`).join(', ')}}`;
   const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
   return `{${entries.map(([k, v]) => `${reprString(k)}: ${pythonRepr(v)}`).join(', ')}}`;
 }

@@ -9,6 +9,7 @@ import { PythonJsonError, parsePythonJson } from '../domain/python-json-parse';
 import type { AnnotationData, AnnotationState } from '../domain/state';
 import { type Authenticated, type AuthOptions, authenticate, requireAuth } from './auth';
 import { orgContextOf } from './org-context';
+import { queryValue } from './query-values';
 import { CVAT_JSON, cvatJson, renderApiError } from './respond';
 
 /** What routes need from the app beyond the request. */
@@ -26,6 +27,7 @@ export class ApiRequest {
   readonly now: number;
   private authCache: Authenticated | undefined | null = null;
   private orgCache: OrgContext | undefined;
+  private paramsCache: URLSearchParams | undefined;
 
   constructor(
     readonly c: Context,
@@ -91,9 +93,10 @@ export class ApiRequest {
     return ok(this.sim.json);
   }
 
+  /** A query parameter as DRF's `request.query_params.get(name)` reads it: the last of repeated values. */
   query(name: string): string | undefined {
-    const v = new URL(this.c.req.url).searchParams.get(name);
-    return v === null ? undefined : v;
+    this.paramsCache ??= new URL(this.c.req.url).searchParams;
+    return queryValue(this.paramsCache, name);
   }
 
   actor(): Actor {

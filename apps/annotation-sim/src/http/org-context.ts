@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { ApiFailure } from '../domain/errors';
 import { type OrgContext, resolveOrgContext } from '../domain/org-context';
 import type { AnnotationState } from '../domain/state';
+import { queryValue } from './query-values';
 
 export type { OrgContext };
 
@@ -13,12 +14,12 @@ export type { OrgContext };
  * @example const ctx = orgContextOf(c, state); if (ctx.org) ...
  */
 export function orgContextOf(c: Context, state: AnnotationState): OrgContext {
-  const url = new URL(c.req.url);
-  const q = url.searchParams;
+  const q = new URL(c.req.url).searchParams;
   const header = c.req.header('x-organization');
+  // `request.GET.get(...)`: the last of repeated values.
   const result = resolveOrgContext(state, {
-    org: q.has('org') ? (q.get('org') as string) : undefined,
-    orgId: q.has('org_id') ? (q.get('org_id') as string) : undefined,
+    org: queryValue(q, 'org'),
+    orgId: queryValue(q, 'org_id'),
     header: header === undefined ? undefined : header,
   });
   if (!result.ok) throw new ApiFailure(result.error);

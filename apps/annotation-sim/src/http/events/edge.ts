@@ -3,6 +3,7 @@ import type { Context, Handler } from 'hono';
 import type { EventsCaller, ExportError } from '../../domain/events/export';
 import type { IdFilter } from '../../domain/events/record';
 import type { EventsState } from '../../domain/events/state';
+import { lastQueryValues } from '../query-values';
 import { cvatJson, djangoServerError, PERMISSION_DENIED } from '../respond';
 
 /**
@@ -31,11 +32,13 @@ export type EventsHandler<S> = (
   edge: EventsEdge<S>,
 ) => Response | Promise<Response>;
 
-/** Query parameters, first value of each (as DRF's `query_params.get`). */
+/**
+ * Query parameters, the last value of each: CVAT reads the events API's (`query_id`, `action`,
+ * `filename`, `location`, `cloud_storage_id`, `rq_id`, the id filters, `from`, `to`) with
+ * `query_params.get`, a QueryDict's last value.
+ */
 export function params(c: Context): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of new URL(c.req.url).searchParams) if (!(k in out)) out[k] = v;
-  return out;
+  return lastQueryValues(new URL(c.req.url).searchParams);
 }
 
 /** The one place export errors become responses. */

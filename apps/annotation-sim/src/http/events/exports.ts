@@ -124,7 +124,7 @@ export function createExport<S>(c: EventsContext<S>, caller: EventsCaller, edge:
 
 /** `GET /api/events/download?rq_id=`: the CSV of a finished export. */
 export function downloadExport<S>(c: EventsContext<S>, caller: EventsCaller, edge: EventsEdge<S>): Response {
-  const rqId = c.req.query('rq_id');
+  const rqId = params(c).rq_id;
   if (!rqId) return cvatJson(c, ['Missing request id in the query parameters'], 400);
   const parsed = parseRqId(rqId);
   if (!parsed) return cvatJson(c, ['Unexpected request id format'], 400);

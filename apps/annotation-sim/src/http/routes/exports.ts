@@ -13,6 +13,7 @@ import { enqueueRequest, findRequest, statusOf } from '../../domain/requests/lif
 import { type ExportWork, formatRequestId, pythonQuote, requestStatus } from '../../domain/requests/model';
 import { requestsOf } from '../../domain/requests/state';
 import type { ApiRequest } from '../api';
+import { queryValue } from '../query-values';
 import { requestPlan } from '../request-plan';
 import { cvatJson, djangoHtml, PERMISSION_DENIED } from '../respond';
 import { byId, type RouteSpec, refused } from '../route-table';
@@ -213,7 +214,7 @@ const download = (target: ExportTarget, kind: keyof typeof SERVES) => (r: ApiReq
 };
 
 // Fault rules can target one export by its resource (`tasks/5`), or one download by `rq_id`.
-const rqIdQuery = (c: Context) => c.req.query('rq_id') ?? '';
+const rqIdQuery = (c: Context) => queryValue(new URL(c.req.url).searchParams, 'rq_id') ?? '';
 
 /** The export and download routes of projects, tasks and jobs. */
 export const exportRoutes: readonly RouteSpec[] = [

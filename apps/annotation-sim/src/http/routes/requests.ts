@@ -12,7 +12,8 @@ import {
 } from '../../domain/requests/listing';
 import { requestsOf } from '../../domain/requests/state';
 import type { ApiRequest } from '../api';
-import { jsonLogicFilter, paginate } from '../pagination';
+import { nonModelJsonLogicFilter } from '../json-logic-filter';
+import { paginate } from '../pagination';
 import { sortKeys } from '../query-limits';
 import { cvatJson, djangoHtml, emptyBody } from '../respond';
 import { type RouteSpec, refused } from '../route-table';
@@ -112,7 +113,7 @@ function handleListRequests(r: ApiRequest): Response {
   const fields = Object.fromEntries(
     SIMPLE_FILTERS.map((name) => [name, (e: RequestEntry) => e.fields[name]]),
   ) as Record<string, (e: RequestEntry) => unknown>;
-  entries = jsonLogicFilter(entries, r.query('filter'), fields);
+  entries = nonModelJsonLogicFilter(entries, r.query('filter'), fields);
   entries = sortEntries(entries, r.query('sort'));
   return cvatJson(
     r.c,

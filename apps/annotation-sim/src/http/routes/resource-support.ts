@@ -5,7 +5,8 @@ import type { CommentRec, IssueRec, JobRec, ProjectRec, TaskRec } from '../../do
 import type { MutationContext } from '../../domain/mutation';
 import { mayAccess, mayList } from '../../domain/resource-rules';
 import type { ApiRequest } from '../api';
-import { jsonLogicFilter, paginate, searchFilter, sortBy } from '../pagination';
+import { jsonLogicFilter } from '../json-logic-filter';
+import { paginate, searchFilter, sortBy } from '../pagination';
 import { cvatJson, noContent } from '../respond';
 import { refused } from '../route-table';
 

@@ -17,7 +17,8 @@ import {
 import { validateWebhookWrite, webhookEventsFor } from '../../domain/webhooks';
 import type { ApiRequest } from '../api';
 import type { AppDeps, Kernel } from '../deps';
-import { jsonLogicFilter, paginate, searchFilter, sortBy } from '../pagination';
+import { jsonLogicFilter } from '../json-logic-filter';
+import { paginate, searchFilter, sortBy } from '../pagination';
 import { cvatJson, noContent } from '../respond';
 import { byId, type RouteSpec, refused, registerRoutes } from '../route-table';
 import { username } from './resource-support';
