@@ -9,6 +9,7 @@ import type {
   WebhookRec,
 } from './model';
 import type { OrgContext } from './org-context';
+import { membershipsOfOrg } from './relations';
 import type { AnnotationData } from './state';
 
 /**
@@ -25,8 +26,9 @@ const hasUserPrivilege = (u: UserRec): boolean => isAdmin(u) || u.privilege === 
 
 export function roleIn(data: AnnotationData, userId: number, orgId: number | null): OrgRole | null {
   if (orgId === null) return null;
-  for (const m of data.memberships.values()) {
-    if (m.user_id === userId && m.organization_id === orgId && m.is_active) return m.role;
+  // The organization's memberships only: this runs for every record a list view considers.
+  for (const m of membershipsOfOrg(data, orgId)) {
+    if (m.user_id === userId && m.is_active) return m.role;
   }
   return null;
 }

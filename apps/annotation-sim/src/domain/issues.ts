@@ -6,6 +6,7 @@ import { requestSchemas } from '@sims/annotation-schema/request-schemas';
 import { ok, type Result } from './errors';
 import type { CommentRec, IssueRec, JobRec, UserRec } from './model';
 import { emit, type MutationContext, type Rec, represent, scopeOf, stamp, update } from './mutation';
+import { commentsOfIssue } from './relations';
 import { mayUse, relatedPk, usersExist, validated } from './resource-rules';
 import { type AnnotationState, nextId } from './state';
 
@@ -109,7 +110,7 @@ export function updateIssue(ctx: MutationContext, i: IssueRec, patch: Partial<Is
 export function deleteIssue(ctx: MutationContext, i: IssueRec): void {
   const s = ctx.state;
   const scope = scopeOf(s, 'issue', i as unknown as Rec);
-  for (const c of [...s.comments.values()]) if (c.issue_id === i.id) deleteComment(ctx, c);
+  for (const c of commentsOfIssue(s, i.id)) deleteComment(ctx, c);
   const snapshot = represent(ctx, 'issue', i as unknown as Rec);
   s.issues.delete(i.id);
   emit(ctx, 'delete', 'issue', i as unknown as Rec, { resource: snapshot, scope });

@@ -15,6 +15,7 @@ import type {
   ResourceKind,
   TaskRec,
 } from './model';
+import { deliveriesOfWebhook } from './relations';
 import {
   commentRead,
   invitationRead,
@@ -233,5 +234,5 @@ export function createLabels(
 /** Deletes a webhook and its deliveries without any event (a database cascade). */
 export function deleteWebhookCascade(s: AnnotationState, webhookId: number): void {
   s.webhooks.delete(webhookId);
-  for (const d of [...s.deliveries.values()]) if (d.webhook_id === webhookId) s.deliveries.delete(d.id);
+  for (const d of deliveriesOfWebhook(s, webhookId)) s.deliveries.delete(d.id);
 }

@@ -18,6 +18,7 @@ import {
 } from './mutation';
 import type { OrgContext } from './org-context';
 import { deleteProject } from './projects';
+import { invitationsOfMembership, membershipsOfOrg } from './relations';
 import { validated } from './resource-rules';
 import { type AnnotationState, nextId } from './state';
 import { deleteTask } from './tasks';
@@ -180,7 +181,7 @@ export function deleteOrganization(ctx: MutationContext, org: OrganizationRec): 
   for (const w of [...s.webhooks.values()]) if (w.organization_id === org.id) deleteWebhookCascade(s, w.id);
   for (const p of [...s.projects.values()]) if (p.organization_id === org.id) deleteProject(ctx, p);
   for (const t of [...s.tasks.values()]) if (t.organization_id === org.id) deleteTask(ctx, t);
-  for (const m of [...s.memberships.values()]) if (m.organization_id === org.id) deleteMembership(ctx, m);
+  for (const m of membershipsOfOrg(s, org.id)) deleteMembership(ctx, m);
   const snapshot = represent(ctx, 'organization', org as unknown as Rec);
   s.organizations.delete(org.id);
   emit(ctx, 'delete', 'organization', org as unknown as Rec, {
@@ -200,18 +201,16 @@ export function updateMembership(
 /** Removes a membership and the invitations that created it. */
 export function deleteMembership(ctx: MutationContext, m: MembershipRec): void {
   const s = ctx.state;
-  for (const i of [...s.invitations.values()]) {
-    if (i.membership_id === m.id) {
-      const snap = represent(ctx, 'invitation', i as unknown as Rec);
-      s.invitations.delete(i.key);
-      emit(
-        ctx,
-        'delete',
-        'invitation',
-        { ...(i as unknown as Rec), __org: m.organization_id },
-        { resource: snap, scope: { orgId: m.organization_id, projectId: null, taskId: null, jobId: null } },
-      );
-    }
+  for (const i of invitationsOfMembership(s, m.id)) {
+    const snap = represent(ctx, 'invitation', i as unknown as Rec);
+    s.invitations.delete(i.key);
+    emit(
+      ctx,
+      'delete',
+      'invitation',
+      { ...(i as unknown as Rec), __org: m.organization_id },
+      { resource: snap, scope: { orgId: m.organization_id, projectId: null, taskId: null, jobId: null } },
+    );
   }
   const snapshot = represent(ctx, 'membership', m as unknown as Rec);
   s.memberships.delete(m.id);

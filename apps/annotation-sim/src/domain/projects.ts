@@ -17,6 +17,7 @@ import {
   update,
 } from './mutation';
 import type { OrgContext } from './org-context';
+import { tasksOfProject } from './relations';
 import { type LabelInput, labelsOf, present, relatedPk, usersExist, validated } from './resource-rules';
 import { type AnnotationState, nextId } from './state';
 import { deleteTask } from './tasks';
@@ -104,8 +105,7 @@ export function updateProject(ctx: MutationContext, p: ProjectRec, patch: Partia
   const res = update(ctx, 'project', p, patch);
   if ('organization_id' in patch) {
     // The project's tasks follow it to the new organization (a queryset update: no signals).
-    for (const t of ctx.state.tasks.values())
-      if (t.project_id === p.id) t.organization_id = p.organization_id;
+    for (const t of tasksOfProject(ctx.state, p.id)) t.organization_id = p.organization_id;
   }
   return res;
 }
@@ -114,7 +114,7 @@ export function deleteProject(ctx: MutationContext, p: ProjectRec): void {
   const s = ctx.state;
   // Project webhooks are cascade-deleted with the project, so they never receive delete:project (#5631).
   for (const w of [...s.webhooks.values()]) if (w.project_id === p.id) deleteWebhookCascade(s, w.id);
-  for (const t of [...s.tasks.values()]) if (t.project_id === p.id) deleteTask(ctx, t);
+  for (const t of tasksOfProject(s, p.id)) deleteTask(ctx, t);
   const snapshot = represent(ctx, 'project', p as unknown as Rec);
   s.projects.delete(p.id);
   emit(ctx, 'delete', 'project', p as unknown as Rec, { resource: snapshot });

@@ -11,9 +11,21 @@ import type {
   UserRec,
   WebhookRec,
 } from './model';
+import {
+  commentCountOfIssue,
+  deliveriesOfWebhook,
+  invitationsOfMembership,
+  issueCountOfJob,
+  jobsOfTask,
+  tasksOfProject,
+} from './relations';
 import type { AnnotationData } from './state';
 
-/** Read representations, exactly the keys (and key order) of CVAT's read serializers. */
+/**
+ * Read representations, exactly the keys (and key order) of CVAT's read serializers. What a record counts
+ * or lists of its children (a task's jobs, a job's issues) is read through the tables' parent indexes
+ * (relations.ts): a page of tasks reads the jobs of those tasks, not every job of the world per task.
+ */
 
 export function basicUser(data: AnnotationData, id: number | null): Record<string, unknown> | null {
   if (id === null) return null;
@@ -56,7 +68,7 @@ export function organizationRead(data: AnnotationData, o: OrganizationRec): Reco
 }
 
 export function membershipRead(data: AnnotationData, m: MembershipRec): Record<string, unknown> {
-  const invitation = [...data.invitations.values()].find((i) => i.membership_id === m.id);
+  const invitation = invitationsOfMembership(data, m.id)[0];
   return {
     id: m.id,
     user: basicUser(data, m.user_id),
@@ -88,7 +100,7 @@ export function invitationRead(data: AnnotationData, i: InvitationRec, now: numb
 }
 
 export function projectRead(data: AnnotationData, p: ProjectRec): Record<string, unknown> {
-  const tasks = [...data.tasks.values()].filter((t) => t.project_id === p.id);
+  const tasks = tasksOfProject(data, p.id);
   const dims = tasks.map((t) => t.dimension).filter((d) => d !== '');
   return {
     url: `${data.baseUrl}/api/projects/${p.id}`,
@@ -111,10 +123,6 @@ export function projectRead(data: AnnotationData, p: ProjectRec): Record<string,
     labels: { url: `${data.baseUrl}/api/labels?project_id=${p.id}` },
     assignee_updated_date: p.assignee_updated_date,
   };
-}
-
-function taskJobs(data: AnnotationData, taskId: number): JobRec[] {
-  return [...data.jobs.values()].filter((j) => j.task_id === taskId);
 }
 
 /**
@@ -148,7 +156,7 @@ function taskSegments(data: AnnotationData, jobs: JobRec[]): Record<string, unkn
 
 export function taskRead(data: AnnotationData, t: TaskRec): Record<string, unknown> {
   const project = t.project_id === null ? undefined : data.projects.get(t.project_id);
-  const jobs = taskJobs(data, t.id);
+  const jobs = jobsOfTask(data, t.id);
   // Compatibility (seed 2.4): `segments` where the 2022 serializer had it, right after `status`.
   const segments = data.compat?.taskSegments ? { segments: taskSegments(data, jobs) } : {};
   return {
@@ -198,7 +206,7 @@ export function taskRead(data: AnnotationData, t: TaskRec): Record<string, unkno
 export function jobRead(data: AnnotationData, j: JobRec): Record<string, unknown> {
   const task = data.tasks.get(j.task_id);
   const project = task?.project_id == null ? undefined : data.projects.get(task.project_id);
-  const issues = [...data.issues.values()].filter((i) => i.job_id === j.id).length;
+  const issues = issueCountOfJob(data, j.id);
   return {
     url: `${data.baseUrl}/api/jobs/${j.id}`,
     id: j.id,
@@ -237,7 +245,7 @@ export function jobRead(data: AnnotationData, j: JobRec): Record<string, unknown
 }
 
 export function issueRead(data: AnnotationData, i: IssueRec): Record<string, unknown> {
-  const comments = [...data.comments.values()].filter((c) => c.issue_id === i.id).length;
+  const comments = commentCountOfIssue(data, i.id);
   return {
     id: i.id,
     frame: i.frame,
@@ -266,8 +274,7 @@ export function commentRead(data: AnnotationData, c: CommentRec): Record<string,
 /** The delivery with the highest id, which `last_status`/`last_delivery_date` come from. */
 function lastDelivery(data: AnnotationData, webhookId: number): DeliveryRec | undefined {
   let last: DeliveryRec | undefined;
-  for (const d of data.deliveries.values())
-    if (d.webhook_id === webhookId && (!last || d.id > last.id)) last = d;
+  for (const d of deliveriesOfWebhook(data, webhookId)) if (!last || d.id > last.id) last = d;
   return last;
 }
 

@@ -1,3 +1,4 @@
+import { ChildTable } from './child-table';
 import type {
   AccessTokenRec,
   CommentRec,
@@ -13,6 +14,7 @@ import type {
   UserRec,
   WebhookRec,
 } from './model';
+import { PARENT } from './relations';
 
 /**
  * The webhooks table: a Map that freezes the records put in it and tells its watchers of every change.
@@ -69,8 +71,20 @@ export const TABLES = [
 export type TableName = (typeof TABLES)[number];
 
 /**
+ * `table` as a ChildTable keyed by `parentOf`: itself if it is one, else a copy (a snapshot import assigns
+ * plain Maps). The copy starts without an index: the replaced table's went with it.
+ */
+function childTable<K, V>(table: Map<K, V>, parentOf: (row: V) => unknown): ChildTable<K, V> {
+  return table instanceof ChildTable && table.parentOf === parentOf
+    ? (table as ChildTable<K, V>)
+    : new ChildTable(parentOf, table);
+}
+
+/**
  * A world's tables, each made the first time it is read: a namespace that was only touched holds its
  * users and tokens (the seeded admin) and no empty Map besides. Assigning a table replaces it (snapshots).
+ * The tables of rows with a parent are ChildTables (child-table.ts): they answer a parent's rows without
+ * reading the others'.
  */
 export class LazyTables {
   private _users: Map<number, UserRec> | undefined;
@@ -78,15 +92,15 @@ export class LazyTables {
   private _sessions: Map<string, SessionRec> | undefined;
   private _accessTokens: Map<string, AccessTokenRec> | undefined;
   private _organizations: Map<number, OrganizationRec> | undefined;
-  private _memberships: Map<number, MembershipRec> | undefined;
-  private _invitations: Map<string, InvitationRec> | undefined;
+  private _memberships: ChildTable<number, MembershipRec> | undefined;
+  private _invitations: ChildTable<string, InvitationRec> | undefined;
   private _projects: Map<number, ProjectRec> | undefined;
-  private _tasks: Map<number, TaskRec> | undefined;
-  private _jobs: Map<number, JobRec> | undefined;
-  private _issues: Map<number, IssueRec> | undefined;
-  private _comments: Map<number, CommentRec> | undefined;
+  private _tasks: ChildTable<number, TaskRec> | undefined;
+  private _jobs: ChildTable<number, JobRec> | undefined;
+  private _issues: ChildTable<number, IssueRec> | undefined;
+  private _comments: ChildTable<number, CommentRec> | undefined;
   private _webhooks: WebhookTable | undefined;
-  private _deliveries: Map<number, DeliveryRec> | undefined;
+  private _deliveries: ChildTable<number, DeliveryRec> | undefined;
 
   get users() {
     this._users ??= new Map();
@@ -123,19 +137,19 @@ export class LazyTables {
   set organizations(table) {
     this._organizations = table;
   }
-  get memberships() {
-    this._memberships ??= new Map();
+  get memberships(): Map<number, MembershipRec> {
+    this._memberships ??= new ChildTable(PARENT.memberships);
     return this._memberships;
   }
-  set memberships(table) {
-    this._memberships = table;
+  set memberships(table: Map<number, MembershipRec>) {
+    this._memberships = childTable(table, PARENT.memberships);
   }
-  get invitations() {
-    this._invitations ??= new Map();
+  get invitations(): Map<string, InvitationRec> {
+    this._invitations ??= new ChildTable(PARENT.invitations);
     return this._invitations;
   }
-  set invitations(table) {
-    this._invitations = table;
+  set invitations(table: Map<string, InvitationRec>) {
+    this._invitations = childTable(table, PARENT.invitations);
   }
   get projects() {
     this._projects ??= new Map();
@@ -144,45 +158,45 @@ export class LazyTables {
   set projects(table) {
     this._projects = table;
   }
-  get tasks() {
-    this._tasks ??= new Map();
+  get tasks(): Map<number, TaskRec> {
+    this._tasks ??= new ChildTable(PARENT.tasks);
     return this._tasks;
   }
-  set tasks(table) {
-    this._tasks = table;
+  set tasks(table: Map<number, TaskRec>) {
+    this._tasks = childTable(table, PARENT.tasks);
   }
-  get jobs() {
-    this._jobs ??= new Map();
+  get jobs(): Map<number, JobRec> {
+    this._jobs ??= new ChildTable(PARENT.jobs);
     return this._jobs;
   }
-  set jobs(table) {
-    this._jobs = table;
+  set jobs(table: Map<number, JobRec>) {
+    this._jobs = childTable(table, PARENT.jobs);
   }
-  get issues() {
-    this._issues ??= new Map();
+  get issues(): Map<number, IssueRec> {
+    this._issues ??= new ChildTable(PARENT.issues);
     return this._issues;
   }
-  set issues(table) {
-    this._issues = table;
+  set issues(table: Map<number, IssueRec>) {
+    this._issues = childTable(table, PARENT.issues);
   }
-  get comments() {
-    this._comments ??= new Map();
+  get comments(): Map<number, CommentRec> {
+    this._comments ??= new ChildTable(PARENT.comments);
     return this._comments;
   }
-  set comments(table) {
-    this._comments = table;
+  set comments(table: Map<number, CommentRec>) {
+    this._comments = childTable(table, PARENT.comments);
   }
   /** The same table for good (the delivery engine watches it): snapshots refill it. */
   get webhooks() {
     this._webhooks ??= new WebhookTable();
     return this._webhooks;
   }
-  get deliveries() {
-    this._deliveries ??= new Map();
+  get deliveries(): Map<number, DeliveryRec> {
+    this._deliveries ??= new ChildTable(PARENT.deliveries);
     return this._deliveries;
   }
-  set deliveries(table) {
-    this._deliveries = table;
+  set deliveries(table: Map<number, DeliveryRec>) {
+    this._deliveries = childTable(table, PARENT.deliveries);
   }
 
   /**

@@ -17,6 +17,7 @@ import {
   update,
 } from './mutation';
 import type { OrgContext } from './org-context';
+import { issuesOfJob, jobsOfTask, taskProjectChanged } from './relations';
 import {
   type LabelInput,
   labelsOf,
@@ -158,7 +159,11 @@ export function createTask(ctx: MutationContext, input: TaskInput): TaskRec {
 }
 
 export function updateTask(ctx: MutationContext, t: TaskRec, patch: Partial<TaskRec>): TaskRec {
-  return update(ctx, 'task', t, patch);
+  const moves = 'project_id' in patch && patch.project_id !== t.project_id;
+  if (moves) taskProjectChanged(ctx.state);
+  update(ctx, 'task', t, patch);
+  if (moves) taskProjectChanged(ctx.state);
+  return t;
 }
 
 /**
@@ -225,14 +230,14 @@ export function attachTaskData(ctx: MutationContext, t: TaskRec, input: TaskData
 
 export function deleteTask(ctx: MutationContext, t: TaskRec): void {
   const s = ctx.state;
-  const jobs = [...s.jobs.values()].filter((j) => j.task_id === t.id);
+  const jobs = jobsOfTask(s, t.id);
   const snapshots = jobs.map((j) => ({
     j,
     snap: represent(ctx, 'job', j as unknown as Rec),
     scope: scopeOf(s, 'job', j as unknown as Rec),
   }));
   for (const j of jobs) {
-    for (const i of [...s.issues.values()]) if (i.job_id === j.id) deleteIssue(ctx, i);
+    for (const i of issuesOfJob(s, j.id)) deleteIssue(ctx, i);
   }
   const snapshot = represent(ctx, 'task', t as unknown as Rec);
   for (const { j, snap, scope } of snapshots) {

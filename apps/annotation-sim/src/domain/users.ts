@@ -7,6 +7,7 @@ import { isAdmin } from './access';
 import { formatDrfDate } from './dates';
 import { fail, invalid, ok, type Result } from './errors';
 import type { UserRec } from './model';
+import { membershipsOfOrg } from './relations';
 import { validated } from './resource-rules';
 import { basicUser, userRead } from './serializers';
 import type { AnnotationState } from './state';
@@ -67,9 +68,8 @@ export function signingTarget(body: unknown): Result<string> {
 export function usersInContext(state: AnnotationState, orgId: number | null): UserRec[] {
   const users = [...state.users.values()];
   if (orgId === null) return users;
-  return users.filter((u) =>
-    [...state.memberships.values()].some((m) => m.user_id === u.id && m.organization_id === orgId),
-  );
+  const members = new Set(membershipsOfOrg(state, orgId).map((m) => m.user_id));
+  return users.filter((u) => members.has(u.id));
 }
 
 /** CVAT's UserViewSet: admins (and a user reading themself) get the full User, everyone else BasicUser. */

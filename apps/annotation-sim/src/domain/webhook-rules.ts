@@ -8,6 +8,7 @@ import { formatDrfDate } from './dates';
 import { type ApiError, denied, fail, invalid, notFound, ok, type Result } from './errors';
 import type { DeliveryRec, ProjectRec, UserRec, WebhookRec } from './model';
 import type { OrgContext } from './org-context';
+import { deliveriesOfWebhook } from './relations';
 import { type AnnotationState, nextId } from './state';
 import { validateWebhookWrite, type WebhookInput } from './webhooks';
 
@@ -153,11 +154,9 @@ export function updateWebhook(
 
 /** A webhook's deliveries, most recently updated first (ties: newest id first). */
 export function deliveriesOf(state: AnnotationState, w: WebhookRec): DeliveryRec[] {
-  return [...state.deliveries.values()]
-    .filter((d) => d.webhook_id === w.id)
-    .sort((a, b) =>
-      a.updated_date === b.updated_date ? b.id - a.id : a.updated_date < b.updated_date ? 1 : -1,
-    );
+  return deliveriesOfWebhook(state, w.id).sort((a, b) =>
+    a.updated_date === b.updated_date ? b.id - a.id : a.updated_date < b.updated_date ? 1 : -1,
+  );
 }
 
 /**

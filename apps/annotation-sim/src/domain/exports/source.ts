@@ -3,6 +3,7 @@
  * labels and frames. The simulator keeps no annotations, so every export carries none.
  */
 import type { JobRec, ProjectRec, TaskRec } from '../model';
+import { jobsOfTask, tasksOfProject } from '../relations';
 import type { AnnotationData } from '../state';
 
 export type ExportTarget = 'project' | 'task' | 'job';
@@ -33,7 +34,7 @@ const range = (start: number, stop: number) =>
   Array.from({ length: Math.max(0, stop - start + 1) }, (_, i) => start + i);
 
 function taskJobs(data: AnnotationData, taskId: number): JobRec[] {
-  return [...data.jobs.values()].filter((j) => j.task_id === taskId).sort((a, b) => a.id - b.id);
+  return jobsOfTask(data, taskId).sort((a, b) => a.id - b.id);
 }
 
 function wholeTask(data: AnnotationData, task: TaskRec): ExportTask {
@@ -50,7 +51,7 @@ export function exportSource(
   if (target === 'project') {
     const project = data.projects.get(id);
     if (!project) return undefined;
-    const tasks = [...data.tasks.values()].filter((t) => t.project_id === id).sort((a, b) => a.id - b.id);
+    const tasks = tasksOfProject(data, id).sort((a, b) => a.id - b.id);
     return {
       data,
       target,
