@@ -3,6 +3,7 @@ import { withKubeletDefaults } from './defaults';
 import { computeEtag } from './etag';
 import { deepFreeze } from './freeze';
 import { type ApiVersion, nodePoolSelfLink } from './names';
+import { liveOperationsOf } from './operations-live';
 import type { ClusterRecord, ClusterState, NodePoolShape, PoolDerived, PoolRecord } from './state';
 import { compareVersions } from './versions';
 
@@ -267,13 +268,9 @@ export function refreshCluster(state: ClusterState, record: ClusterRecord): void
   const defaultPool = record.pools.get('default-pool');
   if (defaultPool?.pool.config) record.cluster.nodeConfig = defaultPool.pool.config;
   else delete record.cluster.nodeConfig;
-  const live = [...state.operations.values()].filter(
-    (op) =>
-      op.status !== 'DONE' &&
-      op.projectId === record.projectId &&
-      op.location === record.location &&
-      op.cluster === record.name,
-  );
+  // The cluster's own running operations (operations-live.ts): a scan of the world's (up to 10,000) per
+  // pool change was most of its cost in a busy world.
+  const live = liveOperationsOf(state, record);
   // Nodes a rollout adds for a while: surge nodes, the green pool beside the blue one.
   const extra = live.reduce((sum, op) => sum + (op.rollout?.steps[op.rollout.reached]?.extraNodes ?? 0), 0);
   record.cluster.currentNodeCount =

@@ -1,4 +1,5 @@
 import { fail, ok, type Result } from './errors';
+import { liveOperationsOf } from './operations-live';
 import type { ClusterRecord, ClusterState, OperationRecord, OperationTypeName } from './state';
 
 /** Operation types that hold the whole cluster: nothing else may run beside them. */
@@ -10,15 +11,12 @@ const CLUSTER_WIDE: ReadonlySet<OperationTypeName> = new Set([
   'REPAIR_CLUSTER',
 ]);
 
-/** The cluster's operations that are not DONE yet. */
+/**
+ * The cluster's operations that are not DONE yet, in the order they were made (the first blocking one is
+ * the one a refusal names). Read through the index of operations-live.ts, not a scan of the world's.
+ */
 export function liveOperations(state: ClusterState, record: ClusterRecord): OperationRecord[] {
-  return [...state.operations.values()].filter(
-    (op) =>
-      op.status !== 'DONE' &&
-      op.projectId === record.projectId &&
-      op.location === record.location &&
-      op.cluster === record.name,
-  );
+  return liveOperationsOf(state, record);
 }
 
 /**

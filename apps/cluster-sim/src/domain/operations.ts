@@ -4,6 +4,7 @@ import { refreshCluster, writePool } from './node-pools';
 import { completeChange, failChange, targetRecord } from './operation-changes';
 import { type OperationEvent, progressOf } from './operation-schedule';
 import { countDoneOperation, forgetOperation } from './operations-budget';
+import { operationMade } from './operations-live';
 import { blueGreenInfo, stepFraction, stepLimit, stepTime } from './rollouts';
 import type {
   ClusterRecord,
@@ -90,6 +91,7 @@ export function createOperation(
     ...(input.rollout ? { rollout: input.rollout } : {}),
   };
   state.operations.set(op.id, op);
+  operationMade(state, op);
   forgetOldOperations(state);
   return op;
 }
