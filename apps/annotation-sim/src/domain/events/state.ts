@@ -94,16 +94,32 @@ export function recordEvents(state: EventsState, records: readonly EventRecord[]
     return 0;
   }
   const store = state.store;
-  const max = state.settings.maxEvents;
-  const quarter = Math.max(1, Math.ceil(max / 4));
-  for (const r of records) {
-    if (store.length >= max) store.evictOldest(Math.max(quarter, store.length - max + 1));
-    store.append(r);
-  }
-  if (store.length > max) store.evictOldest(store.length - max);
+  const kept = keptAfter(store.length, records.length, state.settings.maxEvents);
+  // The rows held after are the last `kept` of the old rows and these: the others go now, and rows of
+  // this write the log would evict before it ends are counted, not written (a batch of 190,000 events
+  // into a log of 100,000 wrote every line and moved the rows kept four times).
+  const written = Math.min(records.length, kept);
+  store.evictOldest(store.length - (kept - written));
+  store.skip(records.length - written);
+  for (let i = records.length - written; i < records.length; i++) store.append(records[i] as EventRecord);
   // Then the process-wide budget: the oldest rows of any namespace go when the logs hold too much.
   if (records.length > 0) eventsBudgetOf(state)?.sync();
   return records.length;
+}
+
+/**
+ * The rows a log of `held` rows holds after `added` more, appended one at a time under the cap: a full
+ * log evicts its oldest quarter (or down to the cap) before the next row, and never holds more than
+ * `max` at the end.
+ */
+function keptAfter(held: number, added: number, max: number): number {
+  const quarter = Math.max(1, Math.ceil(max / 4));
+  let n = held;
+  for (let i = 0; i < added; i++) {
+    if (n >= max) n -= Math.min(n, Math.max(quarter, n - max + 1));
+    n++;
+  }
+  return Math.min(n, max);
 }
 
 /** Settings as the control plane and seeds take them (durations as `2s` or ms), built on first use. */

@@ -226,6 +226,17 @@ export class EventStore {
     if (this.capacity > FIRST_CAPACITY && keep * 4 < this.capacity) this.reallocate(evict.capacityFor(keep));
   }
 
+  /**
+   * Counts `count` rows as appended and at once evicted, never written: the oldest rows of a write
+   * larger than the log keeps, which no reader could see (`recordEvents`). Only on an empty store.
+   */
+  skip(count: number): void {
+    if (count <= 0) return;
+    if (this.size !== 0) throw new RangeError('rows are skipped only in an empty store');
+    this.epoch++;
+    this.first += count;
+  }
+
   private writeLine(i: number, r: CsvLineInput) {
     const writer = this.writer as CsvLineWriter;
     let segment = this.segments[this.segments.length - 1];
