@@ -10,7 +10,7 @@ import { formatDrfDateTime, parseIsoDateTime } from './time';
  */
 
 type FieldKind = 'char' | 'int' | 'datetime';
-export interface FieldSpec {
+interface FieldSpec {
   name: FieldName;
   kind: FieldKind;
   required?: boolean;
