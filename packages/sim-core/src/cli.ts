@@ -11,7 +11,7 @@ import { JsonStreamError, readJsonFile } from './json-stream-read';
 import type { BudgetKind } from './memory-budget';
 import { writeFileAtomic, writeJsonFileAtomic } from './state-file';
 import { DEFAULT_NAMESPACE } from './world';
-import { exportWorldSnapshot, importWorldSnapshot } from './world-snapshot';
+import { exportWorldSnapshot, importWorldSnapshot, snapshotJsonDepth } from './world-snapshot';
 
 /** Reads a file for the CLI, turning a missing file into a usage error rather than a stack trace. */
 export function readCliFile(path: string, what: string): string {
@@ -99,14 +99,15 @@ async function prepareWorld<S>(started: StartedForCli<S>, options: CommonCliOpti
 }
 
 /**
- * Reads `--state-file` (streamed: any size) into the default namespace's world. A missing file is a
- * first start (it is written on exit); a file that is not JSON, or not a snapshot, is a usage error
- * naming the file and where in it.
+ * Reads `--state-file` (streamed: any size, nested as deep as the simulator's snapshots) into the
+ * default namespace's world. A missing file is a first start (it is written on exit); a file that is
+ * not JSON, nests deeper than any world of the simulator, or is not a snapshot, is a usage error naming
+ * the file and where in it.
  */
 function loadStateFile<S>(kernel: NonNullable<StartedForCli<S>['kernel']>, file: string): void {
   let snapshot: unknown;
   try {
-    snapshot = readJsonFile(file);
+    snapshot = readJsonFile(file, { maxDepth: snapshotJsonDepth(kernel.def) });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     if (err instanceof JsonStreamError) throw new CliUsageError(`state file "${file}": ${err.message}`);

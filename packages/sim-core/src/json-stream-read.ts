@@ -9,7 +9,27 @@ import { joinPath } from './duration';
  * same), and a file that is not JSON is refused with the byte offset and the member it was in.
  */
 
-/** A file that is not JSON (or nests too deep): where, as a byte offset and as a path of members. */
+/** Segments of a long path shown before and after the `…` in a message. */
+const PATH_HEAD = 10;
+const PATH_TAIL = 3;
+
+/**
+ * A member path for a message: whole when short, else its first segments … its last, so that a value
+ * nested a thousand levels deep is not a thousand segments long.
+ *
+ * @example shortPath(['state', 'organizations', 0, 1, 'contact', ...Array(300).fill('a')]) // 'state.organizations[0][1].contact.a.a.a.a.a … a.a.a (305 levels)'
+ */
+function shortPath(segments: readonly (string | number)[]): string {
+  if (segments.length <= PATH_HEAD + PATH_TAIL + 1) return joinPath(segments);
+  const head = joinPath(segments.slice(0, PATH_HEAD));
+  const tail = joinPath(segments.slice(-PATH_TAIL));
+  return `${head} … ${tail} (${segments.length} levels)`;
+}
+
+/**
+ * A file that is not JSON, or nests deeper than the reader takes (`tooDeep`: well-formed, but past the
+ * simulator's limit): where, as a byte offset and as a path of members.
+ */
 export class JsonStreamError extends Error {
   override readonly name = 'JsonStreamError';
   constructor(
@@ -18,10 +38,11 @@ export class JsonStreamError extends Error {
     readonly offset: number,
     /** The member being read (`['state', 'clusters', 12]`), empty at the top. */
     readonly segments: (string | number)[],
+    /** The file nests deeper than `maxDepth`, which says nothing of whether it is JSON. */
+    readonly tooDeep = false,
   ) {
-    super(
-      `malformed JSON at byte ${offset}${segments.length > 0 ? ` (in ${joinPath(segments)})` : ''}: ${reason}`,
-    );
+    const where = `at byte ${offset}${segments.length > 0 ? ` (in ${shortPath(segments)})` : ''}`;
+    super(tooDeep ? `${reason} ${where}` : `malformed JSON ${where}: ${reason}`);
   }
 }
 
@@ -33,7 +54,10 @@ export interface JsonReadOptions {
   chunkBytes?: number;
   /** A container of at most this many bytes is parsed by one `JSON.parse`; a larger one member by member. Default 1 MiB. */
   wholeBytes?: number;
-  /** Deepest nesting of objects and arrays accepted (the control plane's: 200). */
+  /**
+   * Deepest nesting of objects and arrays accepted. Default 200, the control plane's for its own
+   * documents; a state file is read with the simulator's (world-snapshot.ts `snapshotJsonDepth`).
+   */
   maxDepth?: number;
   io?: JsonReadFs;
 }
@@ -131,8 +155,8 @@ class StreamParser {
     return path;
   }
 
-  private fail(offset: number, reason: string): never {
-    throw new JsonStreamError(reason, offset, this.path());
+  private fail(offset: number, reason: string, tooDeep = false): never {
+    throw new JsonStreamError(reason, offset, this.path(), tooDeep);
   }
 
   /** The byte at `pos`, or a refusal: the file ends where a value or a delimiter was due. */
@@ -263,7 +287,8 @@ class StreamParser {
       const c = this.need(pos);
       let value: unknown;
       if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-        if (stack.length >= this.maxDepth) this.fail(pos, `nested deeper than ${this.maxDepth} levels`);
+        if (stack.length >= this.maxDepth)
+          this.fail(pos, `JSON nested deeper than ${this.maxDepth} levels (the simulator's limit)`, true);
         const end = this.containerEnd(pos);
         const whole = end >= 0 ? this.parseContainer(pos, end) : FAILED;
         if (whole !== FAILED) {
@@ -339,8 +364,9 @@ class StreamParser {
 
 /**
  * Reads a JSON file of any size: the value `JSON.parse(readFileSync(path, 'utf8'))` would give, without
- * the whole text in memory as one string. A file that is not JSON throws {@link JsonStreamError}
- * (byte offset and member path); a file that cannot be read throws the `fs` error (`ENOENT`, …).
+ * the whole text in memory as one string. A file that is not JSON, or nests deeper than `maxDepth`,
+ * throws {@link JsonStreamError} (byte offset and member path); a file that cannot be read throws the
+ * `fs` error (`ENOENT`, …).
  *
  * @example const snapshot = readJsonFile('world.json');
  */

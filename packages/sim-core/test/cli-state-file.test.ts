@@ -2,63 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSimulatorCli } from '../src/cli';
-import type { CliProcess } from '../src/cli-commands';
-import { cliKernelOptions } from '../src/cli-options';
-import { serve } from '../src/http/serve';
-import { createToySim } from './support/toy-simulator';
-
-/** The toy simulator's CLI as the apps run theirs: the kernel handed over, so the state file is streamed. */
-async function startToyCli(argv: string[]) {
-  const err: string[] = [];
-  let code: number | undefined;
-  let exited: () => void = () => {};
-  const exit = new Promise<void>((resolve) => {
-    exited = resolve;
-  });
-  const signals = new Map<string, () => void>();
-  const proc: CliProcess = {
-    argv: ['--port', '0', '--log', 'silent', ...argv],
-    env: {},
-    stdout: () => {},
-    stderr: (line) => err.push(line),
-    exit: (c) => {
-      code = c;
-      exited();
-    },
-    onSignal: (signal, handler) => signals.set(signal, handler),
-  };
-  const running = await runSimulatorCli({
-    name: 'toy-sim',
-    version: '1',
-    defaultPort: 1,
-    proc,
-    start: async (options) => {
-      const kernel = createToySim(cliKernelOptions(options));
-      const server = await serve(kernel.app, options);
-      return {
-        ...server,
-        app: kernel.app,
-        kernel,
-        close: async () => {
-          await server.close();
-          kernel.close();
-        },
-      };
-    },
-  });
-  return {
-    running,
-    err,
-    code: () => code,
-    /** SIGTERM, then the exit code. */
-    async stop() {
-      signals.get('SIGTERM')?.();
-      await exit;
-      return code;
-    },
-  };
-}
+import { startToyCli } from './support/toy-cli';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'sim-cli-state-'));
 

@@ -168,13 +168,35 @@ describe('readJsonFile', () => {
     expect(err.message).toBe("malformed JSON at byte 13 (in é😀[1]): unexpected ',' where a value was due");
   });
 
-  it('refuses nesting deeper than maxDepth, small or large', () => {
+  it('refuses nesting deeper than maxDepth, small or large, as too deep rather than malformed', () => {
     const deep = `${'['.repeat(201)}${']'.repeat(201)}`;
     for (const wholeBytes of [0, 1 << 20]) {
-      expect(refusal(deep, { wholeBytes }).reason).toBe('nested deeper than 200 levels');
+      const err = refusal(deep, { wholeBytes });
+      expect(err.tooDeep).toBe(true);
+      expect(err.reason).toBe("JSON nested deeper than 200 levels (the simulator's limit)");
+      expect(err.message).toBe(
+        `JSON nested deeper than 200 levels (the simulator's limit) at byte 200 (in [0][0][0][0][0][0][0][0][0][0] … [0][0][0] (200 levels))`,
+      );
     }
     const ok = `${'['.repeat(200)}${']'.repeat(200)}`;
     expect(readJsonFile(fileWith(ok))).toStrictEqual(JSON.parse(ok));
+    const deeper = `${'['.repeat(1000)}${']'.repeat(1000)}`;
+    expect(readJsonFile(fileWith(deeper), { maxDepth: 1000 })).toStrictEqual(JSON.parse(deeper));
+    expect(refusal(deeper, { maxDepth: 999 }).offset).toBe(999);
+  });
+
+  it('shortens a long member path in its message to its first segments and its last', () => {
+    const text = `{"state":{"list":[${'{"key":'.repeat(30)}[1,,2]${'}'.repeat(30)}]}}`;
+    const err = refusal(text);
+    expect(err.tooDeep).toBe(false);
+    expect(err.segments).toHaveLength(34);
+    expect(err.message).toBe(
+      `malformed JSON at byte ${text.indexOf(',,') + 1} (in state.list[0].key.key.key.key.key.key.key … key.key[1] (34 levels)): unexpected ',' where a value was due`,
+    );
+    // Short ones whole, as before.
+    expect(refusal('{"a":{"b":[1,,2]}}').message).toBe(
+      "malformed JSON at byte 13 (in a.b[1]): unexpected ',' where a value was due",
+    );
   });
 
   it('throws the fs error for a file that is not there', () => {

@@ -40,4 +40,27 @@ describe('world snapshot import', () => {
     expect(res.body.error.message).toMatch(/^clock\.now: invalid time/);
     expect((await call(app, 'GET', '/_sim/state')).body).toEqual(before);
   });
+
+  it('answers 400 for an empty clock.now, saying to leave it out, and keeps the clock when it is left out', async () => {
+    const { app } = sim();
+    await call(app, 'POST', '/_sim/clock/advance', { by: '1h' });
+    const before = (await call(app, 'GET', '/_sim/state')).body;
+    // GET always writes a time: "" is no snapshot's, and not taken as one that keeps the clock.
+    expect(before.clock.now).toBe('2026-01-01T01:00:00.000Z');
+    const empty = await call(app, 'PUT', '/_sim/state', {
+      clock: { mode: 'manual', now: '' },
+      state: { widgets: [{ name: 'other', color: 'red' }], nextWidget: 2 },
+    });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.message).toBe(
+      `clock.now: invalid time "": expected an ISO-8601 timestamp (leave clock.now out to keep the world's clock)`,
+    );
+    expect((await call(app, 'GET', '/_sim/state')).body).toEqual(before);
+    const kept = await call(app, 'PUT', '/_sim/state', {
+      clock: { mode: 'manual' },
+      state: { widgets: [], nextWidget: 1 },
+    });
+    expect(kept.status, kept.text).toBe(200);
+    expect((await call(app, 'GET', '/_sim/clock')).body.now).toBe('2026-01-01T01:00:00.000Z');
+  });
 });

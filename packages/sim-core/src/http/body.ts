@@ -188,14 +188,21 @@ function parseRequestJson(sim: RequestBodyTarget, text: string, budget: JsonBudg
 const CONTROL_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /**
+ * Deepest JSON the control plane takes in its own documents (seeds, fault rules, settings: a few levels
+ * deep). A world's snapshot holds what the API took as given, so `PUT /_sim/state` takes the
+ * simulator's own depth instead (world-snapshot.ts `snapshotJsonDepth`).
+ */
+export const CONTROL_JSON_DEPTH = 200;
+
+/**
  * The control plane's JSON budget (json-budget.ts says what a value costs; the worst body it lets
  * through parses in 174 MB): its whole body limit, a million values (a snapshot is ~18 bytes a value,
- * so ~17 MiB of one; a larger world loads from `--state-file`, which is streamed), and 200 levels (its
- * documents are a few deep).
+ * so ~17 MiB of one; a larger world loads from `--state-file`, which is streamed), and 200 levels.
+ * Depth costs no memory (JSON.parse is iterative): it is bounded for what reads the value afterwards.
  */
 const CONTROL_JSON_BUDGET: JsonBudget = {
   maxBytes: CONTROL_MAX_BODY_BYTES,
-  maxDepth: 200,
+  maxDepth: CONTROL_JSON_DEPTH,
   maxValues: 1_000_000,
 };
 
@@ -228,13 +235,17 @@ async function readControlBody(c: { req: { raw: Request } }): Promise<string> {
 }
 
 /**
- * A control-plane request body as JSON (`undefined` when empty), within CONTROL_JSON_BUDGET; a bad one
- * is a SimInputError (400), never a crash.
+ * A control-plane request body as JSON (`undefined` when empty), within CONTROL_JSON_BUDGET, nested at
+ * most `maxDepth` levels (a snapshot: the simulator's `snapshotJsonDepth`); a bad one is a
+ * SimInputError (400), never a crash.
  */
-export async function readControlJson(c: { req: { raw: Request } }): Promise<unknown> {
+export async function readControlJson(
+  c: { req: { raw: Request } },
+  maxDepth = CONTROL_JSON_DEPTH,
+): Promise<unknown> {
   const text = await readControlBody(c);
   if (text.trim() === '') return undefined;
-  const measured = checkJsonBudget(text, CONTROL_JSON_BUDGET);
+  const measured = checkJsonBudget(text, { ...CONTROL_JSON_BUDGET, maxDepth });
   if (measured.excess) throw new SimInputError(jsonBudgetMessage(measured.excess, CONTROL_LIMIT));
   let value: unknown;
   try {
@@ -242,7 +253,6 @@ export async function readControlJson(c: { req: { raw: Request } }): Promise<unk
   } catch (err) {
     throw new SimInputError(`malformed JSON body: ${(err as Error).message}`);
   }
-  if (measured.tooDeep)
-    throw new SimInputError(`JSON body nested deeper than ${CONTROL_JSON_BUDGET.maxDepth} levels`);
+  if (measured.tooDeep) throw new SimInputError(`JSON body nested deeper than ${maxDepth} levels`);
   return value;
 }

@@ -18,7 +18,7 @@ import {
   type Namespaces,
   type World,
 } from '../world';
-import { exportWorldSnapshot, importWorldSnapshot } from '../world-snapshot';
+import { exportWorldSnapshot, importWorldSnapshot, snapshotJsonDepth } from '../world-snapshot';
 import { readControlJson, readControlText } from './body';
 import { controlOpenApi } from './control-openapi';
 import { DASHBOARD_HEADER, DASHBOARD_PUBLIC, registerDashboard } from './dashboard';
@@ -158,7 +158,8 @@ export function createControlPlane<S>(
   control.get('/state', (c) => c.json(exportWorldSnapshot(def, world(c))));
   control.put('/state', async (c) => {
     const w = world(c);
-    importWorldSnapshot(def, w, await readJson(c));
+    // As deep as the simulator's own snapshots: a world holds what its API took as given.
+    importWorldSnapshot(def, w, await readControlJson(c, snapshotJsonDepth(def)));
     return c.json({ namespace: w.namespace, imported: true });
   });
 
