@@ -1,6 +1,8 @@
 export type { BudgetMember, BudgetPoolStats } from './budget-pool';
 export { BudgetPool } from './budget-pool';
 export { BudgetQueue } from './budget-queue';
+export type { BudgetedTable, BudgetedTableSpec } from './budgeted-table';
+export { budgetedTable, forgetCounted } from './budgeted-table';
 export type { StartedForCli } from './cli';
 export { readCliFile, runSimulatorCli } from './cli';
 export { isLoopbackHost, openControlPlaneWarning } from './cli-bind-warning';

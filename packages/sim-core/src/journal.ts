@@ -113,6 +113,11 @@ export interface Journal {
   stats(): JournalStats;
   /** Bytes the entries held count in the budget (estimated; 0 for a journal without a budget). */
   bytes(): number;
+  /**
+   * Entries the shared byte budget evicted since the journal was made: its pool's `evicted` counts the
+   * same (`dropped` also counts the ring's capacity and starts again at a clear).
+   */
+  budgetEvicted(): number;
 }
 
 /** A journal filter compiled once per query: its globs become matchers. */
@@ -178,6 +183,7 @@ class RingJournal implements Journal, BudgetMember {
   private heldBytes = 0;
   private seq = 0;
   private dropped = 0;
+  private evictedByBudget = 0;
   private waiters: Set<Waiter> | undefined;
 
   constructor(
@@ -210,7 +216,13 @@ class RingJournal implements Journal, BudgetMember {
   oldestOrder(): number {
     return this.orders[this.start] as number;
   }
+  /** The budget's eviction (the ring's own drop is `dropFirst`). */
   dropOldest(): number {
+    this.evictedByBudget++;
+    this.dropFirst();
+    return 1;
+  }
+  private dropFirst(): void {
     const freed = this.sizes[this.start] as number;
     this.ring[this.start] = undefined;
     this.start = (this.start + 1) % this.ring.length;
@@ -218,7 +230,6 @@ class RingJournal implements Journal, BudgetMember {
     this.heldBytes -= freed;
     this.dropped++;
     this.budget?.released(this, freed, this.size === 0);
-    return 1;
   }
 
   record(entry: Omit<JournalEntry, 'seq'>): JournalEntry;
@@ -235,7 +246,7 @@ class RingJournal implements Journal, BudgetMember {
       entry = { seq: ++this.seq, ...partial } as JournalEntry;
       entryBytes = budget ? plainEntryBytes(entry) : 0;
     }
-    if (this.size === this.capacity) this.dropOldest();
+    if (this.size === this.capacity) this.dropFirst();
     else if (this.size === this.ring.length) this.grow();
     const at = (this.start + this.size) % this.ring.length;
     this.ring[at] = entry;
@@ -309,6 +320,9 @@ class RingJournal implements Journal, BudgetMember {
   }
   bytes(): number {
     return this.heldBytes;
+  }
+  budgetEvicted(): number {
+    return this.evictedByBudget;
   }
   stats(): JournalStats {
     const { capacity, size, dropped } = this;

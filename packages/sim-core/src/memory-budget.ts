@@ -29,13 +29,13 @@ export const JOURNAL_BUDGET_KIND: BudgetKind = {
 export interface SlotMember extends BudgetMember {
   /** Bytes held (estimated). */
   readonly bytes: number;
-  /** Items evicted (by the budget, and by the store's own per-namespace cap where it counts them). */
+  /** Items the budget evicted (a store's own per-namespace cap is not counted here: it says so itself). */
   readonly evicted: number;
   /** Gives every byte back to the pool, and leaves it for good. */
   detach(): void;
 }
 
-/** What one world holds of one kind, and what was evicted of it. */
+/** What one world holds of one kind, and what the budget evicted of it since the world was made. */
 export interface WorldBudgetStats {
   bytes: number;
   evicted: number;
@@ -46,23 +46,26 @@ export interface WorldBudgetStats {
  * its kind's pool. Disposing the world gives all their bytes back at once.
  */
 export interface WorldBudget {
-  /**
-   * The world's queue in `slot`, made on first use in `kind`'s pool. When made, `existing` gives the
-   * finished items the store already holds (a snapshot's, a seed's), added oldest first.
-   */
-  queue<K extends NonNullable<unknown>>(
+  /** The world's queue in `slot`, made on first use in `kind`'s pool (a store of keyed records: {@link budgetedTable}). */
+  queue<K extends NonNullable<unknown>, V = undefined>(
     kind: string,
     slot: string,
-    onEvict: (key: K) => void,
-    existing?: () => Iterable<readonly [K, number]>,
-  ): BudgetQueue<K>;
+    onEvict: (key: K, value: V) => void,
+  ): BudgetQueue<K, V>;
   /** The world's member in `slot`, made by `make` on first use (`pool` undefined once the world is disposed). */
   member<M extends SlotMember>(kind: string, slot: string, make: (pool: BudgetPool | undefined) => M): M;
   /** The member in `slot`, if it was made. */
   find(slot: string): SlotMember | undefined;
-  /** Gives a slot's bytes back and forgets it (its store was replaced: the next use makes a new one). */
+  /**
+   * Gives a slot's bytes back and forgets it (its store was replaced: the next use makes a new one). What
+   * the budget evicted of it stays counted in `stats`.
+   */
   release(slot: string): void;
-  /** Bytes held and items evicted, by kind, over the world's members. */
+  /**
+   * Bytes held, and items the budget evicted since the world was made, by kind: over the namespaces that
+   * exist, they add up to the pools' `usedBytes` and `evicted` (a deleted namespace's evictions stay in
+   * its pools').
+   */
   stats(): Record<string, WorldBudgetStats>;
   /** Releases every slot; members asked for later count nothing. */
   dispose(): void;
@@ -85,7 +88,7 @@ export interface MemoryBudget {
  *
  * @example
  * const budget = createMemoryBudget([{ name: 'events', defaultMaxBytes: 64 << 20, holds: 'event logs' }], { events: 8 << 20 });
- * const rows = budget.forWorld().queue<number>('events', 'rows', (id) => table.delete(id));
+ * const outbound = budget.forWorld().queue<number>('events', 'outbound', (seq) => entries.delete(seq));
  */
 export function createMemoryBudget(
   kinds: readonly BudgetKind[] = [],
@@ -117,21 +120,17 @@ export function createMemoryBudget(
 /** A world's members by slot; nothing is allocated before the first (most namespaces fill nothing). */
 class WorldSlots implements WorldBudget {
   #slots: Map<string, { kind: string; member: SlotMember }> | undefined;
+  /** What the budget evicted of released members, by kind (their stores were replaced). */
+  #released: Record<string, number> | undefined;
   #disposed = false;
   constructor(private readonly poolOf: (kind: string) => BudgetPool) {}
 
-  queue<K extends NonNullable<unknown>>(
+  queue<K extends NonNullable<unknown>, V = undefined>(
     kind: string,
     slot: string,
-    onEvict: (key: K) => void,
-    existing?: () => Iterable<readonly [K, number]>,
-  ): BudgetQueue<K> {
-    const found = this.#slots?.get(slot);
-    if (found) return found.member as BudgetQueue<K>;
-    const queue = this.member(kind, slot, (pool) => new BudgetQueue<K>(pool, onEvict));
-    // Filled once it is in its slot: an eviction meanwhile (the store's callback) finds this queue.
-    if (existing) for (const [key, bytes] of existing()) queue.add(key, bytes);
-    return queue;
+    onEvict: (key: K, value: V) => void,
+  ): BudgetQueue<K, V> {
+    return this.member(kind, slot, (pool) => new BudgetQueue<K, V>(pool, onEvict));
   }
 
   member<M extends SlotMember>(kind: string, slot: string, make: (pool: BudgetPool | undefined) => M): M {
@@ -152,11 +151,16 @@ class WorldSlots implements WorldBudget {
     const found = this.#slots?.get(slot);
     if (!found) return;
     this.#slots?.delete(slot);
+    if (found.member.evicted > 0) {
+      this.#released ??= {};
+      this.#released[found.kind] = (this.#released[found.kind] ?? 0) + found.member.evicted;
+    }
     found.member.detach();
   }
 
   stats(): Record<string, WorldBudgetStats> {
     const out: Record<string, WorldBudgetStats> = {};
+    for (const [kind, evicted] of Object.entries(this.#released ?? {})) out[kind] = { bytes: 0, evicted };
     for (const { kind, member } of this.#slots?.values() ?? []) {
       const s = out[kind] ?? { bytes: 0, evicted: 0 };
       s.bytes += member.bytes;

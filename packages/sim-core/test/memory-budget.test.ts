@@ -115,23 +115,19 @@ describe('memory budget', () => {
     expect(a.world.queue('rows', 'rows', () => {})).toBe(a.queue);
   });
 
-  it('releases a replaced slot, whose next queue takes the items the store holds then', () => {
+  it('releases a replaced slot: its bytes go back, what the budget evicted of it stays counted', () => {
     const budget = createMemoryBudget([ROWS]);
     const world = budget.forWorld();
-    world.queue<number>('rows', 'rows', () => {}).add(1, 300);
+    const first = world.queue<number>('rows', 'rows', () => {});
+    first.add(1, 600);
+    first.add(2, 600); // 1 goes
     world.release('rows');
     expect(budget.pool('rows').used()).toBe(0);
-    const next = world.queue<number>(
-      'rows',
-      'rows',
-      () => {},
-      () => [
-        [7, 200],
-        [8, 200],
-      ],
-    );
-    expect([...next.keys()]).toEqual([7, 8]);
-    expect(budget.pool('rows').used()).toBe(400);
+    const next = world.queue<number>('rows', 'rows', () => {});
+    expect(next).not.toBe(first);
+    next.add(7, 200);
+    expect(world.stats()).toEqual({ rows: { bytes: 200, evicted: 1 } });
+    expect(budget.pool('rows').stats()).toMatchObject({ usedBytes: 200, evicted: 1 });
   });
 
   it('compacts the holes of a store that keeps replacing the same items', () => {
@@ -143,6 +139,33 @@ describe('memory budget', () => {
     expect([...queue.keys()]).toEqual([0, 2, 3, 1]);
     expect(queue.size).toBe(4);
     expect(queue.bytes).toBe(4);
+  });
+
+  it("counts a journal's budget evictions apart from its ring's drops, as its pool does, across clears", () => {
+    const budget = createMemoryBudget([], { journal: 10_000 });
+    const journal = createJournal({ capacity: 3, budget: budget.pool('journal') });
+    const entry = (path: string) => ({
+      requestId: 'r',
+      namespace: 'default',
+      time: '2026-01-01T00:00:00Z',
+      method: 'GET',
+      path,
+      query: {},
+      headers: {},
+      status: 200,
+      durationMs: 1,
+      faults: [],
+    });
+    for (let i = 0; i < 5; i++) journal.record(entry('/small'));
+    expect(journal.stats().dropped).toBe(2);
+    expect(journal.budgetEvicted()).toBe(0);
+    journal.record(entry(`/${'x'.repeat(9000)}`)); // past the 10,000 bytes with the others: they go
+    const evicted = budget.pool('journal').evicted();
+    expect(evicted).toBeGreaterThan(0);
+    expect(journal.budgetEvicted()).toBe(evicted);
+    journal.clear();
+    expect(journal.stats().dropped).toBe(0);
+    expect(journal.budgetEvicted()).toBe(evicted);
   });
 
   it('refuses a kind the simulator does not have', () => {

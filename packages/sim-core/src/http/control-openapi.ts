@@ -111,7 +111,7 @@ export function controlOpenApi<S>(def: SimulatorDefinition<S>): Record<string, u
       '/_sim/namespaces': { get: op('Namespaces that exist', '{ namespaces }') },
       '/_sim/memory': {
         get: op(
-          "The process's memory budget: per kind (journal, and the simulator's stores) its limit, the bytes all namespaces hold and the items evicted; and what this namespace holds and lost of each (docs/decisions/0019)",
+          "The process's memory budget: per kind (journal, and the simulator's stores) its limit, the bytes all namespaces hold and the items it evicted since the start; and what this namespace holds of each and the budget evicted of it since the namespace was made. Over the namespaces that exist they add up to the kinds' figures (a deleted namespace's evictions stay in its kind's). What a store drops past its own per-namespace cap is not counted here (the journal's and the outbound journal's dropped count both) (docs/decisions/0019)",
           '{ kinds: [{ kind, maxBytes, usedBytes, evicted, members }], namespace: { name, kinds: { <kind>: { bytes, evicted } } } }',
         ),
       },

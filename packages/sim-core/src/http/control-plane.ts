@@ -283,7 +283,8 @@ export function createControlPlane<S>(
   control.get('/memory', (c) => {
     const w = world(c);
     const kinds: Record<string, { bytes: number; evicted: number }> = {
-      journal: { bytes: w.journal.bytes(), evicted: w.journal.stats().dropped },
+      // What the budget evicted, as the pool counts it (the journal's `dropped` has the ring's too).
+      journal: { bytes: w.journal.bytes(), evicted: w.journal.budgetEvicted() },
       ...w.budget.stats(),
     };
     return c.json({ kinds: namespaces.budget.stats(), namespace: { name: w.namespace, kinds } });
