@@ -19,6 +19,7 @@ import { registerRequestControlRoutes } from './control/requests';
 import { registerWebhookControlRoutes, WEBHOOK_CONTROL_OPENAPI } from './control/webhooks';
 import { DEFAULT_EGRESS, type EgressSettings, egressSettingsOf } from './delivery/egress';
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryOptions } from './delivery/engine';
+import { syncDeliveryRows } from './delivery/rows-budget';
 import { createHttpSender, createWorkerSender, type WebhookSender } from './delivery/sender';
 import type { ChangeListener } from './domain/changes';
 import { releaseExportJobsBudget } from './domain/events/export-budget';
@@ -304,6 +305,7 @@ export function createAnnotationDefinition(
         return part === undefined || !e.check ? part : e.check(part, ['state', 'extensions', e.name]);
       });
       importData(world.state, data);
+      syncDeliveryRows(world.budget, world.state);
       // An engine not made yet is made only for settings other than those it would start with.
       const made = deliveryIfMade(world.state);
       if (made) made.configureEgress(egress);

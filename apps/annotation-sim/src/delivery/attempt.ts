@@ -20,6 +20,7 @@ import {
   readTimeoutText,
   type WebhookSender,
 } from './outbound';
+import { DELIVERY_ROWS } from './rows-budget';
 import type { OutboundEntry } from './types';
 
 export interface Job {
@@ -85,26 +86,6 @@ export function createAttempts(
   const deadline = Number.isFinite(jobTimeoutMs) && jobTimeoutMs > 0 ? jobTimeoutMs : undefined;
   /** Per webhook, the ids of the rows this engine stored, oldest first (a state's rows by its map). */
   const rowsOf = new WeakMap<Map<number, DeliveryRec>, Map<number, number[]>>();
-  /** The rows table the world's budget queue counts (a snapshot import replaces the table). */
-  let countedRows: Map<number, DeliveryRec> | undefined;
-  /**
-   * The world's delivery rows in the process's memory budget (`deliveries`, docs/decisions/0019), made
-   * on first use with the rows the table holds then (a seed's, a snapshot's), and again for a new table.
-   * An evicted row is gone as a row CVAT no longer has: the API answers for it as for any missing id.
-   */
-  const rowsBudget = (rows: Map<number, DeliveryRec>) => {
-    if (countedRows !== rows) {
-      world.budget.release(ROWS_SLOT);
-      countedRows = rows;
-    }
-    return world.budget.queue<number>(
-      'deliveries',
-      ROWS_SLOT,
-      (id) => rows.delete(id),
-      () =>
-        [...rows.values()].map((r) => [r.id, rowBytes(r, JSON.stringify(r.request)?.length ?? 0)] as const),
-    );
-  };
   /** `target_url` → its path for the fault facts and its `Host` (parsed once per URL, not per delivery). */
   const parts = new Map<string, { path: string; host: string }>();
   const partsOf = (url: string) => {
@@ -316,21 +297,15 @@ export function createAttempts(
     // A webhook deleted while its request was in flight takes its deliveries with it.
     if (s2.webhooks.has(job.webhookId)) {
       s2.deliveries.set(row.id, row);
-      const budget = rowsBudget(s2.deliveries);
-      keepBounded(s2.deliveries, job.webhookId, row.id, budget);
-      budget.add(row.id, rowBytes(row, base.body.length));
+      keepBounded(s2.deliveries, job.webhookId, row.id);
+      DELIVERY_ROWS.count(world.budget, s2.deliveries, row.id);
     }
     journal.record(base, row.id, outcome, status);
     return row;
   }
 
   /** Drops a webhook's oldest delivery rows past `maxRows` (those a redelivery or a list could still name). */
-  function keepBounded(
-    rows: Map<number, DeliveryRec>,
-    webhookId: number,
-    id: number,
-    budget: { remove(id: number, countEvicted: boolean): boolean },
-  ) {
+  function keepBounded(rows: Map<number, DeliveryRec>, webhookId: number, id: number) {
     let byWebhook = rowsOf.get(rows);
     if (!byWebhook) {
       byWebhook = new Map();
@@ -348,22 +323,11 @@ export function createAttempts(
     ids.push(id);
     while (ids.length > maxRows) {
       const oldest = ids.shift();
-      if (oldest !== undefined && rows.delete(oldest)) budget.remove(oldest, true);
+      if (oldest !== undefined) DELIVERY_ROWS.forget(rows, oldest);
     }
   }
 
   return { attempt, prepare, finish };
-}
-
-/** The budget's slot of a world's delivery rows. */
-const ROWS_SLOT = 'deliveries';
-
-/**
- * About what a delivery row keeps: its payload as an object (twice its JSON text, `bodyLength`), the
- * receiver's response text, and the row's other fields.
- */
-function rowBytes(row: DeliveryRec, bodyLength: number): number {
-  return 512 + 2 * bodyLength + row.response.length + row.changed_fields.length;
 }
 
 function baseOf(job: Job, url: string, headers: [string, string][], body: string, faults: string[]): Base {

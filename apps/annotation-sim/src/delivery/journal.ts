@@ -33,7 +33,7 @@ export interface Journal {
 }
 
 /** About what an entry keeps: its body and header texts and its other fields. */
-function entryBytes(entry: OutboundEntry): number {
+export function entryBytes(entry: OutboundEntry): number {
   let bytes = 384 + entry.body.length + entry.url.length;
   for (const [name, value] of entry.headers) bytes += 32 + name.length + value.length;
   return bytes;

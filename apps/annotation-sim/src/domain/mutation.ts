@@ -2,6 +2,7 @@
  * The change machinery every mutation of the domain shares: the context a mutation runs in, the
  * `ResourceChange` it emits (scope, actor, before/after and the changed fields), and Django-like saves.
  */
+import { forgetCounted } from '@sims/sim-core';
 import type { Actor, ChangeAction, ResourceChange } from './changes';
 import { formatDrfDate } from './dates';
 import type {
@@ -231,8 +232,11 @@ export function createLabels(
   }));
 }
 
-/** Deletes a webhook and its deliveries without any event (a database cascade). */
+/**
+ * Deletes a webhook and its deliveries without any event (a database cascade); the rows leave the
+ * memory budget with it.
+ */
 export function deleteWebhookCascade(s: AnnotationState, webhookId: number): void {
   s.webhooks.delete(webhookId);
-  for (const d of deliveriesOfWebhook(s, webhookId)) s.deliveries.delete(d.id);
+  for (const d of deliveriesOfWebhook(s, webhookId)) forgetCounted(s.deliveries, d.id);
 }

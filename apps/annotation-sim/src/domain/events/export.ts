@@ -1,6 +1,6 @@
 import type { Clock } from '@sims/sim-core';
 import { renderRequest as renderRequestView } from '../requests/model';
-import { forgetJob, jobBytes, jobsBudget } from './export-budget';
+import { countFinishedJob, forgetJob } from './export-budget';
 import { type EventQuery, ID_FILTERS, type IdFilter } from './record';
 import type { EventsState } from './state';
 import { formatFileTimestamp, parseIsoDateTime } from './time';
@@ -281,7 +281,7 @@ export function completeJob(state: EventsState, job: ExportJob, at: number): voi
   } else job.outcome = { status: 'finished', at, rowLimit: state.store.appended };
   if (job.startAt > at) job.startAt = at;
   // Finished: history now, which the budget may evict (never a job still running).
-  if (state.jobs.get(job.rqId) === job) jobsBudget(state)?.add(job.rqId, jobBytes(job));
+  countFinishedJob(state, job);
 }
 
 /**
@@ -388,6 +388,6 @@ export function seedExportJob(state: EventsState, now: number, seed: SeedJob): E
   };
   forgetJob(state, rqId);
   state.jobs.set(rqId, job);
-  if (job.outcome) jobsBudget(state)?.add(rqId, jobBytes(job));
+  countFinishedJob(state, job);
   return job;
 }

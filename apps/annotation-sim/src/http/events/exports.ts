@@ -15,6 +15,7 @@ import {
   parseRqId,
   startExportJob,
 } from '../../domain/events/export';
+import { forgetJob } from '../../domain/events/export-budget';
 import type { EventsState } from '../../domain/events/state';
 import { annotationEffects } from '../../domain/fault-effects';
 import { cvatJson, djangoHtml, djangoServerError, emptyBody, PERMISSION_DENIED } from '../respond';
@@ -164,14 +165,14 @@ export function legacyExport<S>(c: EventsContext<S>, caller: EventsCaller, edge:
     const fileExists = status === 'finished' && !job.fileExpired && !job.cloud;
     if (status === 'finished' && fileExists) {
       if (action === 'download') {
-        events.jobs.delete(rqId);
+        forgetJob(events, rqId);
         // datetime.now(): the server's local time at download, which is UTC in CVAT's images.
         return csvResponse(c, events, job, exportFileName(q.filename || null, now));
       }
       return emptyBody(c, 201, DEPRECATION);
     }
     if (status === 'failed') {
-      events.jobs.delete(rqId);
+      forgetJob(events, rqId);
       const message = job.outcome?.status === 'failed' ? job.outcome.message : '';
       return cvatJson(c, message, 500, DEPRECATION);
     }
