@@ -140,7 +140,7 @@ export class ApiRequest {
  * Media types the kernel decodes and parses as JSON within the JSON budget (with bodies that name no
  * type): those the events API takes (events/routes.ts), a superset of `parsedBody`'s.
  */
-const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
+export const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
 
 /**
  * annotation-sim's `limits.bytesBodies`: a body whose Content-Type is not JSON (a multipart upload, a
@@ -168,7 +168,7 @@ function bodyIsBlank(sim: { rawBody?: string; bodyBytes?: Uint8Array }): boolean
  * it reads, at ~100 bytes and 3 µs each: 1 MiB took 1.7 s and 45 MB); a longer one gets the message made
  * from V8's position (`pythonJsonError`), so a malformed body within the JSON budget stays cheap.
  */
-const PYTHON_MESSAGE_MAX_CHARS = 256 * 1024;
+export const PYTHON_MESSAGE_MAX_CHARS = 256 * 1024;
 
 /** Python's json error message for the first problem V8 reports (position when it says one). */
 function pythonJsonError(raw: string, message: string): string {

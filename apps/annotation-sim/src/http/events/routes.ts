@@ -5,6 +5,7 @@ import type { EventsCaller } from '../../domain/events/export';
 import { recordEvents } from '../../domain/events/state';
 import { annotationEffects } from '../../domain/fault-effects';
 import { PythonJsonError, parsePythonJson } from '../../domain/python-json-parse';
+import { JSON_MEDIA_TYPE, PYTHON_MESSAGE_MAX_CHARS } from '../api';
 import { cvatJson, djangoServerError } from '../respond';
 import type { EventsContext, EventsEdge, EventsHandler } from './edge';
 import { createExport, downloadExport, legacyExport } from './exports';
@@ -21,7 +22,7 @@ async function createClientEvents<S>(
   const type = c.req.header('content-type');
   // A body of another type is kept as bytes by the kernel (annotation-sim's `limits.bytesBodies`).
   const present = sim.bodyBytes !== undefined ? sim.bodyBytes.byteLength > 0 : Boolean(sim.rawBody);
-  if (present && type !== undefined && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+  if (present && type !== undefined && !JSON_MEDIA_TYPE.test(type)) {
     return cvatJson(c, { detail: `Unsupported media type "${type}" in request.` }, 415);
   }
   if (sim.jsonOverBudget !== undefined) {
@@ -38,8 +39,8 @@ async function createClientEvents<S>(
   if (sim.jsonError !== undefined) {
     let detail = sim.jsonError;
     try {
-      // Python's message when it is cheap to find (as api.ts PYTHON_MESSAGE_MAX_CHARS), else V8's.
-      if ((sim.rawBody ?? '').length <= 256 * 1024) parsePythonJson(sim.rawBody ?? '');
+      // Python's message when it is cheap to find, else V8's.
+      if ((sim.rawBody ?? '').length <= PYTHON_MESSAGE_MAX_CHARS) parsePythonJson(sim.rawBody ?? '');
     } catch (err) {
       if (err instanceof PythonJsonError) detail = err.message;
     }
