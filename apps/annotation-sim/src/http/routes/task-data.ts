@@ -10,14 +10,41 @@ import { formatRequestId } from '../../domain/requests/model';
 import { type RequestsState, requestsOf, type TaskUpload } from '../../domain/requests/state';
 import { taskDataInput } from '../../domain/tasks';
 import type { ApiRequest } from '../api';
-import { parseMultipart } from '../multipart';
+import { type FormPart, type MultipartRead, readMultipart, uploadedFileName } from '../multipart';
 import { requestPlan } from '../request-plan';
-import { cvatJson, emptyBody } from '../respond';
+import { cvatJson, DJANGO_400_PAGE, djangoErrorResponse, emptyBody } from '../respond';
 import { refused } from '../route-table';
 import { loadRecord } from './resource-support';
 
 /** CVAT's `TUS_MAX_FILE_SIZE` (25 GiB). */
 const TUS_MAX_FILE_SIZE = 26_843_545_600;
+
+/**
+ * Files a task's upload directory holds until `Upload-Finish` (received whole, or TUS uploads under
+ * way). Chosen: CVAT keeps them on disk, unbounded; the simulator keeps each name in the world.
+ */
+export const MAX_UPLOAD_FILES = 100_000;
+
+/**
+ * Past a simulator's bound on files or parts: the page Django answers its own (TooManyFilesSent,
+ * TooManyFieldsSent are SuspiciousOperations: a 400 page, not DRF's JSON), with the bound in `X-Sim-Reason`.
+ */
+const tooMany = (r: ApiRequest, reason: string) =>
+  djangoErrorResponse(r.c, 400, DJANGO_400_PAGE, { 'X-Sim-Reason': reason });
+
+/** The answer to a multipart body that was not read: no boundary, or more parts than a body may hold. */
+function unread(r: ApiRequest, read: Exclude<MultipartRead, { ok: true }>): Response {
+  if (read.reason === 'no-boundary') {
+    return cvatJson(r.c, { detail: 'Multipart form parse error - Invalid boundary in multipart: None' }, 400);
+  }
+  return tooMany(r, `multipart body of more than ${read.limit} parts`);
+}
+
+/** Whether `adding` more files would take the task's upload directory past {@link MAX_UPLOAD_FILES}. */
+const overfull = (upload: TaskUpload, adding: number) =>
+  upload.files.length + upload.tus.length + adding > MAX_UPLOAD_FILES;
+
+const UPLOAD_FULL = `upload directory of more than ${MAX_UPLOAD_FILES} files`;
 
 /** The headers of every TUS answer (`cvat/apps/engine/mixins.py`). */
 const TUS_HEADERS: Record<string, string> = {
@@ -68,19 +95,18 @@ const LIST_FIELDS = new Set([
 
 /** The data request's fields from a multipart body, with the files it carries as `client_files` names. */
 function multipartData(r: ApiRequest, contentType: string): Record<string, unknown> | Response {
-  const form = parseMultipart(bodyBytesOf(r), contentType);
-  if (form === undefined) {
-    return cvatJson(r.c, { detail: 'Multipart form parse error - Invalid boundary in multipart: None' }, 400);
-  }
   const body: Record<string, unknown> = {};
-  for (const part of form) {
+  const read = readMultipart(bodyBytesOf(r), contentType, (part) => {
     const indexed = /^(\w+)\[\d+\]$/.exec(part.name);
     const name = indexed ? (indexed[1] as string) : part.name;
-    const value = part.filename !== undefined ? part.filename : part.value;
-    if (LIST_FIELDS.has(name)) body[name] = [...((body[name] as unknown[]) ?? []), value];
-    else if (!(name in body)) body[name] = value;
-  }
-  return body;
+    const value = part.filename !== undefined ? uploadedFileName(part.filename) : part.value;
+    if (LIST_FIELDS.has(name)) {
+      // Appended in place: a copy of the list per part made 20,000 files minutes of work.
+      if (!Array.isArray(body[name])) body[name] = [];
+      (body[name] as unknown[]).push(value);
+    } else if (!(name in body)) body[name] = value;
+  });
+  return read.ok ? body : unread(r, read);
 }
 
 /** `Upload-Finish` (or a single request): creates the data from the body and the upload directory. */
@@ -140,14 +166,25 @@ function finishUpload(r: ApiRequest, task: TaskRec): Response {
   return cvatJson(r.c, { rq_id: id }, 202);
 }
 
-/** `Upload-Multiple`: multipart `client_files[i]` appended to the task's upload directory (200, empty). */
+/**
+ * `Upload-Multiple`: multipart `client_files[i]` appended to the task's upload directory (200, empty).
+ * Past the directory's bound nothing is added; a refused name keeps the files before it, as CVAT's
+ * `append_files` writes them one by one.
+ */
 function appendFiles(r: ApiRequest, task: TaskRec): Response {
   const contentType = r.c.req.header('content-type') ?? '';
-  const form = /^multipart\/form-data/i.test(contentType) ? parseMultipart(bodyBytesOf(r), contentType) : [];
+  const files: FormPart[] = [];
+  if (/^multipart\/form-data/i.test(contentType)) {
+    const read = readMultipart(bodyBytesOf(r), contentType, (part) => {
+      if (part.filename !== undefined) files.push(part);
+    });
+    // No boundary: DRF's parse error when CVAT reads `client_files` (a body of no form adds nothing).
+    if (!read.ok) return unread(r, read);
+  }
   const upload = uploadOf(requestsOf(r.state), task.id);
-  for (const part of form ?? []) {
-    if (part.filename === undefined) continue;
-    const name = part.filename.split(/[\\/]/).pop() ?? part.filename;
+  if (overfull(upload, files.length)) return tooMany(r, UPLOAD_FULL);
+  for (const part of files) {
+    const name = uploadedFileName(part.filename as string);
     if (name === '' || name === '..') {
       return new Response(`File name ${part.filename} is not allowed`, {
         status: 400,
@@ -187,6 +224,7 @@ function createTusUpload(r: ApiRequest, task: TaskRec): Response {
   if (upload.files.some((f) => f.name === filename) || upload.tus.some((u) => u.filename === filename)) {
     return tus(r, 409, 'File with same name already exists');
   }
+  if (overfull(upload, 1)) return tooMany(r, UPLOAD_FULL);
   const user = r.user();
   const fileId = `${user.id}_${r.world.ids.uuid()}`;
   upload.tus.push({ fileId, filename, length, offset: 0, ownerId: user.id });
@@ -251,9 +289,11 @@ export function handleTusPatch(r: ApiRequest): Response {
   t.offset = end;
   if (end === t.length) {
     upload.tus = upload.tus.filter((u) => u !== t);
+    // One set of the names, not a scan of the directory for each `_n` tried (a quadratic search).
+    const taken = new Set(upload.files.map((f) => f.name));
     let name = t.filename;
     const dot = name.lastIndexOf('.');
-    for (let n = 1; upload.files.some((f) => f.name === name); n++) {
+    for (let n = 1; taken.has(name); n++) {
       name = dot > 0 ? `${t.filename.slice(0, dot)}_${n}${t.filename.slice(dot)}` : `${t.filename}_${n}`;
     }
     upload.files.push({ name, size: t.length });
