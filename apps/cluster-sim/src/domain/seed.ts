@@ -9,6 +9,7 @@ import { clusterName, nodePoolName } from './names';
 import { checkCreateNetworkPolicy } from './network-policy';
 import { nodeCount, nodePoolEtag, refreshCluster, writePool } from './node-pools';
 import { createOperation } from './operations';
+import { syncDoneOperations } from './operations-budget';
 import { podRangesOf } from './pod-ranges';
 import { seededPool } from './pool-requests';
 import {
@@ -151,7 +152,8 @@ class SeedDraft {
   readonly state: ClusterState;
   readonly #own = new Set<ClusterRecord>();
   constructor(from: ClusterState) {
-    // Spread, not structuredClone: the budget (not enumerable) stays with the state, as before.
+    // Spread, not structuredClone. The budget (not enumerable) is left out: what the seed does to the
+    // operations is counted once it is applied (applySeed), not for a draft a refusal throws away.
     this.state = {
       ...from,
       clusters: new Map(from.clusters),
@@ -257,6 +259,8 @@ export function applySeed(
     if (op.value.status !== 'DONE') started.push(op.value);
   }
   Object.assign(state, draft);
+  // The draft's table of operations is the state's now: its DONE ones count, those it dropped do not.
+  syncDoneOperations(state);
   return ok({ result, started: started.map((op) => state.operations.get(op.id) as OperationRecord) });
 }
 
