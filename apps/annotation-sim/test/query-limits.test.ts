@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiFailure } from '../src/domain/errors';
 import {
+  checkFilterBounds,
   checkQueryBounds,
-  jsonDepthExceeds,
   QUERY_LIMITS,
   searchTerms,
   sortKeys,
@@ -176,14 +177,25 @@ describe('list query parameters', () => {
   });
 });
 
+/** The 400 list checkFilterBounds answers `filter` with, or undefined when it is within the bounds. */
+function filterRefusal(filter: string): unknown {
+  try {
+    checkFilterBounds(filter);
+    return undefined;
+  } catch (err) {
+    const error = (err as ApiFailure).error;
+    return error.code === 'INVALID_LIST' ? error.messages : error;
+  }
+}
+
 describe('query limits', () => {
   it('measures JSON nesting without recursion, strings and escapes skipped', () => {
-    expect(jsonDepthExceeds('[[[]]]', 3)).toBe(false);
-    expect(jsonDepthExceeds('[[[[]]]]', 3)).toBe(true);
-    expect(jsonDepthExceeds('{"a":{"b":[1]}}', 3)).toBe(false);
-    expect(jsonDepthExceeds('["[[[[", "\\"[[[["]', 1)).toBe(false);
-    expect(jsonDepthExceeds('[]'.repeat(10_000), 1)).toBe(false);
-    expect(jsonDepthExceeds('['.repeat(1_000_000), 100)).toBe(true);
+    const depth = QUERY_LIMITS.filterDepth;
+    const deeper = [`filter: nesting deeper than ${depth} levels is not supported`];
+    expect(filterRefusal(`${'['.repeat(depth)}${']'.repeat(depth)}`)).toBeUndefined();
+    expect(filterRefusal(`${'['.repeat(depth + 1)}${']'.repeat(depth + 1)}`)).toEqual(deeper);
+    expect(filterRefusal(`["${'[{'.repeat(depth)}", "\\"${'['.repeat(depth)}"]`)).toBeUndefined();
+    expect(filterRefusal('['.repeat(QUERY_LIMITS.valueChars))).toEqual(deeper);
   });
 
   it('deduplicates search terms case-insensitively and sort keys by field', () => {

@@ -162,13 +162,21 @@ export function compare(a: number | string, b: number | string, op: string): boo
   }
 }
 
-function codePointOrder(a: string, b: string): number {
+/**
+ * Python's order of strings, by code point. JavaScript's `<` compares UTF-16 code units instead, which
+ * puts a character past U+FFFF (a surrogate pair, 0xD800-0xDFFF) before U+E000-U+FFFF. The first code
+ * units that differ decide, so the two ranges are swapped there; nothing is allocated.
+ */
+export function codePointOrder(a: string, b: string): number {
   if (a === b) return 0;
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = ((x[i] as string).codePointAt(0) as number) - ((y[i] as string).codePointAt(0) as number);
-    if (d !== 0) return d;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return byCodePoint(x) - byCodePoint(y);
   }
-  return x.length - y.length;
+  return a.length - b.length;
 }
+
+const byCodePoint = (unit: number): number =>
+  unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit;

@@ -4,6 +4,15 @@ import { checkQueryBounds, searchTerms, sortKeys } from './query-limits';
 import { queryValue } from './query-values';
 
 /**
+ * The list query within the bounds of query-limits.ts, else a 400. A list view calls it before it reads
+ * any query value (simple filters, `search`, `sort`, `filter`), so which bound a query breaks decides
+ * the answer, not the order of those readers. `paginate` checks again for views that do not.
+ */
+export function checkListQuery(r: ApiRequest): void {
+  checkQueryBounds(new URL(r.c.req.url).searchParams);
+}
+
+/**
  * CVAT's `CustomPagination` (DRF PageNumberPagination): `page` (1-based), `page_size` (default 10,
  * `all` for everything, invalid or non-positive → 10). Out-of-range → 404 "Invalid page.".
  * `next`/`previous` are absolute URLs built like DRF's replace_query_param (query keys sorted);

@@ -12,8 +12,8 @@ import {
 } from '../../domain/requests/listing';
 import { requestsOf } from '../../domain/requests/state';
 import type { ApiRequest } from '../api';
-import { nonModelJsonLogicFilter } from '../json-logic-filter';
-import { paginate } from '../pagination';
+import { nonModelJsonLogicFilter } from '../json-logic-non-model';
+import { checkListQuery, paginate } from '../pagination';
 import { sortKeys } from '../query-limits';
 import { cvatJson, djangoHtml, emptyBody } from '../respond';
 import { type RouteSpec, refused } from '../route-table';
@@ -64,19 +64,23 @@ function handleCancelRequest(r: ApiRequest): Response {
   return emptyBody(r.c, 200);
 }
 
-/** CVAT's simple filters: equality on the field, a value of digits compared as a number. */
-const SIMPLE_FILTERS = [
-  'action',
-  'format',
-  'job_id',
-  'org',
-  'org_id',
-  'project_id',
+/**
+ * RequestViewSet's `filter_fields`: its JSON Logic terms. `org` is only a simple filter, so in `filter`
+ * it is a KeyError, as any other name.
+ */
+const FILTER_FIELDS = [
   'status',
-  'subresource',
-  'target',
+  'project_id',
   'task_id',
+  'job_id',
+  'action',
+  'target',
+  'subresource',
+  'format',
 ] as const;
+
+/** CVAT's simple filters: equality on the field, a value of digits compared as a number. */
+const SIMPLE_FILTERS = [...FILTER_FIELDS, 'org', 'org_id'] as const;
 
 /** `sort=`: CVAT's requests ordering (one direction for the whole list: any `-` makes it descending). */
 function sortEntries(entries: RequestEntry[], sort: string | undefined): RequestEntry[] {
@@ -101,8 +105,10 @@ function sortEntries(entries: RequestEntry[], sort: string | undefined): Request
 
 /** `GET /api/requests`: the caller's own requests, filtered, sorted (newest first) and paginated. */
 function handleListRequests(r: ApiRequest): Response {
+  const user = r.user();
+  checkListQuery(r);
   const src = sources(r);
-  let entries = ownEntries(src, r.user().id);
+  let entries = ownEntries(src, user.id);
   for (const name of SIMPLE_FILTERS) {
     const raw = r.query(name);
     if (raw === undefined) continue;
@@ -111,7 +117,7 @@ function handleListRequests(r: ApiRequest): Response {
     entries = entries.filter((e) => e.fields[name] === wanted);
   }
   const fields = Object.fromEntries(
-    SIMPLE_FILTERS.map((name) => [name, (e: RequestEntry) => e.fields[name]]),
+    FILTER_FIELDS.map((name) => [name, (e: RequestEntry) => e.fields[name]]),
   ) as Record<string, (e: RequestEntry) => unknown>;
   entries = nonModelJsonLogicFilter(entries, r.query('filter'), fields);
   entries = sortEntries(entries, r.query('sort'));

@@ -5,10 +5,12 @@ import type { CommentRec, IssueRec, JobRec, ProjectRec, TaskRec } from '../../do
 import type { MutationContext } from '../../domain/mutation';
 import { mayAccess, mayList } from '../../domain/resource-rules';
 import type { ApiRequest } from '../api';
+import { orderingOf } from '../json-logic-columns';
 import { jsonLogicFilter } from '../json-logic-filter';
-import { paginate, searchFilter, sortBy } from '../pagination';
+import { checkListQuery, paginate, searchFilter, sortBy } from '../pagination';
 import { cvatJson, noContent } from '../respond';
 import { refused } from '../route-table';
+import { filterTermsOf } from './filter-terms';
 
 type AnyRec = ProjectRec | TaskRec | JobRec | IssueRec | CommentRec;
 
@@ -21,19 +23,24 @@ export interface RecordSpec<T extends AnyRec> {
   serialize: (r: ApiRequest, rec: T) => unknown;
 }
 
-/** A record kind's list view: CVAT's `filter` fields (also sort keys, beside `id`) and `search` fields. */
+/**
+ * A record kind's list view: CVAT's simple filters and `search` fields. Its JSON Logic terms and sort
+ * keys (`filter_fields`, `ordering_fields`) are in filter-terms.ts.
+ */
 export interface ListSpec<T extends AnyRec> extends RecordSpec<T> {
   filters: Record<string, (r: ApiRequest, rec: T) => unknown>;
   search: ((r: ApiRequest, rec: T) => unknown)[];
 }
 
 /**
- * GET on a collection: the organization context's membership check, then the records the caller can
- * see in that context, narrowed by the simple filters and `search`, sorted (default `-id`), narrowed by
- * the JSON Logic `filter` and paged.
+ * GET on a collection: the query within its bounds (the first read of it, after authentication, as
+ * Django reads `request.GET` lazily), the organization context's membership check, then the records the
+ * caller can see in that context, narrowed by the simple filters and `search`, sorted (default `-id`),
+ * narrowed by the JSON Logic `filter` and paged.
  */
 export function listResources<T extends AnyRec>(r: ApiRequest, spec: ListSpec<T>): Response {
   const user = r.user();
+  checkListQuery(r);
   const ctx = r.orgContext();
   const allowed = mayList(r.state, user, ctx);
   if (!allowed.ok) return refused(r, allowed);
@@ -49,11 +56,10 @@ export function listResources<T extends AnyRec>(r: ApiRequest, spec: ListSpec<T>
     r.query('search'),
     spec.search.map((f) => (rec: T) => f(r, rec)),
   );
-  const sortFields: Record<string, (rec: T) => unknown> = { id: (rec) => rec.id };
-  for (const [name, get] of Object.entries(spec.filters)) sortFields[name] = (rec) => get(r, rec);
-  items = sortBy(items, r.query('sort'), sortFields, '-id');
-  // CVAT's JsonLogicFilter over the same fields (its filter_fields are the simple filters and `id`).
-  items = jsonLogicFilter(items, r.query('filter'), sortFields);
+  // CVAT's ordering_fields are its filter_fields: dates in time order, booleans false first.
+  const terms = filterTermsOf<T>(r.state, spec.kind);
+  items = sortBy(items, r.query('sort'), orderingOf(terms), '-id');
+  items = jsonLogicFilter(items, r.query('filter'), terms);
   return cvatJson(
     r.c,
     paginate(r, items, (rec) => spec.serialize(r, rec)),

@@ -17,8 +17,9 @@ import {
 import { validateWebhookWrite, webhookEventsFor } from '../../domain/webhooks';
 import type { ApiRequest } from '../api';
 import type { AppDeps, Kernel } from '../deps';
+import { type FilterTerms, orderingOf } from '../json-logic-columns';
 import { jsonLogicFilter } from '../json-logic-filter';
-import { paginate, searchFilter, sortBy } from '../pagination';
+import { checkListQuery, paginate, searchFilter, sortBy } from '../pagination';
 import { cvatJson, noContent } from '../respond';
 import { byId, type RouteSpec, refused, registerRoutes } from '../route-table';
 import { username } from './resource-support';
@@ -42,8 +43,25 @@ function handleRetrieveEvents(r: ApiRequest): Response {
   return events.ok ? cvatJson(r.c, events.value) : refused(r, events);
 }
 
+/**
+ * WebhookViewSet's `filter_fields` (also its `ordering_fields`), read through `lookup_fields`
+ * (`owner` → `owner__username`): every one a field of the model.
+ */
+function webhookTerms(r: ApiRequest): FilterTerms<WebhookRec> {
+  return {
+    target_url: { type: 'str', get: (w) => w.target_url, modelField: true },
+    owner: { type: 'str', get: (w) => username(r, w.owner_id), modelField: true },
+    type: { type: 'str', get: (w) => w.type, modelField: true },
+    description: { type: 'str', get: (w) => w.description, modelField: true },
+    id: { type: 'int', get: (w) => w.id, modelField: true },
+    project_id: { type: 'fk', get: (w) => w.project_id, modelField: true },
+    updated_date: { type: 'datetime', get: (w) => w.updated_date, modelField: true },
+  };
+}
+
 function handleListWebhooks(r: ApiRequest): Response {
   const user = r.user();
+  checkListQuery(r);
   const ctx = r.orgContext();
   const allowed = mayListWebhooks(r.state, user, ctx);
   if (!allowed.ok) return refused(r, allowed);
@@ -63,17 +81,9 @@ function handleListWebhooks(r: ApiRequest): Response {
     (w) => username(r, w.owner_id),
     (w) => w.description,
   ]);
-  const fields = {
-    description: (w: WebhookRec) => w.description,
-    id: (w: WebhookRec) => w.id,
-    owner: (w: WebhookRec) => username(r, w.owner_id),
-    project_id: (w: WebhookRec) => w.project_id,
-    target_url: (w: WebhookRec) => w.target_url,
-    type: (w: WebhookRec) => w.type,
-    updated_date: (w: WebhookRec) => w.updated_date,
-  };
-  items = jsonLogicFilter(items, r.query('filter'), fields);
-  items = sortBy(items, r.query('sort'), fields, '-id');
+  const terms = webhookTerms(r);
+  items = jsonLogicFilter(items, r.query('filter'), terms);
+  items = sortBy(items, r.query('sort'), orderingOf(terms), '-id');
   return cvatJson(
     r.c,
     paginate(r, items, (w) => webhookRead(r.state, w)),
