@@ -2,7 +2,8 @@ import { measureJson } from '@sims/sim-core';
 import { ApiFailure } from '../domain/errors';
 
 /**
- * Bounds on the query of a list view, so that no query string costs more than its length to answer.
+ * Bounds on the query of a list view, so that what it costs a row to answer is bounded: a row is read
+ * once per `search` term and once per value of the `filter` at most, whatever the query string.
  *
  * CVAT has none of its own: it turns Django's DATA_UPLOAD_MAX_NUMBER_FIELDS off, and a JSON Logic
  * `filter` nested past Python's recursion limit (~1,000 levels) ends in a RecursionError, a 500. Over a
