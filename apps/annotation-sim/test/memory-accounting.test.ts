@@ -296,7 +296,7 @@ describe('GET /_sim/memory', () => {
           await world.check(`step ${i} ${JSON.stringify(s)}`);
         }
       }),
-      { seed: 33_0019, numRuns: 40 },
+      { seed: 33_0019, numRuns: 25 },
     );
   }, 60_000);
 });
