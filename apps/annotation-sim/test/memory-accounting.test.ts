@@ -44,7 +44,7 @@ type Step =
   | { kind: 'delete-webhook'; ns: Ns; pick: number }
   | { kind: 'delete-project'; ns: Ns; pick: number }
   | { kind: 'export-dataset'; ns: Ns }
-  | { kind: 'export-events'; ns: Ns }
+  | { kind: 'export-events'; ns: Ns; settle: boolean }
   | { kind: 'poll-events'; ns: Ns; pick: number; download: boolean }
   | { kind: 'log-events'; ns: Ns; n: number }
   | { kind: 'advance'; ns: Ns; by: '3s' | '25h' }
@@ -75,7 +75,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete-webhook' as const), ns, pick: fc.nat() }) },
   fc.record({ kind: fc.constant('delete-project' as const), ns, pick: fc.nat() }),
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('export-dataset' as const), ns }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('export-events' as const), ns }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('export-events' as const), ns, settle: fc.boolean() }),
+  },
   {
     weight: 3,
     arbitrary: fc.record({
@@ -204,6 +207,8 @@ function accountingWorld() {
         const started = await harness.get(api(s.ns, '/api/events'), as);
         expect(started.status).toBe(202);
         queries[s.ns].push(started.body.query_id);
+        // Its time passed: finished, to be downloaded (the export takes 2 s).
+        if (s.settle) harness.sim.world(s.ns).clock.advance('3s');
         return;
       }
       case 'poll-events': {
