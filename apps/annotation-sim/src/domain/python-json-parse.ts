@@ -14,6 +14,10 @@ export class PythonJsonError extends Error {
 
 const WS = new Set([' ', '\t', '\n', '\r']);
 
+const HEX4 = /^[0-9a-fA-F]{4}$/;
+/** What may follow a backslash, besides `u`. */
+const SHORT_ESCAPES = '"\\/bfnrt';
+
 /**
  * Parses like Python's `json.loads` (strict mode: no control characters inside strings). Duplicate
  * keys keep the first key's position and the last value, as a Python dict does.
@@ -24,10 +28,14 @@ export function parsePythonJson(text: string): PythonJson {
   let i = 0;
   // Python's messages: `Expecting value: line 1 column 1 (char 0)`.
   const fail = (what: string): never => {
-    const before = text.slice(0, i);
-    const line = before.split('\n').length;
-    const column = i - before.lastIndexOf('\n');
-    throw new PythonJsonError(`${what}: line ${line} column ${column} (char ${i})`);
+    // Lines counted in place: splitting the text before `i` copied it and made a string a line.
+    let line = 1;
+    let lineStart = -1;
+    for (let at = text.indexOf('\n'); at !== -1 && at < i; at = text.indexOf('\n', at + 1)) {
+      line++;
+      lineStart = at;
+    }
+    throw new PythonJsonError(`${what}: line ${line} column ${i - lineStart} (char ${i})`);
   };
   const skip = () => {
     while (i < text.length && WS.has(text[i] as string)) i++;
@@ -38,6 +46,9 @@ export function parsePythonJson(text: string): PythonJson {
     return v;
   };
   const NUM = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
+  /** Characters a string literal holds as they are: all but `"`, `\\` and controls. */
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what ends a run
+  const PLAIN_RUN = /[^"\\\u0000-\u001f]*/y;
 
   function value(): PythonJson {
     skip();
@@ -55,76 +66,50 @@ export function parsePythonJson(text: string): PythonJson {
     const m = NUM.exec(text);
     if (!m) return fail('Expecting value');
     i += m[0].length;
-    if (m[1] === undefined && m[2] === undefined) return new PyInt(BigInt(m[0]).toString());
+    // An int's digits are Python's as written (the grammar has no leading zeros), but for `-0`: a
+    // BigInt round trip said the same in time quadratic in the digits (1 s for a million).
+    if (m[1] === undefined && m[2] === undefined) return new PyInt(m[0] === '-0' ? '0' : m[0]);
     return new PyFloat(Number(m[0]));
   }
 
+  /**
+   * A string literal, read once and built once: runs without escapes are skipped by a regex, and the
+   * literal is a slice of the text or, when it has escapes, JSON.parse's (whose escapes and values are
+   * Python's; Python's messages come from the check here). Appending a character at a time made a rope
+   * of ~32 bytes a character: an 8 MB payload string took a 256 MB heap.
+   */
   function str(): string {
     const begin = i; // the opening quote, where Python says an unterminated string starts
     const unterminated = (): never => {
       i = begin;
       return fail('Unterminated string starting at');
     };
+    let escaped = false;
     i++;
-    let out = '';
     for (;;) {
+      PLAIN_RUN.lastIndex = i;
+      PLAIN_RUN.test(text);
+      i = PLAIN_RUN.lastIndex;
       if (i >= text.length) unterminated();
       const code = text.charCodeAt(i);
-      const ch = text[i] as string;
-      if (ch === '"') {
-        i++;
-        return out;
-      }
+      if (code === 0x22) break; // "
       if (code < 0x20) fail('Invalid control character at');
-      if (ch !== '\\') {
-        out += ch;
-        i++;
-        continue;
-      }
+      // A backslash.
       const esc = text[i + 1];
-      if (esc === undefined) unterminated();
-      i += 2;
-      switch (esc) {
-        case '"':
-          out += '"';
-          break;
-        case '\\':
-          out += '\\';
-          break;
-        case '/':
-          out += '/';
-          break;
-        case 'b':
-          out += '\b';
-          break;
-        case 'f':
-          out += '\f';
-          break;
-        case 'n':
-          out += '\n';
-          break;
-        case 'r':
-          out += '\r';
-          break;
-        case 't':
-          out += '\t';
-          break;
-        case 'u': {
-          const hex = text.slice(i, i + 4);
-          // Python wants the four digits and one more character, and points at the `u`.
-          if (i + 4 >= text.length || !/^[0-9a-fA-F]{4}$/.test(hex)) {
-            i -= 1;
-            fail('Invalid \\uXXXX escape');
-          }
-          out += String.fromCharCode(Number.parseInt(hex, 16));
-          i += 4;
-          break;
+      if (esc === undefined) return unterminated();
+      if (esc === 'u') {
+        // Python wants the four digits and one more character, and points at the `u`.
+        if (i + 6 >= text.length || !HEX4.test(text.slice(i + 2, i + 6))) {
+          i += 1;
+          fail('Invalid \\uXXXX escape');
         }
-        default:
-          i -= 2;
-          fail('Invalid \\escape');
-      }
+        i += 6;
+      } else if (SHORT_ESCAPES.includes(esc)) i += 2;
+      else fail('Invalid \\escape');
+      escaped = true;
     }
+    i++;
+    return escaped ? (JSON.parse(text.slice(begin, i)) as string) : text.slice(begin + 1, i - 1);
   }
 
   function obj(): PythonJson {

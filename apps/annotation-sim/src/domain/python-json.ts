@@ -170,22 +170,115 @@ const SHORT_ESCAPES: Record<string, string> = {
   '\f': '\\f',
 };
 
+/** The letter after the backslash of a short escape, by ASCII unit (0: none). */
+const SHORT_ESCAPE_LETTER = new Uint8Array(0x80);
+for (const [unit, written] of Object.entries(SHORT_ESCAPES))
+  SHORT_ESCAPE_LETTER[unit.charCodeAt(0)] = written.charCodeAt(1);
+
+/** Every character `json.dumps(..., ensure_ascii=False)` escapes. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for
+const ESCAPED_UNICODE = /[\u0000-\u001f"\\]/g;
+
+/** A surrogate without its other half: JSON.stringify writes it as `\udXXX`, Python as it is. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Longest string escaped by appending to a string (fastest when short; a rope node, ~32 bytes, a unit). */
+const SHORT_STRING = 64;
+
 /**
  * A JSON string literal as `json.dumps` writes it: with `ensure_ascii` (the default) everything outside
  * space..`~` as `\uXXXX` (`"caf\\u00e9"`); without it only controls, `"` and `\\` are escaped.
+ * Linear, and no more memory than the literal: one character at a time made a rope node (~32 bytes) a
+ * character, and an 8 MB payload string took a 256 MB heap.
  */
 export function pythonString(s: string, ascii = true): string {
   if (PLAIN_STRING.test(s) || (!ascii && !NEEDS_ESCAPE.test(s))) return `"${s}"`;
+  if (s.length <= SHORT_STRING) return appendEscaped(s, ascii);
+  if (ascii) return asciiLiteral(s);
+  // JSON.stringify escapes what Python escapes here, and surrogates without a pair, which Python keeps.
+  if (!LONE_SURROGATE.test(s)) return JSON.stringify(s);
+  return `"${replaceInSlices(s, ESCAPED_UNICODE, (unit) => escapeUnit(unit.charCodeAt(0)))}"`;
+}
+
+function appendEscaped(s: string, ascii: boolean): string {
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 0x20 && c !== 0x22 && c !== 0x5c && (c <= 0x7e || !ascii)) {
-      out += s[i];
-      continue;
-    }
-    out += SHORT_ESCAPES[s[i] as string] ?? `\\u${c.toString(16).padStart(4, '0')}`;
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c && (c <= 0x7e || !ascii)) out += s[i];
+    else out += escapeUnit(c);
   }
   return `${out}"`;
+}
+
+/** One UTF-16 unit as `json.dumps` escapes it (a surrogate pair is written as its two halves). */
+function escapeUnit(c: number): string {
+  return SHORT_ESCAPES[String.fromCharCode(c)] ?? `\\u${c.toString(16).padStart(4, '0')}`;
+}
+
+const HEX_DIGITS = '0123456789abcdef';
+
+/**
+ * `pythonString(s, true)`, written byte by byte into a buffer of the literal's size: its text is
+ * ASCII, and a Latin-1 string made from the buffer is the only copy.
+ */
+function asciiLiteral(s: string): string {
+  let size = 2;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    size +=
+      c >= 0x20 && c <= 0x7e
+        ? c === 0x22 || c === 0x5c
+          ? 2
+          : 1
+        : c < 0x80 && SHORT_ESCAPE_LETTER[c]
+          ? 2
+          : 6;
+  }
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  out[at++] = 0x22; // "
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c <= 0x7e && c !== 0x22 && c !== 0x5c) {
+      out[at++] = c;
+      continue;
+    }
+    out[at++] = 0x5c; // \
+    const letter = c < 0x80 ? SHORT_ESCAPE_LETTER[c] : 0;
+    if (letter) {
+      out[at++] = letter;
+      continue;
+    }
+    out[at++] = 0x75; // u
+    out[at++] = HEX_DIGITS.charCodeAt(c >> 12);
+    out[at++] = HEX_DIGITS.charCodeAt((c >> 8) & 0xf);
+    out[at++] = HEX_DIGITS.charCodeAt((c >> 4) & 0xf);
+    out[at++] = HEX_DIGITS.charCodeAt(c & 0xf);
+  }
+  out[at] = 0x22;
+  return out.toString('latin1');
+}
+
+/** Units per slice of {@link replaceInSlices}. */
+const SLICE = 8192;
+
+/**
+ * `s.replace(pattern, replacer)` (a global pattern), a slice at a time, each slice's result flat before
+ * the next: one replace keeps a part a match until it joins them. A slice never ends between the halves
+ * of a surrogate pair, which a `u` pattern reads as one character.
+ */
+function replaceInSlices(s: string, pattern: RegExp, replacer: (match: string) => string): string {
+  if (s.length <= SLICE) return s.replace(pattern, replacer);
+  const parts: string[] = [];
+  for (let at = 0; at < s.length; ) {
+    let end = Math.min(at + SLICE, s.length);
+    const last = s.charCodeAt(end - 1);
+    const next = s.charCodeAt(end);
+    if (last >= 0xd800 && last <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) end++;
+    parts.push(s.slice(at, end).replace(pattern, replacer));
+    at = end;
+  }
+  return parts.join('');
 }
 
 /** Python's `repr(float)`: as `json.dumps` writes a finite float; `inf`, `-inf` and `nan` otherwise. */
@@ -194,31 +287,34 @@ function floatRepr(n: number): string {
   return Number.isNaN(n) ? 'nan' : n > 0 ? 'inf' : '-inf';
 }
 
-/** What Python's `str.isprintable` refuses (controls, format, surrogates, private use, unassigned, separators). */
-const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+/**
+ * What `repr` escapes in a string quoted with `'` or `"`: the backslash, the quote, and what Python's
+ * `str.isprintable` refuses (controls, format, surrogates, private use, unassigned, separators) but the
+ * space. By code point (`u`): a surrogate pair is one character, a lone surrogate is escaped.
+ */
+const REPR_ESCAPED = {
+  "'": /[\\']|(?! )[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/gu,
+  '"': /[\\"]|(?! )[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/gu,
+};
+
+/** One character as `repr` escapes it: `\\`, `\'`, `\n`, `\r`, `\t`, else `\xhh`, `\uhhhh` or `\Uhhhhhhhh` by size. */
+function reprEscape(ch: string): string {
+  if (ch === '\\' || ch === "'" || ch === '"') return `\\${ch}`;
+  if (ch === '\n') return '\\n';
+  if (ch === '\r') return '\\r';
+  if (ch === '\t') return '\\t';
+  const code = ch.codePointAt(0) as number;
+  const hex = code.toString(16);
+  return code < 0x100
+    ? `\\x${hex.padStart(2, '0')}`
+    : code < 0x10000
+      ? `\\u${hex.padStart(4, '0')}`
+      : `\\U${hex.padStart(8, '0')}`;
+}
 
 function reprString(s: string): string {
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const ch of s) {
-    const code = ch.codePointAt(0) as number;
-    if (ch === '\\') out += '\\\\';
-    else if (ch === quote) out += `\\${quote}`;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (ch !== ' ' && NON_PRINTABLE.test(ch)) {
-      // `\xhh`, `\uhhhh` or `\Uhhhhhhhh`, by the code point's size.
-      const hex = code.toString(16);
-      out +=
-        code < 0x100
-          ? `\\x${hex.padStart(2, '0')}`
-          : code < 0x10000
-            ? `\\u${hex.padStart(4, '0')}`
-            : `\\U${hex.padStart(8, '0')}`;
-    } else out += ch;
-  }
-  return out + quote;
+  return quote + replaceInSlices(s, REPR_ESCAPED[quote], reprEscape) + quote;
 }
 
 /**
