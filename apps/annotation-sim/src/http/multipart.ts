@@ -111,21 +111,23 @@ const own = (text: string): string => (text.length < 13 ? text : Buffer.from(tex
 
 /**
  * The name Django gives an uploaded file (`UploadedFile.name`): its base name, cut to 255 characters
- * (code points) with its extension kept.
+ * (code points) with its extension kept; a copy that keeps nothing else of the body alive.
  *
  * @example uploadedFileName('dir/a.jpg') // 'a.jpg'
  */
 export function uploadedFileName(declared: string): string {
-  const base = declared.split(/[\\/]/).pop() ?? declared;
-  if (base.length <= MAX_FILE_NAME_CHARS) return base;
-  const chars = Array.from(base);
-  if (chars.length <= MAX_FILE_NAME_CHARS) return base;
+  const base = declared.slice(Math.max(declared.lastIndexOf('/'), declared.lastIndexOf('\\')) + 1);
+  // Python counts code points: only a name with a surrogate pair needs them split out.
+  const chars: string | string[] = /[\uD800-\uDFFF]/.test(base) ? Array.from(base) : base;
+  if (chars.length <= MAX_FILE_NAME_CHARS) return base === declared ? base : own(base);
   // os.path.splitext: the last dot with something other than dots before it starts the extension.
-  const first = chars.findIndex((ch) => ch !== '.');
+  let first = 0;
+  while (first < chars.length && chars[first] === '.') first++;
   const dot = chars.lastIndexOf('.');
-  const extAt = first !== -1 && dot > first ? dot : chars.length;
+  const extAt = first < chars.length && dot > first ? dot : chars.length;
   const ext = chars.slice(extAt, extAt + MAX_FILE_NAME_CHARS);
-  return [...chars.slice(0, Math.min(extAt, MAX_FILE_NAME_CHARS - ext.length)), ...ext].join('');
+  const stem = chars.slice(0, Math.min(extAt, MAX_FILE_NAME_CHARS - ext.length));
+  return typeof stem === 'string' ? own(stem + ext) : [...stem, ...ext].join('');
 }
 
 const DASH = 0x2d;

@@ -10,7 +10,7 @@ import { formatRequestId } from '../../domain/requests/model';
 import { type RequestsState, requestsOf, type TaskUpload } from '../../domain/requests/state';
 import { taskDataInput } from '../../domain/tasks';
 import type { ApiRequest } from '../api';
-import { type FormPart, type MultipartRead, readMultipart, uploadedFileName } from '../multipart';
+import { type MultipartRead, readMultipart, uploadedFileName } from '../multipart';
 import { requestPlan } from '../request-plan';
 import { cvatJson, DJANGO_400_PAGE, djangoErrorResponse, emptyBody } from '../respond';
 import { refused } from '../route-table';
@@ -173,25 +173,27 @@ function finishUpload(r: ApiRequest, task: TaskRec): Response {
  */
 function appendFiles(r: ApiRequest, task: TaskRec): Response {
   const contentType = r.c.req.header('content-type') ?? '';
-  const files: FormPart[] = [];
+  // Each file as the directory keeps it (its name cut to 255 characters), and a refused name as sent.
+  const files: { name: string; size: number; refused?: string }[] = [];
   if (/^multipart\/form-data/i.test(contentType)) {
-    const read = readMultipart(bodyBytesOf(r), contentType, (part) => {
-      if (part.filename !== undefined) files.push(part);
+    const read = readMultipart(bodyBytesOf(r), contentType, ({ filename, size }) => {
+      if (filename === undefined) return;
+      const name = uploadedFileName(filename);
+      files.push(name === '' || name === '..' ? { name, size, refused: filename } : { name, size });
     });
     // No boundary: DRF's parse error when CVAT reads `client_files` (a body of no form adds nothing).
     if (!read.ok) return unread(r, read);
   }
   const upload = uploadOf(requestsOf(r.state), task.id);
   if (overfull(upload, files.length)) return tooMany(r, UPLOAD_FULL);
-  for (const part of files) {
-    const name = uploadedFileName(part.filename as string);
-    if (name === '' || name === '..') {
-      return new Response(`File name ${part.filename} is not allowed`, {
+  for (const { name, size, refused } of files) {
+    if (refused !== undefined) {
+      return new Response(`File name ${refused} is not allowed`, {
         status: 400,
         headers: { 'Content-Type': 'text/plain' },
       });
     }
-    upload.files.push({ name, size: part.size });
+    upload.files.push({ name, size });
   }
   return emptyBody(r.c, 200);
 }
