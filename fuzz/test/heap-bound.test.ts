@@ -13,9 +13,11 @@ import { afterEach, describe, expect, it } from 'vitest';
  * annotation-sim from 58 to 941 MB and killed it: issue 33). Then the worst each JSON budget lets through
  * (a long string with a character outside Latin-1, so two bytes a character, and small objects, just
  * under the budget's bytes), the control plane's (a seed, a scenario and a snapshot of 30 MB), and for
- * annotation-sim an event payload of 5 million numbers (JSON inside a string) and a 100 MB binary file in
- * a multipart upload, which keeps the 100 MiB limit and is never decoded. Every JSON body gets a 4xx
- * (the file a 200), and the simulator is healthy after the last.
+ * annotation-sim an event payload of 5 million numbers (JSON inside a string), a 100 MB binary file in
+ * a multipart upload, which keeps the 100 MiB limit and is never decoded, and the two multipart shapes
+ * that killed or blocked it (issue 33 review): 94 MB of 1.8 million tiny parts (refused by the count of
+ * parts), and a data request of 99,999 `client_files[i]` parts with 255-character names (read,
+ * in linear work). Every JSON body gets a 4xx (the file a 200), and the simulator is healthy after the last.
  */
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -193,7 +195,7 @@ describe('distinct 40 MB bodies of both shapes under a 256 MB heap', () => {
     expect(await health(url)).toBe(200);
   });
 
-  it('annotation-sim refuses each (past its JSON budget, or a name past 256 characters), takes a 100 MB file and lives', {
+  it('annotation-sim refuses each (past its JSON budget, or a name past 256 characters), takes a 100 MB file, refuses 1.8 million parts, reads 99,999 files and lives', {
     timeout: 120_000,
   }, async () => {
     const { url, child } = await startUnderSmallHeap('annotation-sim');
@@ -219,25 +221,61 @@ describe('distinct 40 MB bodies of both shapes under a 256 MB heap', () => {
     );
     const control = await controlBodies(url);
     const upload = await uploadFile(url, auth, 100 * MB - 4096);
+    const parts = await manyParts(url, auth);
     expect(big).toEqual(Array(BODIES).fill(400));
     expect(underBudget).toEqual([400, 400, 400]);
     expect(events).toBe(400);
     expect(control).toEqual([400, 400, 400, 400]);
     expect(upload).toBe(200);
+    expect(parts).toEqual({ tiny: 400, clientFiles: 202 });
     expect(child.exitCode).toBeNull();
     expect(await health(url)).toBe(200);
   });
 });
 
-/** A new task's `Upload-Multiple` of one file of `size` random bytes (not UTF-8); the answer's status. */
-async function uploadFile(url: string, auth: Record<string, string>, size: number): Promise<number> {
+/** A new task's data URL. */
+async function newTaskData(url: string, auth: Record<string, string>): Promise<string> {
   const task = await fetch(`${url}/api/tasks`, {
     method: 'POST',
     headers: { ...auth, ...JSON_TYPE },
     body: JSON.stringify({ name: 't', labels: [{ name: 'car' }] }),
   });
   const { id } = (await task.json()) as { id: number };
-  const data = `${url}/api/tasks/${id}/data/`;
+  return `${url}/api/tasks/${id}/data/`;
+}
+
+/** `count` copies of one empty part with header `head`, after `before` and then the closing delimiter. */
+function partsBody(count: number, head: string, before = ''): Buffer {
+  const part = Buffer.from(`--B\r\n${head}\r\n\r\n\r\n`);
+  const parts = Buffer.alloc(part.length * count);
+  parts.fill(part);
+  return Buffer.concat([Buffer.from(before), parts, Buffer.from('--B--\r\n')]);
+}
+
+/**
+ * The multipart shapes of the issue 33 review: an `Upload-Multiple` of 94 MB of 52-byte parts (1.8
+ * million: the second such body killed a 256 MB heap; refused now before any part is built), and a
+ * one-request data upload of 99,999 `client_files[i]` parts with names of 255 characters (a copy of the
+ * list per part made 20,000 of them minutes of work).
+ */
+async function manyParts(url: string, auth: Record<string, string>) {
+  const type = { 'content-type': 'multipart/form-data; boundary=B' };
+  const data = await newTaskData(url, auth);
+  await send(data, 'POST', { ...auth, 'upload-start': '' }, Buffer.alloc(0));
+  const tinyBody = partsBody(Math.floor((94 * MB) / 52), 'content-disposition:name="a";filename="b"');
+  const tiny = await send(data, 'POST', { ...auth, 'upload-multiple': '', ...type }, tinyBody);
+  const files = partsBody(
+    99_999,
+    `content-disposition:name="client_files[0]";filename="${'f'.repeat(251)}.jpg"`,
+    '--B\r\ncontent-disposition: form-data; name="image_quality"\r\n\r\n70\r\n',
+  );
+  const clientFiles = await send(await newTaskData(url, auth), 'POST', { ...auth, ...type }, files);
+  return { tiny, clientFiles };
+}
+
+/** A new task's `Upload-Multiple` of one file of `size` random bytes (not UTF-8); the answer's status. */
+async function uploadFile(url: string, auth: Record<string, string>, size: number): Promise<number> {
+  const data = await newTaskData(url, auth);
   await send(data, 'POST', { ...auth, 'upload-start': '' }, Buffer.alloc(0));
   const boundary = 'heapBoundary7MA4YWxkTrZu0gW';
   const form = Buffer.concat([
