@@ -219,12 +219,31 @@ describe('distinct 40 MB bodies of both shapes under a 256 MB heap', () => {
         }),
       ),
     );
+    // Payloads that are one long string, plain or full of escapes: read and written a character at a
+    // time (~32 bytes each), an 8 MB one aborted a 256 MB heap. Both are kept.
+    const eventWith = (text: string) =>
+      send(
+        `${url}/api/events`,
+        'POST',
+        { ...JSON_TYPE, ...auth },
+        Buffer.from(
+          JSON.stringify({
+            events: [{ scope: 'send:exception', timestamp: '2026-01-01T00:00:00Z', payload: text }],
+            timestamp: '2026-01-01T00:00:00Z',
+          }),
+        ),
+      );
+    const longPayloads = [
+      await eventWith(JSON.stringify(randomBytes(6 * MB).toString('base64'))),
+      await eventWith(JSON.stringify('\n"\\é\ud800'.repeat(MB / 2))),
+    ];
     const control = await controlBodies(url);
     const upload = await uploadFile(url, auth, 100 * MB - 4096);
     const parts = await manyParts(url, auth);
     expect(big).toEqual(Array(BODIES).fill(400));
     expect(underBudget).toEqual([400, 400, 400]);
     expect(events).toBe(400);
+    expect(longPayloads).toEqual([201, 201]);
     expect(control).toEqual([400, 400, 400, 400]);
     expect(upload).toBe(200);
     expect(parts).toEqual({ tiny: 400, clientFiles: 202 });
