@@ -1,3 +1,4 @@
+import { countMapReads } from '@sims/test-support/map-reads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { roleIn } from '../src/domain/access';
 import { rowsOf } from '../src/domain/child-table';
@@ -19,7 +20,6 @@ import {
 import { type AnnotationState, nextId } from '../src/domain/state';
 import { attachTaskData, createTask, deleteTask, updateTask } from '../src/domain/tasks';
 import { createHarness, type Harness } from './support/harness';
-import { countMapReads } from './support/map-reads';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 

@@ -1,6 +1,6 @@
+import { countMapReads } from '@sims/test-support/map-reads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './support/harness';
-import { countMapReads } from './support/map-reads';
 
 /** A seed of `count` users, a project per 10 and `count` tasks with data (2 jobs each), one per user. */
 function world(count: number) {

@@ -1,9 +1,9 @@
+import { applyMutation, mutationPlans, type ReferenceField } from '@sims/test-support/snapshot-mutations';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboundRequest } from '../src/delivery/sender';
 import { aWebhook } from './support/builders';
 import { createHarness, type Harness, TEAM } from './support/harness';
-import { applyMutation, mutationPlans, type ReferenceField } from './support/snapshot-mutations';
 
 // biome-ignore lint/suspicious/noExplicitAny: snapshots are arbitrary JSON, read and changed freely
 type Json = any;

@@ -1,3 +1,4 @@
+import { countMapReads } from '@sims/test-support/map-reads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { refreshCluster } from '../src/domain/node-pools';
 import { checkConcurrency, liveOperations } from '../src/domain/operation-admission';
@@ -11,7 +12,6 @@ import {
 import { forgetOperation } from '../src/domain/operations-budget';
 import { type ClusterRecord, type ClusterState, clusterKey, type OperationRecord } from '../src/domain/state';
 import { createHarness, type Harness } from './support/harness';
-import { countMapReads } from './support/map-reads';
 
 const LOCATION = 'us-central1-a';
 

@@ -1,9 +1,9 @@
+import { countMapReads } from '@sims/test-support/map-reads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { podRangesOf } from '../src/domain/pod-ranges';
 import type { ClusterRecord } from '../src/domain/state';
 import type { SeedInput } from '../src/index';
 import { createHarness, type Harness } from './support/harness';
-import { countMapReads } from './support/map-reads';
 
 type SeedCluster = NonNullable<SeedInput['clusters']>[number];
 

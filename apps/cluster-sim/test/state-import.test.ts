@@ -1,10 +1,10 @@
+import { applyMutation, mutationPlans } from '@sims/test-support/snapshot-mutations';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { operationTimeline } from '../src/domain/operation-schedule';
 import type { OperationRecord } from '../src/domain/state';
 import { aCluster, aNodePool, V } from './support/fixtures';
 import { type AnyJson, createHarness, type Harness, OPS, POOL } from './support/harness';
-import { applyMutation, mutationPlans } from './support/snapshot-mutations';
 
 let h: Harness;
 afterEach(() => h?.close());
