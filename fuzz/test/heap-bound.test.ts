@@ -64,34 +64,47 @@ function startUnderSmallHeap(app: string): Promise<{ url: string; child: ChildPr
   });
 }
 
-/**
- * A JSON document `${prefix}"<random base64>"}` of about `size` bytes: a different one every time;
- * `twoByte` ends the string with `€`, so the decoded text and the parsed string take two bytes a character.
- */
-function longStringBody(prefix: string, size: number, twoByte = false): Buffer {
-  const filler = randomBytes(Math.floor(((size - prefix.length - 6) * 3) / 4)).toString('base64');
-  const end = twoByte ? '€"}' : '"}';
-  return Buffer.concat([Buffer.from(`${prefix}"`), Buffer.from(filler, 'latin1'), Buffer.from(end)]);
-}
+/** 16 random hex digits: what makes each body distinct from every other. */
+const tag = () => randomBytes(8).toString('hex');
+
+/** Random base64 (40 MB), made once: every long string is a slice of it after a tag of its own. */
+const BASE64 = Buffer.from(randomBytes(30 * MB).toString('base64'), 'latin1');
 
 /**
- * `[{"a":1},{"q":7},…]` of `size` bytes: millions of small objects (eight bytes each, as in issue 33),
- * their keys and digits random: a block of 128 Ki objects made afresh for every body, repeated.
+ * A JSON document `${prefix}"<tag><random base64>"}` of `size` bytes (up to 40 MB): a different one
+ * every time, from its tag on; `twoByte` ends the string with `€`, so the decoded text and the parsed
+ * string take two bytes a character.
  */
-function smallObjectsBody(size: number): Buffer {
+function longStringBody(prefix: string, size: number, twoByte = false): Buffer {
+  const head = Buffer.from(`${prefix}"${tag()}`);
+  const end = Buffer.from(twoByte ? '€"}' : '"}');
+  return Buffer.concat([head, BASE64.subarray(0, size - head.length - end.length), end]);
+}
+
+/** 128 Ki objects of eight bytes, `{"q":7},`, their keys and digits random; made once. */
+const SMALL_OBJECTS = (() => {
   const item = 8; // {"a":1},
-  const blockItems = 128 * 1024;
-  const block = Buffer.alloc(blockItems * item);
-  const random = randomBytes(blockItems * 2);
+  const items = 128 * 1024;
+  const block = Buffer.alloc(items * item);
+  const random = randomBytes(items * 2);
   block.fill('{"a":1},', 'latin1');
-  for (let i = 0; i < blockItems; i++) {
+  for (let i = 0; i < items; i++) {
     block[i * item + 2] = 0x61 + ((random[2 * i] as number) % 26);
     block[i * item + 5] = 0x30 + ((random[2 * i + 1] as number) % 10);
   }
-  const count = Math.floor((size - 2) / item);
-  const body = Buffer.allocUnsafe(count * item + 1);
-  body[0] = 0x5b; // [
-  body.fill(block, 1);
+  return block;
+})();
+
+/**
+ * `[{"<tag>":1},{"a":1},{"q":7},…]` of about `size` bytes: millions of small objects (eight bytes each,
+ * as in issue 33), a different document every time from its first object on.
+ */
+function smallObjectsBody(size: number): Buffer {
+  const head = Buffer.from(`[{"${tag()}":1},`);
+  const count = Math.floor((size - head.length) / 8);
+  const body = Buffer.allocUnsafe(head.length + count * 8);
+  head.copy(body);
+  body.fill(SMALL_OBJECTS, head.length);
   body[body.length - 1] = 0x5d; // ] over the last comma
   return body;
 }
