@@ -25,14 +25,6 @@ export function mayListWebhooks(state: AnnotationState, user: UserRec, ctx: OrgC
   return canListWebhooks(state, user, ctx) ? ok(undefined) : fail(denied());
 }
 
-/** The list's `type` filter (none when absent or empty), or DRF's choice error for another value. */
-export function webhookTypeFilter(type: string | undefined): Result<'project' | 'organization' | undefined> {
-  if (type === undefined || type === '') return ok(undefined);
-  if (type !== 'project' && type !== 'organization')
-    return fail(invalid({ type: [`Select a valid choice. ${type} is not one of the available choices.`] }));
-  return ok(type);
-}
-
 /** The webhook if `user` may act on it in `scope` (ping, deliveries and redelivery are `update`/`view`). */
 export function mayAccessWebhook(
   state: AnnotationState,

@@ -17,6 +17,8 @@ import {
 } from '@sims/annotation-schema';
 import * as z from 'zod';
 import { SIMULATOR_VERSION } from '../simulator';
+import { simpleFiltersOf } from './routes/filter-terms';
+import { filterSchema } from './routes/simple-filters';
 
 /** CVAT operationIds that do not follow `<resource>_<list|create|retrieve|update|partial_update|destroy>`. */
 const SPECIAL: Record<string, string> = {
@@ -56,59 +58,25 @@ const READ: Record<string, string> = {
 
 const PAGE = ['page', 'page_size'];
 const ORG = ['org', 'org_id'];
+const MODEL_LIST = ['search', 'sort', 'filter'];
 /**
- * The query parameters each list view reads, by CVAT's names (those of CVAT's schema the simulator
- * implements): paging, the organization context, `sort`, `search`, `filter` and the simple filters.
+ * The query parameters each list view reads besides its simple filters, by CVAT's names: paging, the
+ * organization context, `search`, `sort` and `filter` (and the requests list's and the events API's own
+ * filters). A model view's simple filters come from the table its handler filters with
+ * (filter-terms.ts' SIMPLE_FILTERS), so what is declared is what is read.
  */
 const LIST_QUERY: Record<string, readonly string[]> = {
-  '/api/users': [...PAGE, ...ORG, 'search', 'sort', 'username'],
+  '/api/users': [...PAGE, ...ORG, ...MODEL_LIST],
   '/api/auth/access_tokens': PAGE,
-  '/api/organizations': [...PAGE, 'search', 'sort', 'slug', 'name'],
-  '/api/memberships': [...PAGE, ...ORG, 'sort', 'role', 'user'],
-  '/api/invitations': [...PAGE, ...ORG, 'sort'],
-  '/api/projects': [...PAGE, ...ORG, 'search', 'sort', 'filter', 'name', 'owner', 'assignee', 'status'],
-  '/api/tasks': [
-    ...PAGE,
-    ...ORG,
-    'search',
-    'sort',
-    'filter',
-    'name',
-    'owner',
-    'assignee',
-    'project_id',
-    'status',
-    'mode',
-    'subset',
-  ],
-  '/api/jobs': [
-    ...PAGE,
-    ...ORG,
-    'search',
-    'sort',
-    'filter',
-    'task_id',
-    'project_id',
-    'stage',
-    'state',
-    'assignee',
-    'type',
-  ],
-  '/api/issues': [
-    ...PAGE,
-    ...ORG,
-    'search',
-    'sort',
-    'filter',
-    'job_id',
-    'task_id',
-    'frame_id',
-    'resolved',
-    'owner',
-    'assignee',
-  ],
-  '/api/comments': [...PAGE, ...ORG, 'search', 'sort', 'filter', 'issue_id', 'job_id', 'owner'],
-  '/api/webhooks': [...PAGE, ...ORG, 'search', 'sort', 'filter', 'owner', 'project_id', 'target_url', 'type'],
+  '/api/organizations': [...PAGE, ...MODEL_LIST],
+  '/api/memberships': [...PAGE, ...ORG, ...MODEL_LIST],
+  '/api/invitations': [...PAGE, ...ORG, ...MODEL_LIST],
+  '/api/projects': [...PAGE, ...ORG, ...MODEL_LIST],
+  '/api/tasks': [...PAGE, ...ORG, ...MODEL_LIST],
+  '/api/jobs': [...PAGE, ...ORG, ...MODEL_LIST],
+  '/api/issues': [...PAGE, ...ORG, ...MODEL_LIST],
+  '/api/comments': [...PAGE, ...ORG, ...MODEL_LIST],
+  '/api/webhooks': [...PAGE, ...ORG, ...MODEL_LIST],
   '/api/webhooks/{id}/deliveries': PAGE,
   '/api/requests': [
     ...PAGE,
@@ -138,11 +106,23 @@ const LIST_QUERY: Record<string, readonly string[]> = {
   ],
 };
 
-/** A query parameter as CVAT's schema types it: paging and ids integers, `resolved` a boolean. */
+/** A query parameter as CVAT's schema types it: paging and ids integers, the rest text. */
 function queryParameter(name: string) {
   const integer = name === 'page' || name === 'page_size' || (name.endsWith('_id') && name !== 'query_id');
-  const type = integer ? 'integer' : name === 'resolved' ? 'boolean' : 'string';
-  return { name, in: 'query', required: false, schema: { type } };
+  return { name, in: 'query', required: false, schema: { type: integer ? 'integer' : 'string' } };
+}
+
+/** The query parameters of a list view: its own, then its simple filters as CVAT's schema types them. */
+function listParameters(path: string) {
+  const own = (LIST_QUERY[path] ?? []).map(queryParameter);
+  const simple = simpleFiltersOf(path).map(([name, filter]) => ({
+    name,
+    in: 'query',
+    required: false,
+    description: `A simple equality filter for the ${name} field`,
+    schema: filterSchema(filter),
+  }));
+  return [...own, ...simple];
 }
 
 function operationId(method: string, path: string): string {
@@ -204,11 +184,11 @@ export function buildOpenApi(routes: { method: string; path: string }[]): Record
       required: true,
       schema: { type: 'string' },
     }));
-    const query = method === 'get' ? (LIST_QUERY[path] ?? []) : [];
+    const query = method === 'get' ? listParameters(path) : [];
     paths[path] ??= {};
     (paths[path] as Record<string, unknown>)[method] = {
       operationId: operationId(method, path),
-      parameters: [...params, ...query.map(queryParameter)],
+      parameters: [...params, ...query],
       responses: {
         [ok]: { description: 'OK', ...(content ? { content } : {}) },
         '401': {

@@ -1,5 +1,6 @@
 import { ApiFailure } from '../domain/errors';
 import type { ApiRequest } from './api';
+import { codePointOrder } from './json-logic-python';
 import { checkQueryBounds, searchTerms, sortKeys } from './query-limits';
 import { queryValue } from './query-values';
 
@@ -55,7 +56,11 @@ export function paginate<T>(r: ApiRequest, items: T[], serialize: (item: T) => u
   };
 }
 
-/** DRF ordering via `sort=a,-b` over the allowed fields (unknown fields ignored); default given. */
+/**
+ * DRF ordering via `sort=a,-b` over the allowed fields (unknown fields ignored); default given. CVAT
+ * sorts in PostgreSQL, and Django's `order_by` leaves NULL where PostgreSQL puts it: after every value
+ * ascending (`NULLS LAST`), before every value descending (`NULLS FIRST`). Text is in code-point order.
+ */
 export function sortBy<T>(
   items: T[],
   sort: string | undefined,
@@ -64,26 +69,26 @@ export function sortBy<T>(
 ): T[] {
   // Own fields only: `?sort=constructor` names no field (Object's members are not sort keys).
   const keys = sortKeys(sort).filter((s) => Object.hasOwn(fields, s.replace(/^-/, '')));
-  const order = keys.length > 0 ? keys : [fallback];
+  const order = (keys.length > 0 ? keys : [fallback]).map((key) => ({
+    desc: key.startsWith('-'),
+    get: fields[key.replace(/^-/, '')] as (item: T) => unknown,
+  }));
   return [...items].sort((a, b) => {
-    for (const key of order) {
-      const desc = key.startsWith('-');
-      const get = fields[key.replace(/^-/, '')] as (item: T) => unknown;
-      const x = get(a);
-      const y = get(b);
-      if (x === y) continue;
-      const cmp =
-        x === null || x === undefined
-          ? -1
-          : y === null || y === undefined
-            ? 1
-            : (x as number) < (y as number)
-              ? -1
-              : 1;
-      return desc ? -cmp : cmp;
+    for (const { desc, get } of order) {
+      const cmp = ascending(get(a), get(b));
+      if (cmp !== 0) return desc ? -cmp : cmp;
     }
     return 0;
   });
+}
+
+/** PostgreSQL's ascending order of two values of one column, NULL (or undefined) the largest. */
+function ascending(x: unknown, y: unknown): number {
+  const xNull = x === null || x === undefined;
+  const yNull = y === null || y === undefined;
+  if (xNull || yNull) return xNull === yNull ? 0 : xNull ? 1 : -1;
+  if (typeof x === 'string' && typeof y === 'string') return Math.sign(codePointOrder(x, y));
+  return x === y ? 0 : (x as number) < (y as number) ? -1 : 1;
 }
 
 /** DRF SearchFilter: terms split on whitespace/commas; each must match one field, case-insensitive. */

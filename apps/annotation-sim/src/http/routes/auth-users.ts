@@ -1,13 +1,14 @@
 import { setCookie } from 'hono/cookie';
-import type { UserRec } from '../../domain/model';
 import { userRead } from '../../domain/serializers';
 import { signUrlToken } from '../../domain/url-signing';
 import { logIn, loginUser, logOut, signingTarget, userFor, usersInContext } from '../../domain/users';
 import type { ApiRequest, RouteDeps } from '../api';
 import type { Kernel } from '../deps';
-import { paginate, searchFilter, sortBy } from '../pagination';
+import { checkListQuery, paginate } from '../pagination';
 import { cvatJson } from '../respond';
 import { byId, type RouteSpec, refused, registerRoutes } from '../route-table';
+import { simpleFiltersOf, userTerms } from './filter-terms';
+import { queryList } from './list-query';
 
 /** Answers the API token and sets the session and CSRF cookies Django's login sets. */
 function handleLogin(r: ApiRequest): Response {
@@ -49,23 +50,18 @@ function handleRetrieveSelf(r: ApiRequest): Response {
   return cvatJson(r.c, userRead(r.state, r.user()));
 }
 
+/** UserViewSet: the query's bounds, the organization context, then its filter backends. */
 function handleListUsers(r: ApiRequest): Response {
   const me = r.user();
+  checkListQuery(r);
   const ctx = r.orgContext();
   let users = usersInContext(r.state, ctx.org?.id ?? null);
-  users = searchFilter(users, r.query('search'), [
-    (u) => u.username,
-    (u) => u.first_name,
-    (u) => u.last_name,
-  ]);
-  const username = r.query('username');
-  if (username) users = users.filter((u) => u.username === username);
-  users = sortBy(
-    users,
-    r.query('sort'),
-    { id: (u: UserRec) => u.id, username: (u: UserRec) => u.username },
-    'id',
-  );
+  users = queryList(r, users, {
+    terms: userTerms(r.state),
+    simpleFilters: simpleFiltersOf('/api/users'),
+    search: [(u) => u.username, (u) => u.first_name, (u) => u.last_name],
+    defaultOrder: '-id',
+  });
   return cvatJson(
     r.c,
     paginate(r, users, (u) => userFor(r.state, me, u)),

@@ -1,7 +1,18 @@
 import type { Resource } from '../../domain/access';
-import type { CommentRec, IssueRec, JobRec, ProjectRec, TaskRec } from '../../domain/model';
+import type {
+  CommentRec,
+  InvitationRec,
+  IssueRec,
+  JobRec,
+  MembershipRec,
+  OrganizationRec,
+  ProjectRec,
+  TaskRec,
+  UserRec,
+} from '../../domain/model';
 import type { AnnotationState } from '../../domain/state';
 import type { FilterTerms } from '../json-logic-columns';
+import { BOOL, CHAR, choice, model, NUMBER, type SimpleFilters } from './simple-filters';
 
 /**
  * The JSON Logic terms of CVAT's model list views: each ViewSet's `filter_fields`, read through its
@@ -20,6 +31,8 @@ const userName = (s: AnnotationState, id: number | null) =>
 const projectName = (s: AnnotationState, id: number | null) =>
   id === null ? null : (s.projects.get(id)?.name ?? null);
 const taskOf = (s: AnnotationState, id: number) => s.tasks.get(id);
+/** `data__media_type`: NULL for a task without data; the simulator's data are images. */
+const mediaType = (t: TaskRec | undefined) => (t === undefined || t.data_id === null ? null : 'image');
 
 /** ProjectViewSet: `owner` → `owner__username`, `assignee` → `assignee__username`. */
 const PROJECT: Terms<ProjectRec> = (s) => ({
@@ -49,6 +62,7 @@ const TASK: Terms<TaskRec> = (s) => ({
   id: { type: 'int', get: (t) => t.id, modelField: true },
   project_id: { type: 'fk', get: (t) => t.project_id, modelField: true },
   updated_date: { type: 'datetime', get: (t) => t.updated_date, modelField: true },
+  media_type: { type: 'str', get: mediaType },
 });
 
 /** JobViewSet: the task's fields through `segment__task__…`. */
@@ -68,6 +82,8 @@ const JOB: Terms<JobRec> = (s) => ({
   dimension: { type: 'str', get: (j) => taskOf(s, j.task_id)?.dimension ?? null },
   type: { type: 'str', get: (j) => j.type, modelField: true },
   parent_job_id: { type: 'fk', get: () => null, modelField: true },
+  mode: { type: 'str', get: (j) => taskOf(s, j.task_id)?.mode ?? null },
+  media_type: { type: 'str', get: (j) => mediaType(taskOf(s, j.task_id)) },
 });
 
 /** IssueViewSet: `job_id` → `job`, `task_id` → `job__segment__task__id`, `frame_id` → `frame`. */
@@ -102,3 +118,131 @@ const TERMS: { readonly [K in Resource['kind']]: Terms<Extract<Resource, { kind:
 export function filterTermsOf<T>(state: AnnotationState, kind: Resource['kind']): FilterTerms<T> {
   return (TERMS[kind] as Terms<T>)(state);
 }
+
+/** OrganizationViewSet: `owner` → `owner__username`. */
+export const organizationTerms: Terms<OrganizationRec> = (s) => ({
+  name: { type: 'str', get: (o) => o.name, modelField: true },
+  owner: { type: 'str', get: (o) => userName(s, o.owner_id), modelField: true },
+  slug: { type: 'str', get: (o) => o.slug, modelField: true },
+  id: { type: 'int', get: (o) => o.id, modelField: true },
+});
+
+/** MembershipViewSet: `user` → `user__username`. */
+export const membershipTerms: Terms<MembershipRec> = (s) => ({
+  user: { type: 'str', get: (m) => userName(s, m.user_id), modelField: true },
+  role: { type: 'str', get: (m) => m.role, modelField: true },
+  id: { type: 'int', get: (m) => m.id, modelField: true },
+});
+
+/**
+ * InvitationViewSet's simple filters: `owner` → `owner__username`, `user_id` → `membership__user__id`,
+ * `accepted` → `membership__is_active`.
+ */
+export const invitationTerms: Terms<InvitationRec> = (s) => ({
+  owner: { type: 'str', get: (i) => userName(s, i.owner_id), modelField: true },
+  user_id: { type: 'int', get: (i) => s.memberships.get(i.membership_id)?.user_id ?? null },
+  accepted: { type: 'bool', get: (i) => s.memberships.get(i.membership_id)?.is_active ?? null },
+});
+
+/** UserViewSet (Django's User): every term a field of the model. */
+export const userTerms: Terms<UserRec> = () => ({
+  username: { type: 'str', get: (u) => u.username, modelField: true },
+  first_name: { type: 'str', get: (u) => u.first_name, modelField: true },
+  last_name: { type: 'str', get: (u) => u.last_name, modelField: true },
+  id: { type: 'int', get: (u) => u.id, modelField: true },
+  is_active: { type: 'bool', get: (u) => u.is_active, modelField: true },
+});
+
+const STATUS = choice('annotation', 'validation', 'completed');
+const DIMENSION = choice('1d', '2d', '3d');
+const MODE = choice('annotation', 'interpolation');
+const MEDIA_TYPE = choice('image', 'point_cloud', 'audio');
+const PROJECT_ROW = model((s) => s.projects);
+
+/**
+ * Each list view's `simple_filters` (CVAT 2.73's schema), by its path, with the django-filter class
+ * the model field at the end of its lookup gets: a field with choices is a ChoiceFilter (its choices
+ * are the schema's enum), a ForeignKey a ModelChoiceFilter over its table, an AutoField or
+ * IntegerField a NumberFilter, a BooleanField a BooleanFilter, text a CharFilter. Each name is one of
+ * the view's filter terms. CVAT builds JobViewSet's list from a set, so its order (that of a 400's
+ * fields) varies between CVAT processes; the simulator's is fixed.
+ */
+export const SIMPLE_FILTERS: Readonly<Record<string, SimpleFilters>> = {
+  '/api/projects': [
+    ['name', CHAR],
+    ['owner', CHAR],
+    ['assignee', CHAR],
+    ['status', STATUS],
+  ],
+  '/api/tasks': [
+    ['project_name', CHAR],
+    ['name', CHAR],
+    ['owner', CHAR],
+    ['status', STATUS],
+    ['assignee', CHAR],
+    ['subset', CHAR],
+    ['mode', MODE],
+    ['dimension', DIMENSION],
+    ['tracker_link', CHAR],
+    ['validation_mode', choice('gt', 'gt_pool')],
+    ['project_id', PROJECT_ROW],
+    ['media_type', MEDIA_TYPE],
+  ],
+  '/api/jobs': [
+    ['task_name', CHAR],
+    ['project_name', CHAR],
+    ['assignee', CHAR],
+    ['state', choice('new', 'in progress', 'completed', 'rejected')],
+    ['stage', choice('annotation', 'validation', 'acceptance')],
+    ['task_id', model((s) => s.tasks)],
+    ['project_id', PROJECT_ROW],
+    ['dimension', DIMENSION],
+    ['type', choice('annotation', 'ground_truth', 'consensus_replica')],
+    ['parent_job_id', model((s) => s.jobs)],
+    ['mode', MODE],
+    ['media_type', MEDIA_TYPE],
+  ],
+  '/api/issues': [
+    ['owner', CHAR],
+    ['assignee', CHAR],
+    ['job_id', model((s) => s.jobs)],
+    ['task_id', NUMBER],
+    ['resolved', BOOL],
+    ['frame_id', NUMBER],
+  ],
+  '/api/comments': [
+    ['owner', CHAR],
+    ['issue_id', NUMBER],
+    ['frame_id', NUMBER],
+    ['job_id', NUMBER],
+  ],
+  '/api/webhooks': [
+    ['target_url', CHAR],
+    ['owner', CHAR],
+    ['type', choice('organization', 'project')],
+    ['project_id', PROJECT_ROW],
+  ],
+  '/api/organizations': [
+    ['name', CHAR],
+    ['owner', CHAR],
+    ['slug', CHAR],
+  ],
+  '/api/memberships': [
+    ['user', CHAR],
+    ['role', choice('worker', 'supervisor', 'maintainer', 'owner')],
+  ],
+  '/api/invitations': [
+    ['owner', CHAR],
+    ['user_id', NUMBER],
+    ['accepted', BOOL],
+  ],
+  '/api/users': [
+    ['username', CHAR],
+    ['first_name', CHAR],
+    ['last_name', CHAR],
+    ['is_active', BOOL],
+  ],
+};
+
+/** A list view's simple filters (none for a path not in the table). */
+export const simpleFiltersOf = (path: string): SimpleFilters => SIMPLE_FILTERS[path] ?? [];

@@ -17,22 +17,36 @@ import { mayListInOrganization } from '../../domain/organizations';
 import { invitationRead } from '../../domain/serializers';
 import type { AnnotationState } from '../../domain/state';
 import type { ApiRequest } from '../api';
-import { paginate, sortBy } from '../pagination';
+import { columnOf, orderingOf } from '../json-logic-columns';
+import { checkListQuery, paginate } from '../pagination';
 import { cvatJson, noContent } from '../respond';
 import { type RouteSpec, refused } from '../route-table';
+import { invitationTerms, simpleFiltersOf } from './filter-terms';
+import { queryList } from './list-query';
+import { username } from './resource-support';
 
+/**
+ * InvitationViewSet: the query's bounds, the organization context, then its filter backends. Its
+ * `ordering_fields` are its terms and `created_date`, not `id`.
+ */
 function handleListInvitations(r: ApiRequest): Response {
   const user = r.user();
+  checkListQuery(r);
   const ctx = r.orgContext();
   const allowed = mayListInOrganization(r.state, user, ctx);
   if (!allowed.ok) return refused(r, allowed);
   let rows = [...r.state.invitations.values()].filter((i) => invitationListed(r.state, user, ctx, i));
-  rows = sortBy(
-    rows,
-    r.query('sort'),
-    { created_date: (i: InvitationRec) => i.created_date },
-    '-created_date',
-  );
+  const terms = invitationTerms(r.state);
+  rows = queryList(r, rows, {
+    terms,
+    simpleFilters: simpleFiltersOf('/api/invitations'),
+    search: [(i) => username(r, i.owner_id)],
+    ordering: {
+      ...orderingOf(terms),
+      created_date: columnOf<InvitationRec>({ type: 'datetime', get: (i) => i.created_date }).read,
+    },
+    defaultOrder: '-created_date',
+  });
   return cvatJson(
     r.c,
     paginate(r, rows, (i) => invitationRead(r.state, i, r.now)),

@@ -15,6 +15,7 @@ import type { MutationContext } from '../../domain/mutation';
 import { commentRead, issueRead } from '../../domain/serializers';
 import type { ApiRequest } from '../api';
 import { byId, type RouteSpec } from '../route-table';
+import { simpleFiltersOf } from './filter-terms';
 import {
   createResource,
   destroyResource,
@@ -30,14 +31,7 @@ const ISSUES: ListSpec<IssueRec> = {
   model: 'Issue',
   map: (r) => r.state.issues,
   serialize: (r, i) => issueRead(r.state, i),
-  filters: {
-    job_id: (_, i) => i.job_id,
-    task_id: (r, i) => r.state.jobs.get(i.job_id)?.task_id ?? null,
-    frame_id: (_, i) => i.frame,
-    resolved: (_, i) => (i.resolved ? 'true' : 'false'),
-    owner: (r, i) => username(r, i.owner_id),
-    assignee: (r, i) => username(r, i.assignee_id),
-  },
+  simpleFilters: simpleFiltersOf('/api/issues'),
   search: [(r, i) => username(r, i.owner_id), (r, i) => username(r, i.assignee_id)],
 };
 
@@ -46,12 +40,9 @@ const COMMENTS: ListSpec<CommentRec> = {
   model: 'Comment',
   map: (r) => r.state.comments,
   serialize: (r, c) => commentRead(r.state, c),
-  filters: {
-    issue_id: (_, c) => c.issue_id,
-    job_id: (r, c) => r.state.issues.get(c.issue_id)?.job_id ?? null,
-    owner: (r, c) => username(r, c.owner_id),
-  },
-  search: [(r, c) => username(r, c.owner_id), (_, c) => c.message],
+  simpleFilters: simpleFiltersOf('/api/comments'),
+  // CVAT's search_fields: the owner only (not the message).
+  search: [(r, c) => username(r, c.owner_id)],
 };
 
 function handleListIssues(r: ApiRequest): Response {

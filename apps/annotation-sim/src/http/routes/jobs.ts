@@ -3,6 +3,7 @@ import type { JobRec } from '../../domain/model';
 import { jobRead } from '../../domain/serializers';
 import type { ApiRequest } from '../api';
 import { byId, type RouteSpec, refused } from '../route-table';
+import { simpleFiltersOf } from './filter-terms';
 import {
   type ListSpec,
   listResources,
@@ -17,15 +18,16 @@ const JOBS: ListSpec<JobRec> = {
   model: 'Job',
   map: (r) => r.state.jobs,
   serialize: (r, j) => jobRead(r.state, j),
-  filters: {
-    task_id: (_, j) => j.task_id,
-    project_id: (r, j) => r.state.tasks.get(j.task_id)?.project_id ?? null,
-    stage: (_, j) => j.stage,
-    state: (_, j) => j.state,
-    assignee: (r, j) => username(r, j.assignee_id),
-    type: (_, j) => j.type,
-  },
-  search: [(r, j) => r.state.tasks.get(j.task_id)?.name, (r, j) => username(r, j.assignee_id)],
+  simpleFilters: simpleFiltersOf('/api/jobs'),
+  // CVAT 2.73's search_fields: assignee, project_name, task_name.
+  search: [
+    (r, j) => username(r, j.assignee_id),
+    (r, j) => {
+      const projectId = r.state.tasks.get(j.task_id)?.project_id ?? null;
+      return projectId === null ? null : (r.state.projects.get(projectId)?.name ?? null);
+    },
+    (r, j) => r.state.tasks.get(j.task_id)?.name,
+  ],
 };
 
 function handleListJobs(r: ApiRequest): Response {

@@ -20,29 +20,25 @@ import {
 import { membershipRead, organizationRead } from '../../domain/serializers';
 import type { ApiRequest, RouteDeps } from '../api';
 import type { Kernel } from '../deps';
-import { paginate, searchFilter, sortBy } from '../pagination';
+import { checkListQuery, paginate } from '../pagination';
 import { cvatJson, noContent } from '../respond';
 import { byId, type RouteSpec, refused, registerRoutes } from '../route-table';
+import { membershipTerms, organizationTerms, simpleFiltersOf } from './filter-terms';
 import { invitationRoutes } from './invitations';
+import { queryList } from './list-query';
+import { username } from './resource-support';
 
+/** OrganizationViewSet: the query's bounds first (after authentication), then its filter backends. */
 function handleListOrganizations(r: ApiRequest): Response {
   const user = r.user();
+  checkListQuery(r);
   let orgs = [...r.state.organizations.values()].filter((o) => isMember(r.state, user, o.id));
-  orgs = searchFilter(orgs, r.query('search'), [(o) => o.slug, (o) => o.name]);
-  for (const f of ['slug', 'name'] as const) {
-    const v = r.query(f);
-    if (v) orgs = orgs.filter((o) => o[f] === v);
-  }
-  orgs = sortBy(
-    orgs,
-    r.query('sort'),
-    {
-      id: (o: OrganizationRec) => o.id,
-      slug: (o: OrganizationRec) => o.slug,
-      name: (o: OrganizationRec) => o.name,
-    },
-    '-id',
-  );
+  orgs = queryList(r, orgs, {
+    terms: organizationTerms(r.state),
+    simpleFilters: simpleFiltersOf('/api/organizations'),
+    search: [(o) => o.name, (o) => username(r, o.owner_id), (o) => o.slug],
+    defaultOrder: '-id',
+  });
   return cvatJson(
     r.c,
     paginate(r, orgs, (o) => organizationRead(r.state, o)),
@@ -88,22 +84,20 @@ function handleDestroyOrganization(r: ApiRequest): Response {
   return noContent(r.c);
 }
 
+/** MembershipViewSet: the query's bounds, the organization context, then its filter backends. */
 function handleListMemberships(r: ApiRequest): Response {
   const user = r.user();
+  checkListQuery(r);
   const ctx = r.orgContext();
   const allowed = mayListInOrganization(r.state, user, ctx);
   if (!allowed.ok) return refused(r, allowed);
   let rows = [...r.state.memberships.values()].filter((m) => membershipListed(r.state, user, ctx, m));
-  const role = r.query('role');
-  if (role) rows = rows.filter((m) => m.role === role);
-  const uname = r.query('user');
-  if (uname) rows = rows.filter((m) => r.state.users.get(m.user_id)?.username === uname);
-  rows = sortBy(
-    rows,
-    r.query('sort'),
-    { id: (m: MembershipRec) => m.id, role: (m: MembershipRec) => m.role },
-    'id',
-  );
+  rows = queryList(r, rows, {
+    terms: membershipTerms(r.state),
+    simpleFilters: simpleFiltersOf('/api/memberships'),
+    search: [(m) => username(r, m.user_id)],
+    defaultOrder: '-id',
+  });
   return cvatJson(
     r.c,
     paginate(r, rows, (m) => membershipRead(r.state, m)),

@@ -10,6 +10,7 @@ import { mayCreate } from '../../domain/resource-rules';
 import { projectRead } from '../../domain/serializers';
 import type { ApiRequest } from '../api';
 import { byId, type RouteSpec, refused } from '../route-table';
+import { simpleFiltersOf } from './filter-terms';
 import {
   createResource,
   destroyResource,
@@ -25,13 +26,9 @@ const PROJECTS: ListSpec<ProjectRec> = {
   model: 'Project',
   map: (r) => r.state.projects,
   serialize: (r, p) => projectRead(r.state, p),
-  filters: {
-    name: (_, p) => p.name,
-    owner: (r, p) => username(r, p.owner_id),
-    assignee: (r, p) => username(r, p.assignee_id),
-    status: (_, p) => p.status,
-  },
-  search: [(_, p) => p.name, (r, p) => username(r, p.owner_id)],
+  simpleFilters: simpleFiltersOf('/api/projects'),
+  // CVAT 2.73's search_fields: assignee, name, owner.
+  search: [(r, p) => username(r, p.assignee_id), (_, p) => p.name, (r, p) => username(r, p.owner_id)],
 };
 
 function handleListProjects(r: ApiRequest): Response {

@@ -5,12 +5,12 @@ import type { CommentRec, IssueRec, JobRec, ProjectRec, TaskRec } from '../../do
 import type { MutationContext } from '../../domain/mutation';
 import { mayAccess, mayList } from '../../domain/resource-rules';
 import type { ApiRequest } from '../api';
-import { orderingOf } from '../json-logic-columns';
-import { jsonLogicFilter } from '../json-logic-filter';
-import { checkListQuery, paginate, searchFilter, sortBy } from '../pagination';
+import { checkListQuery, paginate } from '../pagination';
 import { cvatJson, noContent } from '../respond';
 import { refused } from '../route-table';
 import { filterTermsOf } from './filter-terms';
+import { queryList } from './list-query';
+import type { SimpleFilters } from './simple-filters';
 
 type AnyRec = ProjectRec | TaskRec | JobRec | IssueRec | CommentRec;
 
@@ -24,11 +24,11 @@ export interface RecordSpec<T extends AnyRec> {
 }
 
 /**
- * A record kind's list view: CVAT's simple filters and `search` fields. Its JSON Logic terms and sort
- * keys (`filter_fields`, `ordering_fields`) are in filter-terms.ts.
+ * A record kind's list view: CVAT's simple filters (filter-terms.ts' SIMPLE_FILTERS) and `search`
+ * fields. Its JSON Logic terms and sort keys (`filter_fields`, `ordering_fields`) are in filter-terms.ts.
  */
 export interface ListSpec<T extends AnyRec> extends RecordSpec<T> {
-  filters: Record<string, (r: ApiRequest, rec: T) => unknown>;
+  simpleFilters: SimpleFilters;
   search: ((r: ApiRequest, rec: T) => unknown)[];
 }
 
@@ -36,7 +36,8 @@ export interface ListSpec<T extends AnyRec> extends RecordSpec<T> {
  * GET on a collection: the query within its bounds (the first read of it, after authentication, as
  * Django reads `request.GET` lazily), the organization context's membership check, then the records the
  * caller can see in that context, narrowed by the simple filters and `search`, sorted (default `-id`),
- * narrowed by the JSON Logic `filter` and paged.
+ * narrowed by the JSON Logic `filter` and paged: CVAT's filter backends in their order (SimpleFilter,
+ * SearchFilter, OrderingFilter, JsonLogicFilter).
  */
 export function listResources<T extends AnyRec>(r: ApiRequest, spec: ListSpec<T>): Response {
   const user = r.user();
@@ -47,19 +48,13 @@ export function listResources<T extends AnyRec>(r: ApiRequest, spec: ListSpec<T>
   let items = [...spec.map(r).values()].filter((rec) =>
     resourceVisible(r.state, user, ctx, { kind: spec.kind, rec } as Resource),
   );
-  for (const [name, get] of Object.entries(spec.filters)) {
-    const v = r.query(name);
-    if (v !== undefined && v !== '') items = items.filter((rec) => String(get(r, rec) ?? '') === v);
-  }
-  items = searchFilter(
-    items,
-    r.query('search'),
-    spec.search.map((f) => (rec: T) => f(r, rec)),
-  );
   // CVAT's ordering_fields are its filter_fields: dates in time order, booleans false first.
-  const terms = filterTermsOf<T>(r.state, spec.kind);
-  items = sortBy(items, r.query('sort'), orderingOf(terms), '-id');
-  items = jsonLogicFilter(items, r.query('filter'), terms);
+  items = queryList(r, items, {
+    terms: filterTermsOf<T>(r.state, spec.kind),
+    simpleFilters: spec.simpleFilters,
+    search: spec.search.map((f) => (rec: T) => f(r, rec)),
+    defaultOrder: '-id',
+  });
   return cvatJson(
     r.c,
     paginate(r, items, (rec) => spec.serialize(r, rec)),

@@ -4,6 +4,7 @@ import { taskRead } from '../../domain/serializers';
 import { createTask, deleteTask, taskCreation, taskPatch, updateTask } from '../../domain/tasks';
 import type { ApiRequest } from '../api';
 import { byId, type RouteSpec, refused } from '../route-table';
+import { simpleFiltersOf } from './filter-terms';
 import {
   createResource,
   destroyResource,
@@ -20,16 +21,16 @@ const TASKS: ListSpec<TaskRec> = {
   model: 'Task',
   map: (r) => r.state.tasks,
   serialize: (r, t) => taskRead(r.state, t),
-  filters: {
-    name: (_, t) => t.name,
-    owner: (r, t) => username(r, t.owner_id),
-    assignee: (r, t) => username(r, t.assignee_id),
-    project_id: (_, t) => t.project_id,
-    status: (_, t) => t.status,
-    mode: (_, t) => t.mode,
-    subset: (_, t) => t.subset,
-  },
-  search: [(_, t) => t.name, (r, t) => username(r, t.owner_id)],
+  simpleFilters: simpleFiltersOf('/api/tasks'),
+  // CVAT 2.73's search_fields: assignee, name, owner, project_name, subset, tracker_link.
+  search: [
+    (r, t) => username(r, t.assignee_id),
+    (_, t) => t.name,
+    (r, t) => username(r, t.owner_id),
+    (r, t) => (t.project_id === null ? null : (r.state.projects.get(t.project_id)?.name ?? null)),
+    (_, t) => t.subset,
+    (_, t) => t.bug_tracker,
+  ],
 };
 
 function handleListTasks(r: ApiRequest): Response {

@@ -12,16 +12,16 @@ import {
   mayListWebhooks,
   updateWebhook,
   webhookCreation,
-  webhookTypeFilter,
 } from '../../domain/webhook-rules';
 import { validateWebhookWrite, webhookEventsFor } from '../../domain/webhooks';
 import type { ApiRequest } from '../api';
 import type { AppDeps, Kernel } from '../deps';
-import { type FilterTerms, orderingOf } from '../json-logic-columns';
-import { jsonLogicFilter } from '../json-logic-filter';
-import { checkListQuery, paginate, searchFilter, sortBy } from '../pagination';
+import type { FilterTerms } from '../json-logic-columns';
+import { checkListQuery, paginate } from '../pagination';
 import { cvatJson, noContent } from '../respond';
 import { byId, type RouteSpec, refused, registerRoutes } from '../route-table';
+import { simpleFiltersOf } from './filter-terms';
+import { queryList } from './list-query';
 import { username } from './resource-support';
 
 /** The webhook the path's `:id` names, if the caller may act on it in `scope`: 404 before 403. */
@@ -66,24 +66,12 @@ function handleListWebhooks(r: ApiRequest): Response {
   const allowed = mayListWebhooks(r.state, user, ctx);
   if (!allowed.ok) return refused(r, allowed);
   let items = [...r.state.webhooks.values()].filter((w) => webhookVisible(r.state, user, ctx, w));
-  const type = webhookTypeFilter(r.query('type'));
-  if (!type.ok) return refused(r, type);
-  if (type.value !== undefined) items = items.filter((w) => w.type === type.value);
-  const eq = (name: string, get: (w: WebhookRec) => unknown) => {
-    const v = r.query(name);
-    if (v !== undefined && v !== '') items = items.filter((w) => String(get(w)) === v);
-  };
-  eq('target_url', (w) => w.target_url);
-  eq('owner', (w) => username(r, w.owner_id));
-  eq('project_id', (w) => w.project_id);
-  items = searchFilter(items, r.query('search'), [
-    (w) => w.target_url,
-    (w) => username(r, w.owner_id),
-    (w) => w.description,
-  ]);
-  const terms = webhookTerms(r);
-  items = jsonLogicFilter(items, r.query('filter'), terms);
-  items = sortBy(items, r.query('sort'), orderingOf(terms), '-id');
+  items = queryList(r, items, {
+    terms: webhookTerms(r),
+    simpleFilters: simpleFiltersOf('/api/webhooks'),
+    search: [(w) => w.target_url, (w) => username(r, w.owner_id), (w) => w.description],
+    defaultOrder: '-id',
+  });
   return cvatJson(
     r.c,
     paginate(r, items, (w) => webhookRead(r.state, w)),
