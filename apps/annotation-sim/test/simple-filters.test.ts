@@ -278,4 +278,27 @@ describe('/openapi.json', () => {
     );
     expect(params('/api/issues')).toMatchObject({ resolved: { type: 'boolean' } });
   });
+
+  it('serves every simple filter it declares: a value of its type filters, one of another is a 400', async () => {
+    setup();
+    const doc = (await h.get('/openapi.json')).body;
+    const lists = Object.keys(doc.paths).filter((path) => !path.includes('{') && doc.paths[path].get);
+    let served = 0;
+    for (const path of lists) {
+      const declared = (
+        doc.paths[path].get.parameters as { name: string; description?: string; schema: { type: string } }[]
+      ).filter((p) => p.description?.startsWith('A simple equality filter'));
+      for (const { name, schema } of declared) {
+        const good = schema.type === 'integer' ? '1' : schema.type === 'boolean' ? 'true' : 'animals';
+        const ok = await h.get(`${path}?${name}=${good}`, { as: 'admin' });
+        expect([200, 400], `${path}?${name}=${good}`).toContain(ok.status);
+        if (schema.type === 'integer') {
+          const bad = await h.get(`${path}?${name}=x`, { as: 'admin' });
+          expect([bad.status, Object.keys(bad.body)], `${path}?${name}=x`).toEqual([400, [name]]);
+        }
+        served++;
+      }
+    }
+    expect(served).toBe(54);
+  });
 });

@@ -167,7 +167,7 @@ const PROJECT_ROW = model((s) => s.projects);
  * the view's filter terms. CVAT builds JobViewSet's list from a set, so its order (that of a 400's
  * fields) varies between CVAT processes; the simulator's is fixed.
  */
-export const SIMPLE_FILTERS: Readonly<Record<string, SimpleFilters>> = {
+const SIMPLE_FILTERS: Readonly<Record<string, SimpleFilters>> = {
   '/api/projects': [
     ['name', CHAR],
     ['owner', CHAR],
