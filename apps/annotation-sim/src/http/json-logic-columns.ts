@@ -20,7 +20,7 @@ import { codePointOrder, pyStr } from './json-logic-python';
  * - `datetime`: a DateTimeField. It takes ISO-8601 text as Django's `parse_datetime` reads it. A time
  *   without an offset is UTC (CVAT's `TIME_ZONE`). A date alone means its midnight.
  */
-export type ColumnType = 'int' | 'fk' | 'str' | 'bool' | 'datetime';
+type ColumnType = 'int' | 'fk' | 'str' | 'bool' | 'datetime';
 
 /** One of a list view's filter terms (CVAT's `filter_fields`, read through its `lookup_fields`). */
 export interface FilterTerm<T> {

@@ -5,7 +5,7 @@ import { type Column, columnOf, comparison, type FilterTerms, type Lookup } from
 import { hashable, item, len, pyStr, truthy, typeName, uncaught } from './json-logic-python';
 import { checkFilterBounds } from './query-limits';
 
-export type { ColumnType, FilterTerm, FilterTerms } from './json-logic-columns';
+export type { FilterTerms } from './json-logic-columns';
 
 /**
  * CVAT's JSON Logic `filter` (`cvat/apps/engine/filters.py`): `JsonLogicFilter` on the model views

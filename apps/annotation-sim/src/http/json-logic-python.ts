@@ -93,7 +93,7 @@ export function truthy(v: Py): boolean {
 }
 
 /** A number as Python compares it: ints, floats and bools (`True == 1`); undefined for anything else. */
-export function num(v: Py): number | undefined {
+function num(v: Py): number | undefined {
   if (typeof v === 'boolean') return v ? 1 : 0;
   if (v instanceof PyInt) return Number(v.digits);
   if (v instanceof PyFloat) return v.value;
@@ -135,7 +135,7 @@ export function hashable(v: Py): void {
 }
 
 /** Strings by code point (Python's order), numbers as numbers; NaN never orders. */
-export function compare(a: number | string, b: number | string, op: string): boolean {
+function compare(a: number | string, b: number | string, op: string): boolean {
   const c =
     typeof a === 'string' && typeof b === 'string'
       ? codePointOrder(a, b)
