@@ -8,19 +8,25 @@
 // - A report whose run failed with nothing counted as failed (no test files, an unhandled error) counts as 1 failed.
 // - skipped, todo, pending and disabled tests count as skipped.
 // - --step-failed NAME: a step outside the reports failed (install, lint, ...); it counts as 1 failed.
-// Detail lines, then one line per leg, then the closing line, all on stdout; the closing line is the last.
+// Detail lines, one line per leg, the ten slowest test files of all legs, then the closing line, all on
+// stdout; the closing line is the last. A file's time is what its report carries: its first test's start
+// to its last test's end (its imports and beforeAll hooks are not in it).
 // Exit status: 0 only when nothing failed and at least one test passed.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 const SKIPPED = new Set(['skipped', 'pending', 'todo', 'disabled']);
+/** How many of the slowest test files the summary lists. */
+const SLOWEST = 10;
 
 /** Counts one parsed vitest JSON report. */
 export function countReport(report) {
-  const counts = { passed: 0, failed: 0, skipped: 0, problems: [] };
+  const counts = { passed: 0, failed: 0, skipped: 0, problems: [], files: [] };
   const files = Array.isArray(report?.testResults) ? report.testResults : [];
   for (const file of files) {
     const tests = Array.isArray(file.assertionResults) ? file.assertionResults : [];
+    const ms = fileMs(file);
+    if (ms !== undefined) counts.files.push({ name: shortName(file.name), ms, tests: tests.length });
     let failedHere = 0;
     for (const test of tests) {
       if (test.status === 'passed') counts.passed += 1;
@@ -59,12 +65,19 @@ export function countFile(path) {
       failed: 1,
       skipped: 0,
       problems: ['report missing: its test run crashed or never ran'],
+      files: [],
     };
   }
   try {
     return countReport(JSON.parse(text));
   } catch (error) {
-    return { passed: 0, failed: 1, skipped: 0, problems: [`report unreadable: ${firstLine(error.message)}`] };
+    return {
+      passed: 0,
+      failed: 1,
+      skipped: 0,
+      problems: [`report unreadable: ${firstLine(error.message)}`],
+      files: [],
+    };
   }
 }
 
@@ -101,6 +114,7 @@ export function parseArgs(argv) {
 export function summarize({ legs, stepsFailed }, count = countFile) {
   const lines = [];
   const total = { passed: 0, failed: 0, skipped: 0 };
+  const timed = [];
   for (const leg of legs) {
     const sum = { passed: 0, failed: 0, skipped: 0 };
     for (const path of leg.reports) {
@@ -109,6 +123,7 @@ export function summarize({ legs, stepsFailed }, count = countFile) {
       sum.failed += c.failed;
       sum.skipped += c.skipped;
       lines.push(`  [${leg.name}] ${path}: pass=${c.passed} fail=${c.failed} skip=${c.skipped}`);
+      for (const f of c.files ?? []) timed.push({ ...f, leg: leg.name });
       for (const problem of c.problems.slice(0, 20)) lines.push(`      ${problem}`);
       if (c.problems.length > 20) lines.push(`      ... and ${c.problems.length - 20} more`);
     }
@@ -119,6 +134,7 @@ export function summarize({ legs, stepsFailed }, count = countFile) {
     total.failed += sum.failed;
     total.skipped += sum.skipped;
   }
+  lines.push(...slowestLines(timed));
   if (stepsFailed.length > 0) {
     lines.push(`steps failed (1 each): ${stepsFailed.join(', ')}`);
     total.failed += stepsFailed.length;
@@ -126,6 +142,26 @@ export function summarize({ legs, stepsFailed }, count = countFile) {
   if (total.passed + total.failed === 0) lines.push('no test ran');
   lines.push(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
   return { lines, total, exitCode: total.failed === 0 && total.passed > 0 ? 0 : 1 };
+}
+
+/** The SLOWEST (10) longest-running files of all legs, slowest first, under a header; none when no file has a time. */
+export function slowestLines(timed) {
+  if (timed.length === 0) return [];
+  const top = [...timed].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST);
+  return [
+    `slowest test files (of ${timed.length}; first test's start to last test's end):`,
+    ...top.map(
+      (f) =>
+        `  ${(f.ms / 1000).toFixed(1).padStart(7)} s  [${f.leg}] ${f.name} (${f.tests} ${f.tests === 1 ? 'test' : 'tests'})`,
+    ),
+  ];
+}
+
+/** A file's time in ms from its report (startTime and endTime in ms since the epoch), or undefined. */
+function fileMs(file) {
+  const { startTime, endTime } = file ?? {};
+  if (!Number.isFinite(startTime) || !Number.isFinite(endTime) || endTime < startTime) return undefined;
+  return endTime - startTime;
 }
 
 function shortName(path) {

@@ -6,18 +6,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { countReport, parseArgs, summarize } from './summarize-reports.mjs';
+import { countReport, parseArgs, slowestLines, summarize } from './summarize-reports.mjs';
 
 const SCRIPT = fileURLToPath(new URL('./summarize-reports.mjs', import.meta.url));
 const CLOSING = /^\d+ passed, \d+ failed(, \d+ skipped)?$/;
 
 const test = (title, status) => ({ title, fullName: `suite ${title}`, status, failureMessages: [] });
-const file = (name, status, assertionResults, message = '') => ({
+const file = (name, status, assertionResults, message = '', times = {}) => ({
   name: `/repo/${name}`,
   status,
   message,
   assertionResults,
+  ...times,
 });
+// A passing file whose tests ran from startTime to endTime (vitest: the first test's start, the last's end).
+const timedFile = (name, ms, tests = 1) =>
+  file(
+    name,
+    'passed',
+    Array.from({ length: tests }, (_, i) => test(`t${i}`, 'passed')),
+    '',
+    { startTime: 1_000_000, endTime: 1_000_000 + ms },
+  );
 const report = (testResults, success) => ({
   numTotalTests: 0,
   success: success ?? testResults.every((f) => f.status === 'passed'),
@@ -44,7 +54,7 @@ const noTestFiles = report([], false);
 
 describe('countReport', () => {
   it('counts passing tests', () => {
-    assert.deepEqual(countReport(allPassing), { passed: 2, failed: 0, skipped: 0, problems: [] });
+    assert.deepEqual(countReport(allPassing), { passed: 2, failed: 0, skipped: 0, problems: [], files: [] });
   });
 
   it('counts failures, import failures, failed hooks and skips', () => {
@@ -65,7 +75,20 @@ describe('countReport', () => {
   });
 
   it('treats a successful empty report as nothing', () => {
-    assert.deepEqual(countReport(report([], true)), { passed: 0, failed: 0, skipped: 0, problems: [] });
+    assert.deepEqual(countReport(report([], true)), {
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      problems: [],
+      files: [],
+    });
+  });
+
+  it("takes each file's time from its startTime and endTime, and skips a file without them", () => {
+    const c = countReport(
+      report([timedFile('slow.test.ts', 12_345, 3), file('untimed.test.ts', 'passed', [])]),
+    );
+    assert.deepEqual(c.files, [{ name: '/repo/slow.test.ts', ms: 12_345, tests: 3 }]);
   });
 });
 
@@ -121,6 +144,40 @@ describe('summarize', () => {
     assert.equal(none.lines.at(-1), '0 passed, 0 failed, 0 skipped');
   });
 
+  it('lists the ten slowest files of all legs, slowest first, just above the closing line', () => {
+    const many = Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [
+        `r${i}`,
+        {
+          passed: 1,
+          failed: 0,
+          skipped: 0,
+          problems: [],
+          files: [{ name: `f${i}.test.ts`, ms: i * 1000, tests: 1 }],
+        },
+      ]),
+    );
+    const legs = [
+      { name: 'node20', reports: ['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7', 'r8', 'r9'] },
+      { name: 'node24', reports: ['r10', 'r11'] },
+    ];
+    const out = summarize({ legs, stepsFailed: ['lint'] }, (path) => many[path]);
+    const header = out.lines.findIndex((l) => l.startsWith('slowest test files'));
+    assert.ok(header > out.lines.findIndex((l) => l.startsWith('leg node24:')));
+    const listed = out.lines.slice(header + 1, header + 11);
+    assert.equal(listed[0], '     11.0 s  [node24] f11.test.ts (1 test)');
+    assert.equal(listed[9], '      2.0 s  [node20] f2.test.ts (1 test)');
+    assert.ok(!out.lines.some((l) => l.includes('f1.test.ts') || l.includes('f0.test.ts')));
+    assert.equal(out.lines.at(-1), '12 passed, 1 failed, 0 skipped');
+    assert.equal(out.lines.filter((l) => CLOSING.test(l.replace(/^\w+: /, ''))).length, 1);
+  });
+
+  it('lists no slowest files when no report carries times', () => {
+    assert.deepEqual(slowestLines([]), []);
+    const out = summarize({ legs: [{ name: 'node20', reports: ['pass'] }], stepsFailed: [] }, fake);
+    assert.ok(!out.lines.some((l) => l.startsWith('slowest')));
+  });
+
   it('counts each failed step as 1 failed', () => {
     const out = summarize(
       { legs: [{ name: 'node20', reports: ['pass'] }], stepsFailed: ['lint', 'build'] },
@@ -156,6 +213,20 @@ describe('the command', () => {
     assert.equal(r.lines.at(-1), '4 passed, 0 failed, 0 skipped');
     assert.ok(r.lines.includes('leg node24: passed=2 failed=0 skipped=0 (1 reports)'));
     assert.equal(r.status, 0);
+  });
+
+  it('prints the slowest files from the reports above the closing line', () => {
+    const r = run([
+      '--leg',
+      'node20',
+      write('timed.json', report([timedFile('quick.test.ts', 250), timedFile('slow.test.ts', 61_500, 2)])),
+    ]);
+    assert.deepEqual(r.lines.slice(-4), [
+      "slowest test files (of 2; first test's start to last test's end):",
+      '     61.5 s  [node20] /repo/slow.test.ts (2 tests)',
+      '      0.3 s  [node20] /repo/quick.test.ts (1 test)',
+      '3 passed, 0 failed, 0 skipped',
+    ]);
   });
 
   it('counts missing and unreadable reports as failed and exits 1', () => {
