@@ -77,7 +77,7 @@ export type { Random } from './random';
 export { createRandom } from './random';
 export type { Scenario, ScenarioResult } from './scenario';
 export { applyScenario, loadScenario, parseScenario, scenarioSchema } from './scenario';
-export type { ControlTools, FaultErrorEffect, SimulatorDefinition } from './simulator';
+export type { ControlTools, FaultErrorEffect, SimulatorDefinition } from './definition';
 export type { AtomicWriteFs } from './state-file';
 export { writeFileAtomic, writeJsonFileAtomic } from './state-file';
 export { describeIssues, parseInput } from './validation';

@@ -3,7 +3,7 @@ import { inTimeRange, parseTime } from './clock';
 import { isDurationString, parseDuration, SimInputError } from './duration';
 import { createFaultEngine } from './faults/engine';
 import { lazy } from './lazy';
-import type { SimulatorDefinition } from './simulator';
+import type { SimulatorDefinition } from './definition';
 import { parseInput } from './validation';
 import type { World } from './world';
 

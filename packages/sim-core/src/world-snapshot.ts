@@ -4,7 +4,7 @@ import { SimInputError } from './duration';
 import { createFaultEngine, type FaultRule } from './faults/engine';
 import { CONTROL_JSON_DEPTH } from './http/body';
 import { lazy } from './lazy';
-import type { SimulatorDefinition } from './simulator';
+import type { SimulatorDefinition } from './definition';
 import { parseInput } from './validation';
 import type { World } from './world';
 

@@ -5,7 +5,7 @@ import { createJournal, type Journal } from './journal';
 import type { JournalBudget } from './journal-budget';
 import { createMemoryBudget, type MemoryBudget, type WorldBudget } from './memory-budget';
 import { createRandom, type Random } from './random';
-import type { SimulatorDefinition } from './simulator';
+import type { SimulatorDefinition } from './definition';
 
 /** Everything a world holds except the simulator's own state. */
 export interface WorldCore {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { defineDomainEffects } from '../src/faults/domain-effects';
 import { RequestContext, type SimEnv } from '../src/http/request-context';
-import type { SimulatorDefinition } from '../src/simulator';
+import type { SimulatorDefinition } from '../src/definition';
 import { createWorld } from '../src/world';
 
 const effects = defineDomainEffects({

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { checkJsonBudget, measureJson, yamlTokens } from '../src/http/json-budget';
 import { createSimKernel } from '../src/http/kernel';
 import type { SimEnv } from '../src/http/request-context';
-import type { SimulatorDefinition } from '../src/simulator';
+import type { SimulatorDefinition } from '../src/definition';
 import { call } from './support/http';
 import { type ToyState, toyDefinition } from './support/toy-simulator';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { createSimKernel, type KernelOptions } from '../src/http/kernel';
-import type { SimulatorDefinition } from '../src/simulator';
+import type { SimulatorDefinition } from '../src/definition';
 import { parseInput } from '../src/validation';
 import { snapshotJsonDepth } from '../src/world-snapshot';
 import { call } from './support/http';

@@ -1,4 +1,4 @@
-import type { SimulatorDefinition } from '../simulator';
+import type { SimulatorDefinition } from '../definition';
 
 const json = (description: string) => ({
   description,

@@ -9,7 +9,7 @@ import { MAX_GLOB_LENGTH } from '../glob';
 import type { JournalFilter } from '../journal';
 import { lazy } from '../lazy';
 import { applyScenario, parseScenario, parseYamlText } from '../scenario';
-import type { SimulatorDefinition } from '../simulator';
+import type { SimulatorDefinition } from '../definition';
 import { parseInput } from '../validation';
 import {
   invalidNamespaceMessage,

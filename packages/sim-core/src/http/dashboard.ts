@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
-import type { SimulatorDefinition } from '../simulator';
+import type { SimulatorDefinition } from '../definition';
 import { readBoundedText } from './body';
 import { controlError } from './responses';
 
