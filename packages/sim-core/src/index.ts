@@ -80,6 +80,8 @@ export { applyScenario, loadScenario, parseScenario, scenarioSchema } from './sc
 export type { ControlTools, FaultErrorEffect, SimulatorDefinition } from './definition';
 export type { AtomicWriteFs } from './state-file';
 export { writeFileAtomic, writeJsonFileAtomic } from './state-file';
+export type { WorkDelay, WorkKind, WorkPlan, WorkStep, WorldTimers } from './timers';
+export { createWorldTimers, endStep, planWork, pollEnds, workTimes } from './timers';
 export { describeIssues, parseInput } from './validation';
 export type { Namespaces, NamespacesOptions, World, WorldCore, WorldOptions } from './world';
 export {

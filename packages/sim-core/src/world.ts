@@ -1,11 +1,12 @@
 import { type Clock, type ClockMode, createClock } from './clock';
 import { collectGarbage } from './collect-garbage';
+import type { SimulatorDefinition } from './definition';
 import { createFaultEngine, type FaultEngine } from './faults/engine';
 import { createJournal, type Journal } from './journal';
 import type { JournalBudget } from './journal-budget';
 import { createMemoryBudget, type MemoryBudget, type WorldBudget } from './memory-budget';
 import { createRandom, type Random } from './random';
-import type { SimulatorDefinition } from './definition';
+import { createWorldTimers, type WorldTimers } from './timers';
 
 /** Everything a world holds except the simulator's own state. */
 export interface WorldCore {
@@ -28,6 +29,12 @@ export interface WorldCore {
 /** One simulated service instance: its state plus its faults, clock and journal. */
 export interface World<S> extends WorldCore {
   state: S;
+  /**
+   * The timers of the world's long-running work (operations, background requests, exports) on its
+   * clock, by kind and key (`timers.ts`): the records stay in `state`, nothing outside the world keeps
+   * a timer.
+   */
+  readonly timers: WorldTimers<S>;
 }
 
 export interface WorldOptions {
@@ -114,7 +121,8 @@ export function createWorld<S>(
     }),
     budget: (options.memoryBudget ?? createMemoryBudget(def.budgetKinds)).forWorld(),
   };
-  const world = core as World<S>;
+  const world = core as World<S> & { timers: WorldTimers<S> };
+  world.timers = createWorldTimers(clock, world);
   world.state = def.createState(core);
   return world;
 }

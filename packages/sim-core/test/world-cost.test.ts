@@ -30,6 +30,7 @@ describe('the cost of a touched namespace', () => {
       random: ['next', 'int', 'hex', 'digits', 'uuid'],
       journal: ['record', 'list', 'get', 'wait', 'clear', 'stats'],
       faults: ['add', 'list', 'get', 'remove', 'evaluate', 'take', 'snapshot', 'restore', 'onRuleAdded'],
+      timers: ['arm', 'cancel', 'settle', 'rearm', 'pending', 'has'],
     } as const;
     for (const [part, names] of Object.entries(methods) as [keyof typeof methods, readonly string[]][]) {
       for (const name of names) {
@@ -42,6 +43,7 @@ describe('the cost of a touched namespace', () => {
       expect(world.clock.pending()).toBe(0);
       expect(world.journal.stats()).toEqual({ capacity: 10_000, size: 0, dropped: 0, total: 0 });
       expect(world.faults.size()).toBe(0);
+      expect(world.timers.pending()).toBe(0);
       expect(world.faults.list()).toEqual([]);
       expect(world.faults.evaluate({ method: 'GET', path: '/', headers: {}, query: {} }, 'before')).toEqual(
         [],
