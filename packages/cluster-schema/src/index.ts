@@ -107,10 +107,12 @@ export {
   isInt64Schema,
   isInt64Text,
   isTimestampText,
+  jsonFieldName,
   markBetaOnly,
   markOneofs,
   oneofFields,
   protoEnum,
+  protoFieldName,
   stringMap,
   timestamp,
 } from './proto';

@@ -187,3 +187,23 @@ export function isTimestampText(text: string): boolean {
 
 /** `map<string, string>`. */
 export const stringMap = z.record(z.string(), z.string());
+
+/**
+ * The proto field name of a JSON name (`nodePoolId` → `node_pool_id`): how the front end's errors name
+ * fields, whichever form the request used.
+ *
+ * @example protoFieldName('maxNodeCount') // 'max_node_count'
+ */
+export function protoFieldName(jsonName: string): string {
+  return jsonName.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
+}
+
+/**
+ * The JSON name of a proto field name (`node_pool_id` → `nodePoolId`): the proto3 JSON parser accepts
+ * either form of a field.
+ *
+ * @example jsonFieldName('max_node_count') // 'maxNodeCount'
+ */
+export function jsonFieldName(protoName: string): string {
+  return protoName.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase());
+}

@@ -13,6 +13,7 @@ export type { CommonCliOptions } from './cli-options';
 export { budgetFlag, cliKernelOptions, parseCommonArgs } from './cli-options';
 export type { Clock, ClockMode, ClockOptions, ClockState } from './clock';
 export { createClock, inTimeRange, parseTime } from './clock';
+export type { ControlTools, FaultErrorEffect, SimulatorDefinition } from './definition';
 export {
   formatDuration,
   isDurationString,
@@ -75,14 +76,16 @@ export type { BudgetKind, MemoryBudget, SlotMember, WorldBudget, WorldBudgetStat
 export { createMemoryBudget, JOURNAL_BUDGET_KIND } from './memory-budget';
 export type { Random } from './random';
 export { createRandom } from './random';
+export type { Result } from './result';
+export { fail, ok } from './result';
 export type { Scenario, ScenarioResult } from './scenario';
 export { applyScenario, loadScenario, parseScenario, scenarioSchema } from './scenario';
-export type { ControlTools, FaultErrorEffect, SimulatorDefinition } from './definition';
 export type { AtomicWriteFs } from './state-file';
 export { writeFileAtomic, writeJsonFileAtomic } from './state-file';
 export type { WorkDelay, WorkKind, WorkPlan, WorkStep, WorldTimers } from './timers';
 export { createWorldTimers, endStep, planWork, pollEnds, workTimes } from './timers';
 export { describeIssues, parseInput } from './validation';
+export { isPlainObject } from './values';
 export type { Namespaces, NamespacesOptions, World, WorldCore, WorldOptions } from './world';
 export {
   createNamespaces,
@@ -95,3 +98,5 @@ export {
 } from './world';
 export type { WorldSnapshot } from './world-snapshot';
 export { exportWorldSnapshot, importWorldSnapshot } from './world-snapshot';
+export type { ZodDefView } from './zod-def';
+export { zodDef } from './zod-def';

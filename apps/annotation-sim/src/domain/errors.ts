@@ -1,3 +1,5 @@
+import type { Result as CoreResult } from '@sims/sim-core';
+
 /**
  * Domain errors: one discriminated union; `renderApiError` (`src/http/respond.ts`) renders each code into
  * CVAT's DRF body and status in one exhaustive switch.
@@ -30,10 +32,9 @@ export type ApiError =
  * What a domain decision returns: the value, or the error the HTTP layer renders (`renderApiError`).
  * Handlers answer a failed result with its rendering instead of throwing.
  */
-export type Result<T, E = ApiError> = { ok: true; value: T } | { ok: false; error: E };
+export type Result<T, E = ApiError> = CoreResult<T, E>;
 
-export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
-export const fail = <E = ApiError>(error: E): Result<never, E> => ({ ok: false, error });
+export { fail, ok } from '@sims/sim-core';
 
 export const notFound = (model: string): ApiError => ({
   code: 'NOT_FOUND',

@@ -70,7 +70,8 @@ describe('Python-compatible JSON', () => {
 
 describe('DRF date-times', () => {
   it('accepts what Django parses and rejects the rest', async () => {
-    const { parseIsoDateTime, formatDrfDateTime } = await import('../../src/domain/events/time');
+    const { parseIsoDateTime } = await import('../../src/domain/events/time');
+    const { formatDrfDateTime } = await import('../../src/domain/dates');
     const iso = (v: string) => {
       const us = parseIsoDateTime(v);
       return us === undefined ? undefined : formatDrfDateTime(us);

@@ -1,4 +1,5 @@
 import type { NodeConfig, NodePoolAutoscaling } from '@sims/cluster-schema';
+import { isPlainObject } from '@sims/sim-core';
 import type { z } from 'zod';
 import { isZone } from './names';
 import type { NodePoolShape } from './state';
@@ -35,8 +36,8 @@ export function regionOf(location: string): string {
   return isZone(location) ? location.split('-').slice(0, 2).join('-') : location;
 }
 
-export const isPlainObject = (v: unknown): v is Loose =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
+// One definition for both apps (sim-core); the domain's loose-record helpers are read from here.
+export { isPlainObject };
 
 /**
  * `over` merged into `base`: messages field by field (deeply), anything else (scalars, lists, maps

@@ -1,3 +1,5 @@
+import type { Result as CoreResult } from '@sims/sim-core';
+
 /**
  * Every way a domain rule can refuse a request. The HTTP layer renders each code into Google's
  * error envelope in exactly one place (`http/errors.ts`).
@@ -38,7 +40,7 @@ export type DomainError =
   /** A request the resource's state does not allow (completeUpgrade outside a soak). */
   | { code: 'FAILED_PRECONDITION'; message: string };
 
-export type Result<T, E = DomainError> = { ok: true; value: T } | { ok: false; error: E };
+/** sim-core's `Result`, failing with a {@link DomainError} unless told otherwise. */
+export type Result<T, E = DomainError> = CoreResult<T, E>;
 
-export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
-export const fail = <E>(error: E): Result<never, E> => ({ ok: false, error });
+export { fail, ok } from '@sims/sim-core';

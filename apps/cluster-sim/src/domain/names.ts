@@ -2,6 +2,14 @@ import type { ClusterState } from './state';
 
 const HOST = 'https://container.googleapis.com';
 
+/**
+ * A new operation's id: `operation-`, the creation time in epoch milliseconds (13 digits, so ids sort by
+ * time as GKE's do), and a random uuid from the world's ids.
+ */
+export function operationId(now: number, ids: { uuid(): string }): string {
+  return `operation-${String(now).padStart(13, '0')}-${ids.uuid()}`;
+}
+
 /** `us-central1-a` is a zone (three dash-separated parts); `us-central1` a region. */
 export function isZone(location: string): boolean {
   return location.split('-').length === 3;

@@ -1,5 +1,6 @@
 import { enumNumbers, RpcCode } from '@sims/cluster-schema';
 import { fail, ok, type Result } from './errors';
+import { operationId } from './names';
 import { refreshCluster, writePool } from './node-pools';
 import { completeChange, failChange, targetRecord } from './operation-changes';
 import { type OperationEvent, progressOf } from './operation-schedule';
@@ -67,7 +68,7 @@ export function createOperation(
   const rolloutTime =
     input.rollout !== undefined && input.timing?.durationMs === undefined && input.rollout.total > 0;
   const op: OperationRecord = {
-    id: `operation-${String(now).padStart(13, '0')}-${ids.uuid()}`,
+    id: operationId(now, ids),
     projectId: input.projectId,
     location: input.location,
     type: input.type,

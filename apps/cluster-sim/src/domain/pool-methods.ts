@@ -4,6 +4,7 @@ import type {
   SetNodePoolManagementRequestShape,
   SetNodePoolSizeRequestShape,
 } from '@sims/cluster-schema';
+import { protoFieldName } from '@sims/cluster-schema';
 import type { z } from 'zod';
 import { admit, type DomainContext, findPool, withEffects } from './context';
 import { storedAutoscaling } from './defaults';
@@ -144,8 +145,7 @@ function checkAutoscaling(a: Autoscaling | undefined): Result<Autoscaling> {
   for (const field of ['minNodeCount', 'maxNodeCount', 'totalMinNodeCount', 'totalMaxNodeCount'] as const) {
     const v = a[field];
     if (v !== undefined && v < 0) {
-      const snake = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-      return bad(`Node_pool_autoscaling.${snake} must be greater than or equal to 0.`);
+      return bad(`Node_pool_autoscaling.${protoFieldName(field)} must be greater than or equal to 0.`);
     }
   }
   if (!nonZero(a.maxNodeCount) && !nonZero(a.totalMaxNodeCount)) {

@@ -1,16 +1,6 @@
 import { enumNumbers } from '@sims/cluster-schema';
+import { zodDef } from '@sims/sim-core';
 import type { z } from 'zod';
-
-interface Def {
-  type: string;
-  shape?: Record<string, z.ZodType>;
-  innerType?: z.ZodType;
-  element?: z.ZodType;
-  valueType?: z.ZodType;
-  options?: z.ZodType[];
-}
-
-const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
 /**
  * Rewrites enum names as their numbers, following a response schema: what the front end answers when
@@ -20,7 +10,7 @@ const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } 
  */
 export function encodeEnumsAsNumbers(schema: z.ZodType, value: unknown): unknown {
   if (value === null || value === undefined) return value;
-  const def = defOf(schema);
+  const def = zodDef(schema);
   switch (def.type) {
     case 'optional':
     case 'nullable':

@@ -7,9 +7,12 @@ import {
   isInt64Schema,
   isInt64Text,
   isTimestampText,
+  jsonFieldName,
   oneofFields,
+  protoFieldName,
   timestamp as timestampSchema,
 } from '@sims/cluster-schema';
+import { isPlainObject, type ZodDefView, zodDef } from '@sims/sim-core';
 import type { z } from 'zod';
 import { fail, ok, type Result } from '../domain/errors';
 import { deepFreeze } from '../domain/freeze';
@@ -34,35 +37,15 @@ import type { HttpError } from './errors';
 /** One problem of a body; `enumType` (the enum's full v1beta1 name) marks a bad enum value. */
 type Violation = { field?: string; description: string; enumType?: string; value?: string };
 
-interface Def {
-  type: string;
-  shape?: Record<string, z.ZodType>;
-  catchall?: z.ZodType;
-  innerType?: z.ZodType;
-  element?: z.ZodType;
-  valueType?: z.ZodType;
-  entries?: Record<string, string>;
-  format?: string;
-}
-
-const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
-
-export const snakeToCamel = (name: string) =>
-  name.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase());
-const camelToSnake = (name: string) => name.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
-
 function unwrap(schema: z.ZodType): z.ZodType {
   let current = schema;
   for (;;) {
-    const def = defOf(current);
+    const def = zodDef(current);
     if ((def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType) {
       current = def.innerType;
     } else return current;
   }
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Longest value an error message quotes: no answer echoes an unbounded input. */
 const MAX_ECHO = 200;
@@ -86,7 +69,7 @@ function invalid(path: string, type: string, value: unknown): Violation {
 
 /** The type an error names for a (unwrapped) schema, as the front end names a field's type. */
 function typeName(inner: z.ZodType): string {
-  const def = defOf(inner);
+  const def = zodDef(inner);
   switch (def.type) {
     case 'enum': {
       const enumType = enumTypeName(inner);
@@ -112,7 +95,7 @@ function typeName(inner: z.ZodType): string {
  * whose converter refuses a non-string (no map of the API holds one).
  */
 function zeroOf(inner: z.ZodType): unknown {
-  const def = defOf(inner);
+  const def = zodDef(inner);
   switch (def.type) {
     case 'object':
     case 'record':
@@ -144,7 +127,7 @@ interface WalkOptions {
 function walk(schema: z.ZodType, value: unknown, path: string, opts: WalkOptions, out: Violation[]): unknown {
   if (value === null || out.length >= MAX_VIOLATIONS) return undefined;
   const inner = unwrap(schema);
-  const def = defOf(inner);
+  const def = zodDef(inner);
   switch (def.type) {
     case 'object': {
       if (!isPlainObject(value)) {
@@ -152,7 +135,7 @@ function walk(schema: z.ZodType, value: unknown, path: string, opts: WalkOptions
         return undefined;
       }
       const shape = def.shape ?? {};
-      const loose = def.catchall !== undefined && defOf(def.catchall).type !== 'never';
+      const loose = def.catchall !== undefined && zodDef(def.catchall).type !== 'never';
       // Under v1 the fields only v1beta1 has are not in the message.
       const betaOnly = opts.version === 'v1' ? betaOnlyFields(inner) : undefined;
       // The message's oneofs by member, and those a member was given for (a null member sets nothing).
@@ -163,8 +146,8 @@ function walk(schema: z.ZodType, value: unknown, path: string, opts: WalkOptions
         // Own fields only: `__proto__`, `constructor` or `toString` are unknown names, not Object's.
         let name = Object.hasOwn(shape, key)
           ? key
-          : Object.hasOwn(shape, snakeToCamel(key))
-            ? snakeToCamel(key)
+          : Object.hasOwn(shape, jsonFieldName(key))
+            ? jsonFieldName(key)
             : undefined;
         if (name !== undefined && betaOnly?.has(name)) name = undefined;
         if (name === undefined) {
@@ -192,7 +175,7 @@ function walk(schema: z.ZodType, value: unknown, path: string, opts: WalkOptions
         const child = walk(
           shape[name] as z.ZodType,
           v,
-          path ? `${path}.${camelToSnake(name)}` : camelToSnake(name),
+          path ? `${path}.${protoFieldName(name)}` : protoFieldName(name),
           opts,
           out,
         );
@@ -310,7 +293,7 @@ function issueViolation(schema: z.ZodType, data: unknown, issuePath: readonly Pr
   let path = '';
   for (const segment of issuePath) {
     const key = typeof segment === 'symbol' ? String(segment) : segment;
-    const def: Def | undefined = current === undefined ? undefined : defOf(unwrap(current));
+    const def: ZodDefView | undefined = current === undefined ? undefined : zodDef(unwrap(current));
     if (def?.type === 'array' || (def === undefined && typeof key === 'number')) {
       path += `[${key}]`;
       current = def?.element;
@@ -318,7 +301,7 @@ function issueViolation(schema: z.ZodType, data: unknown, issuePath: readonly Pr
       path += `[${cut(String(key))}]`;
       current = def.valueType;
     } else {
-      const name = camelToSnake(String(key));
+      const name = protoFieldName(String(key));
       path = path ? `${path}.${name}` : name;
       current = def?.type === 'object' && Object.hasOwn(def.shape ?? {}, key) ? def.shape?.[key] : undefined;
     }

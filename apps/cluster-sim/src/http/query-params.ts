@@ -1,6 +1,6 @@
+import { jsonFieldName } from '@sims/cluster-schema';
 import { fail, ok, type Result } from '../domain/errors';
 import type { HttpError } from './errors';
-import { snakeToCamel } from './parse';
 
 /* The query parameters of a request, checked as Google's front end checks them. */
 
@@ -114,7 +114,7 @@ export function checkQuery(
   if (!strict) return ok(undefined);
   const violations: { description: string }[] = [];
   for (const name of Object.keys(query)) {
-    if (SYSTEM_PARAMS.has(name) || MESSAGE_PARAMS.has(name) || MESSAGE_PARAMS.has(snakeToCamel(name)))
+    if (SYSTEM_PARAMS.has(name) || MESSAGE_PARAMS.has(name) || MESSAGE_PARAMS.has(jsonFieldName(name)))
       continue;
     if (extra?.has(name)) continue;
     violations.push({

@@ -1,3 +1,4 @@
+import { protoFieldName } from '@sims/cluster-schema';
 import { parseDuration, type SimEnv, type World } from '@sims/sim-core';
 import type { Context } from 'hono';
 import type { z } from 'zod';
@@ -10,7 +11,7 @@ import {
   type OperationFailsEffect,
   type OperationStallsEffect,
 } from '../domain/fault-effects';
-import { type ApiVersion, clusterName, nodePoolName } from '../domain/names';
+import { type ApiVersion, clusterName, nodePoolName, operationId } from '../domain/names';
 import { renderOperation } from '../domain/operation-view';
 import { recordDoneOperation } from '../domain/operations';
 import type {
@@ -122,7 +123,7 @@ export function clusterOf(a: Args<unknown>): Result<ClusterRecord, HttpError> {
  */
 function busyOperation(a: Args<unknown>, type: OperationTypeName): string {
   const record = clusterOf(a);
-  if (!record.ok) return `operation-${String(a.now).padStart(13, '0')}-${a.world.ids.uuid()}`;
+  if (!record.ok) return operationId(a.now, a.world.ids);
   const { projectId, location, name } = record.value;
   return recordDoneOperation(a.state, { projectId, location, type, cluster: name }, a.now, a.world.ids).id;
 }
@@ -224,7 +225,7 @@ export function checkIds(
     const given = body[field];
     if (given === undefined || given === '') continue;
     if (!expected[field].includes(given)) {
-      const snake = field.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
+      const snake = protoFieldName(field);
       return fail({
         code: 'INVALID_REQUEST',
         message: `Invalid value for field '${snake}': "${given}" does not match the resource in the request URL.`,

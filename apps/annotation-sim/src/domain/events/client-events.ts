@@ -1,8 +1,8 @@
 import { measureJson } from '@sims/sim-core';
+import { formatDrfDateTime } from '../dates';
 import { pythonJsonDumps } from '../python-json';
 import { PythonJsonError, parsePythonJson } from '../python-json-parse';
 import type { EventRecord } from './record';
-import { formatDrfDateTime } from './time';
 import {
   EventErrors,
   type EventIdentity,

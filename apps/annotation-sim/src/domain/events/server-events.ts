@@ -1,3 +1,4 @@
+import { isPlainObject } from '@sims/sim-core';
 import { pythonStr, renderDrfJson } from '../python-json';
 import type { EventRecord } from './record';
 import { type EventsState, recordEvents } from './state';
@@ -75,21 +76,17 @@ const CLEANUP_FIELDS = new Set([
   'key',
 ]);
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function cleanup(obj: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(obj)) {
     if (CLEANUP_FIELDS.has(k)) continue;
-    out[k] = isObject(v) ? Object.fromEntries(Object.entries(v).filter(([kk]) => kk !== 'url')) : v;
+    out[k] = isPlainObject(v) ? Object.fromEntries(Object.entries(v).filter(([kk]) => kk !== 'url')) : v;
   }
   return out;
 }
 
 function stripUrl(v: unknown): unknown {
-  return isObject(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'url')) : v;
+  return isPlainObject(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'url')) : v;
 }
 
 function deepEqual(a: unknown, b: unknown): boolean {
@@ -123,7 +120,7 @@ function objectName(resource: string, r: Record<string, unknown>): string | null
 }
 
 const intOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
-const idOf = (v: unknown): number | null => (isObject(v) ? intOrNull(v.id) : intOrNull(v));
+const idOf = (v: unknown): number | null => (isPlainObject(v) ? intOrNull(v.id) : intOrNull(v));
 
 /** Project, task and job ids of a resource: given explicitly, else read from its representation. */
 function contextIds(resource: string, r: Record<string, unknown>, given: ResourceChange) {
@@ -205,7 +202,7 @@ export function serverEventRecords(change: ResourceChange, now: number): EventRe
     out.push(
       row(
         // getattr(instance, f"{prop}_id"): set for foreign keys (assignee → assignee_id).
-        isObject(value) ? intOrNull(value.id) : null,
+        isPlainObject(value) ? intOrNull(value.id) : null,
         prop,
         pythonStr(stripUrl(value) ?? null),
         `{"old_value":${renderDrfJson(stripUrl(old) ?? null)},${requestTail}`,

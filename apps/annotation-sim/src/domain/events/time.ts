@@ -19,12 +19,6 @@ function parts(us: number) {
   };
 }
 
-/** DRF's rendering of an aware UTC datetime: `2026-08-12T10:00:00.412000Z` (no fraction when zero). */
-export function formatDrfDateTime(us: number): string {
-  const p = parts(us);
-  return `${p.date}T${p.time}${p.fraction}Z`;
-}
-
 /** Python's `str(datetime)` of an aware UTC datetime: `2026-08-12 10:00:00.412000+00:00`. */
 export function formatPyDateTime(us: number): string {
   const p = parts(us);

@@ -1,5 +1,6 @@
+import { formatDrfDateTime } from '../dates';
 import type { EventRecord } from './record';
-import { formatDrfDateTime, parseIsoDateTime } from './time';
+import { parseIsoDateTime } from './time';
 
 /**
  * CVAT's `EventSerializer` (v2.73.0) with DRF's messages: what `POST /api/events` makes of each event
