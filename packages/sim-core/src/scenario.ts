@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { inTimeRange, parseTime } from './clock';
+import type { SimulatorDefinition } from './definition';
 import { isDurationString, parseDuration, SimInputError } from './duration';
 import { createFaultEngine } from './faults/engine';
 import { lazy } from './lazy';
-import type { SimulatorDefinition } from './definition';
 import { parseInput } from './validation';
 import type { World } from './world';
 

@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { parseTime } from './clock';
+import type { SimulatorDefinition } from './definition';
 import { SimInputError } from './duration';
 import { createFaultEngine, type FaultRule } from './faults/engine';
 import { CONTROL_JSON_DEPTH } from './http/body';
 import { lazy } from './lazy';
-import type { SimulatorDefinition } from './definition';
 import { parseInput } from './validation';
 import type { World } from './world';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { SimulatorDefinition } from '../src/definition';
 import { createSimKernel, type KernelOptions } from '../src/http/kernel';
 import { createJournal, type JournalEntry } from '../src/journal';
 import { createJournalBudget } from '../src/journal-budget';
-import type { SimulatorDefinition } from '../src/definition';
 import { call } from './support/http';
 import { createToySim, type ToyState, toyDefinition } from './support/toy-simulator';
 

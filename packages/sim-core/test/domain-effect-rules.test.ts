@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import type { SimulatorDefinition } from '../src/definition';
 import { defineDomainEffects } from '../src/faults/domain-effects';
 import { RequestContext, type SimEnv } from '../src/http/request-context';
-import type { SimulatorDefinition } from '../src/definition';
 import { createWorld } from '../src/world';
 
 const effects = defineDomainEffects({

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { Context } from 'hono';
 import { describe, expect, it } from 'vitest';
+import type { SimulatorDefinition } from '../src/definition';
 import { checkJsonBudget, measureJson, yamlTokens } from '../src/http/json-budget';
 import { createSimKernel } from '../src/http/kernel';
 import type { SimEnv } from '../src/http/request-context';
-import type { SimulatorDefinition } from '../src/definition';
 import { call } from './support/http';
 import { type ToyState, toyDefinition } from './support/toy-simulator';
 

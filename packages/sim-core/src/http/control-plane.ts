@@ -3,13 +3,13 @@ import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import * as z from 'zod';
 import { inTimeRange } from '../clock';
+import type { SimulatorDefinition } from '../definition';
 import { parseDuration, SimInputError } from '../duration';
 import type { FaultRule } from '../faults/engine';
 import { MAX_GLOB_LENGTH } from '../glob';
 import type { JournalFilter } from '../journal';
 import { lazy } from '../lazy';
 import { applyScenario, parseScenario, parseYamlText } from '../scenario';
-import type { SimulatorDefinition } from '../definition';
 import { parseInput } from '../validation';
 import {
   invalidNamespaceMessage,

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { SimInputError } from '../duration';
 import type { SimulatorDefinition } from '../definition';
+import { SimInputError } from '../duration';
 import { NamespaceLimitError } from '../world';
 import { SimulatedConnectionFault } from './fault-phases';
 import type { SimEnv } from './request-context';

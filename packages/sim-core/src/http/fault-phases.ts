@@ -1,7 +1,7 @@
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
-import type { FaultRule } from '../faults/engine';
 import type { SimulatorDefinition } from '../definition';
+import type { FaultRule } from '../faults/engine';
 import type { RequestSim, SimEnv } from './request-context';
 
 /** A simulated connection fault, thrown when there is no socket to act on (`app.request()` tests). */

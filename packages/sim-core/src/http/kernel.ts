@@ -1,7 +1,7 @@
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import type { JournalEntry } from '../journal';
 import type { SimulatorDefinition } from '../definition';
+import type { JournalEntry } from '../journal';
 import {
   createNamespaces,
   NamespaceLimitError,

@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
 import * as z from 'zod';
+import type { SimulatorDefinition } from '../../src/definition';
 import { SimInputError } from '../../src/duration';
 import { defineDomainEffects } from '../../src/faults/domain-effects';
 import { createSimKernel, type KernelOptions } from '../../src/http/kernel';
 import type { SimEnv } from '../../src/http/request-context';
-import type { SimulatorDefinition } from '../../src/definition';
 import { parseInput } from '../../src/validation';
 
 /** The toy's domain fault effect: the next paint takes `by` instead of a second. */
