@@ -167,7 +167,16 @@ function App(props: { simulator: string; version: string; sections: Section[]; h
     });
     source.addEventListener('gap', () => bump(true));
     source.addEventListener('changed', () => bump(true));
-    source.addEventListener('reset', () => bump(true));
+    source.addEventListener('reset', (e) => {
+      const data = JSON.parse((e as MessageEvent).data) as StreamEvents['reset'];
+      // Re-reading a namespace that was deleted would create it again: show the default one instead.
+      if (!data.exists && api.namespace !== 'default') {
+        setNamespace('default');
+        setStatus({ message: `Namespace ${api.namespace} was deleted; now showing namespace default`, error: false });
+        return;
+      }
+      bump(true);
+    });
     source.addEventListener('tick', () => bump(false));
     return () => {
       clearTimeout(pending);

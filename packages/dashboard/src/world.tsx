@@ -149,14 +149,14 @@ function NamespacesPanel({ api, live, say, switchNamespace }: SectionProps) {
               type="button"
               aria-label={`Delete namespace ${n}`}
               onClick={async () => {
+                // Leave the namespace first: the page's own reads in it would create it again.
+                if (n === api.namespace) switchNamespace('default');
                 if (
                   await act(say, `Namespace ${n} deleted`, () =>
-                    api.send('DELETE', `/namespaces/${encodeURIComponent(n)}`),
+                    api.in('default').send('DELETE', `/namespaces/${encodeURIComponent(n)}`),
                   )
-                ) {
-                  if (n === api.namespace) switchNamespace('default');
+                )
                   list.reload();
-                }
               }}
             >
               Delete

@@ -246,10 +246,27 @@ describe('cluster-sim dashboard', () => {
     expect((await journal('team-a')).body.entries).toEqual([]);
     expect((await journal('default')).body.entries).toHaveLength(1);
     await page.getByRole('button', { name: 'Delete namespace team-a' }).click();
-    await expect.poll(() => page.getByTestId('namespace').textContent()).toBe('default');
+    await page.getByRole('status').getByText('Namespace team-a deleted').waitFor();
+    expect(await page.getByTestId('namespace').textContent()).toBe('default');
     expect(
       (await call<{ namespaces: string[] }>(base, 'GET', '/_sim/namespaces')).body.namespaces,
     ).not.toContain('team-a');
+    expectClean();
+  });
+
+  it('leaves a namespace deleted from elsewhere for the default one, without creating it again', async () => {
+    await call(base, 'PUT', '/_sim/namespaces/team-b');
+    const page = await dashboard('/_sim/ui/?namespace=team-b#tab=requests');
+    expect(await page.getByTestId('namespace').textContent()).toBe('team-b');
+    await call(base, 'DELETE', '/_sim/namespaces/team-b');
+    await page.getByRole('status').getByText('Namespace team-b was deleted; now showing namespace default').waitFor();
+    expect(await page.getByTestId('namespace').textContent()).toBe('default');
+    // The page re-reads on the change (after 150 ms): in the default namespace, not in the deleted one.
+    await page.getByRole('table', { name: 'Requests received' }).waitFor();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(
+      (await call<{ namespaces: string[] }>(base, 'GET', '/_sim/namespaces')).body.namespaces,
+    ).not.toContain('team-b');
     expectClean();
   });
 
