@@ -172,7 +172,10 @@ function App(props: { simulator: string; version: string; sections: Section[]; h
       // Re-reading a namespace that was deleted would create it again: show the default one instead.
       if (!data.exists && api.namespace !== 'default') {
         setNamespace('default');
-        setStatus({ message: `Namespace ${api.namespace} was deleted; now showing namespace default`, error: false });
+        setStatus({
+          message: `Namespace ${api.namespace} was deleted; now showing namespace default`,
+          error: false,
+        });
         return;
       }
       bump(true);

@@ -259,7 +259,10 @@ describe('cluster-sim dashboard', () => {
     const page = await dashboard('/_sim/ui/?namespace=team-b#tab=requests');
     expect(await page.getByTestId('namespace').textContent()).toBe('team-b');
     await call(base, 'DELETE', '/_sim/namespaces/team-b');
-    await page.getByRole('status').getByText('Namespace team-b was deleted; now showing namespace default').waitFor();
+    await page
+      .getByRole('status')
+      .getByText('Namespace team-b was deleted; now showing namespace default')
+      .waitFor();
     expect(await page.getByTestId('namespace').textContent()).toBe('default');
     // The page re-reads on the change (after 150 ms): in the default namespace, not in the deleted one.
     await page.getByRole('table', { name: 'Requests received' }).waitFor();
