@@ -23,6 +23,7 @@ import { syncDeliveryRows } from './delivery/rows-budget';
 import { createHttpSender, createWorkerSender, type WebhookSender } from './delivery/sender';
 import type { ChangeListener } from './domain/changes';
 import { releaseExportJobsBudget } from './domain/events/export-budget';
+import { exportJobs } from './domain/events/export-work';
 import { recordResourceChange } from './domain/events/server-events';
 import {
   createEventsState,
@@ -37,7 +38,7 @@ import { releaseEventsBudget } from './domain/events/store-budget';
 import { annotationEffects } from './domain/fault-effects';
 import { createEventPayload, senderOf } from './domain/payloads';
 import { releaseRequestsBudget } from './domain/requests/budget';
-import { armRequest } from './domain/requests/lifecycle';
+import { REQUEST_WORK } from './domain/requests/lifecycle';
 import { requestHooks } from './domain/requests/runners';
 import {
   createRequestsState,
@@ -87,7 +88,10 @@ export interface StateExtension {
   check?(snapshot: unknown, path: (string | number)[]): unknown;
   /** The extension's value from its (checked) part of a snapshot; a part left out makes a new one. */
   import?(snapshot: unknown, world: WorldCore, state: AnnotationState): unknown;
-  /** Lets go of a value a snapshot replaces: what it armed on the clock must not fire into the new world. */
+  /**
+   * Lets go of a value a snapshot replaces (what it counted in the memory budget). What it armed on the
+   * world's timers is dropped when `importState` re-arms each kind of work from the new state.
+   */
   release?(value: unknown, world: WorldCore): void;
 }
 
@@ -159,10 +163,8 @@ const EVENTS_STATE: StateExtension = {
   create: (world) => createEventsState({}, world.budget),
   export: (value) => exportEventsState(value as EventsState),
   check: checkEventsPart,
-  import: (snapshot, world) => importEventsState(snapshot as EventsSnapshot, world.clock, world.budget),
-  release(value, world) {
-    for (const job of (value as EventsState).jobs.values())
-      if (job.timer !== undefined) world.clock.cancel(job.timer);
+  import: (snapshot, world) => importEventsState(snapshot as EventsSnapshot, world.budget),
+  release(_value, world) {
     releaseEventsBudget(world.budget);
     releaseExportJobsBudget(world.budget);
   },
@@ -175,16 +177,8 @@ const REQUESTS_STATE: StateExtension = {
   export: (value) => exportRequestsState(value as RequestsState),
   check: checkRequestsPart,
   import: (snapshot, world, state) =>
-    importRequestsState(
-      snapshot as RequestsSnapshot,
-      requestHooksOf(state),
-      world.clock,
-      armRequest,
-      world.budget,
-    ),
-  release(value, world) {
-    for (const r of (value as RequestsState).requests.values())
-      if (r.timer !== undefined) world.clock.cancel(r.timer);
+    importRequestsState(snapshot as RequestsSnapshot, requestHooksOf(state), world.budget),
+  release(_value, world) {
     releaseRequestsBudget(world.budget);
   },
 };
@@ -319,6 +313,9 @@ export function createAnnotationDefinition(
           part === undefined ? e.create(world, world.state) : e.import(part, world, world.state),
         );
       });
+      // The imported work goes back on the clock (what the replaced records armed is dropped).
+      world.timers.rearm(exportJobs(eventsOf));
+      world.timers.rearm(REQUEST_WORK);
     },
     seed(world: World<AnnotationState>, input: unknown) {
       const parsed = seedSchema().safeParse(input ?? {});

@@ -184,6 +184,27 @@ describe('task data creation as a background request', () => {
     });
   });
 
+  it('keeps a request queued for `queued` alone, then runs it for its usual time after the queue', async () => {
+    world();
+    // Usually queued 1 s and finished 3 s after enqueue: 2 s of work once a worker takes it.
+    await settings({ queued: '1s', taskCreation: '3s' });
+    await fault({
+      match: { operation: 'tasks.create_data' },
+      trigger: { times: 1 },
+      effect: { requestDelay: { queued: '10s' } },
+    });
+    await createData();
+    const status = async () => (await h.get(path(RQ), { as: 'alice' })).body.status;
+    h.advance('9999ms');
+    expect(await status()).toBe('queued');
+    h.advance('1ms');
+    expect(await status()).toBe('started');
+    h.advance('1999ms');
+    expect(await status()).toBe('started');
+    h.advance('1ms');
+    expect(await status()).toBe('finished');
+  });
+
   it('keeps a pending request across a state snapshot and finishes it on time', async () => {
     world();
     await settings({ taskCreation: '5s' });

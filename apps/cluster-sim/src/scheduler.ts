@@ -1,4 +1,5 @@
 import type { World } from '@sims/sim-core';
+import { OPERATION_CHANGES } from './domain/operation-changes';
 import { operationTimeline } from './domain/operation-schedule';
 import { fireOperationEvent } from './domain/operations';
 import type { ClusterState, OperationRecord } from './domain/state';
@@ -36,12 +37,12 @@ export function createOperationScheduler(): OperationScheduler {
       for (const { at, event } of operationTimeline(op)) {
         // Events already due (a snapshot imported from the past) happen now, in order.
         if (at <= world.clock.now()) {
-          fireOperationEvent(world.state, op.id, event, at);
+          fireOperationEvent(world.state, op.id, event, at, OPERATION_CHANGES);
           continue;
         }
         ids.push(
           world.clock.at(at, () => {
-            fireOperationEvent(world.state, op.id, event, at);
+            fireOperationEvent(world.state, op.id, event, at, OPERATION_CHANGES);
             if (world.state.operations.get(op.id)?.status === 'DONE') of(world).delete(op.id);
           }),
         );

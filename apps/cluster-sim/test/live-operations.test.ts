@@ -2,6 +2,7 @@ import { countMapReads } from '@sims/test-support/map-reads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { refreshCluster } from '../src/domain/node-pools';
 import { checkConcurrency, liveOperations } from '../src/domain/operation-admission';
+import { OPERATION_CHANGES } from '../src/domain/operation-changes';
 import {
   cancelOperation,
   createOperation,
@@ -110,11 +111,12 @@ describe('the running operations of a cluster', () => {
           now(),
           h.world().ids,
         );
-        if (pick(2) === 0) fireOperationEvent(state(), op.id, 'run', now());
+        if (pick(2) === 0) fireOperationEvent(state(), op.id, 'run', now(), OPERATION_CHANGES);
       },
       finish: () => {
         const op = anyOp();
-        if (op) fireOperationEvent(state(), op.id, pick(3) === 0 ? 'fail' : 'finish', now());
+        if (op)
+          fireOperationEvent(state(), op.id, pick(3) === 0 ? 'fail' : 'finish', now(), OPERATION_CHANGES);
       },
       cancel: () => {
         const op = anyOp();
@@ -122,11 +124,11 @@ describe('the running operations of a cluster', () => {
       },
       aborted: () => {
         const op = anyOp();
-        if (op) fireOperationEvent(state(), op.id, 'aborted', now());
+        if (op) fireOperationEvent(state(), op.id, 'aborted', now(), OPERATION_CHANGES);
       },
       settle: () => {
         const op = anyOp();
-        if (op) settleNow(state(), op, now());
+        if (op) settleNow(state(), op, now(), OPERATION_CHANGES);
       },
       'record done': () => {
         recordDoneOperation(

@@ -90,7 +90,11 @@ function ExportsPanel({ api, live, say }: SectionProps) {
     const done = fail ? `Export ${rqId} failed` : `Export ${rqId} completed`;
     if (
       await act(say, done, () =>
-        api.send('POST', '/events/exports/complete', { rq_id: rqId, ...(fail ? { fail } : {}) }),
+        api.send(
+          'POST',
+          `/events/exports/${encodeURIComponent(rqId)}/${fail ? 'fail' : 'complete'}`,
+          fail ? { message: fail } : undefined,
+        ),
       )
     )
       events.reload();

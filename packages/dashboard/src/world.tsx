@@ -12,7 +12,7 @@ function ClockPanel({ api, live, say }: SectionProps) {
       clock.reload();
   };
   const setMode = async (mode: 'manual' | 'real') => {
-    if (await act(say, `Clock mode is now ${mode}`, () => api.send('PUT', '/clock', { mode })))
+    if (await act(say, `Clock mode is now ${mode}`, () => api.send('PATCH', '/clock', { mode })))
       clock.reload();
   };
   const c = clock.data;

@@ -207,8 +207,13 @@ export interface AnnotationSimClient extends SimClient {
     /** Writes rows to the event log directly (seeding); CSV column names, `timestamp` ISO or epoch ms. */
     record(events: Record<string, unknown>[]): Promise<{ stored: number }>;
     exports: {
-      /** Finishes an export job now, or fails it with `fail` as the error text. */
+      /**
+       * Finishes an export job now; a SimControlError 404 when there is no such job, 409 when it has
+       * already ended. `fail` is the older way to fail it: `exports.fail(rqId, message)` does the same.
+       */
       complete(rqId: string, options?: { fail?: string }): Promise<ExportJobView>;
+      /** Fails an export job now with `message` as its error text (404 and 409 as `complete`). */
+      fail(rqId: string, message: string): Promise<ExportJobView>;
       /** Makes a finished export's file gone (the download then fails as CVAT's does). */
       expireFile(rqId: string): Promise<ExportJobView>;
     };
@@ -221,6 +226,10 @@ function describeDelivery(d: OutboundDelivery): string {
   const faults = d.faults.length > 0 ? ` [faults: ${d.faults.join(', ')}]` : '';
   return `#${d.seq} webhook ${d.webhookId} ${d.event} attempt ${d.attempt} → ${answer}${faults}`;
 }
+
+/** An export job's control route: the job's rq_id in the path (docs/decisions/0020-control-plane-dialect.md). */
+const exportPath = (rqId: string, action: string) =>
+  `/_sim/events/exports/${encodeURIComponent(rqId)}/${action}`;
 
 function extendForAnnotation(base: SimClient): AnnotationSimClient {
   const wait = async (
@@ -286,8 +295,11 @@ function extendForAnnotation(base: SimClient): AnnotationSimClient {
       record: (events) => base.request('POST', '/_sim/events/records', { events }),
       exports: {
         complete: (rqId, options = {}) =>
-          base.request('POST', '/_sim/events/exports/complete', { rq_id: rqId, ...options }),
-        expireFile: (rqId) => base.request('POST', '/_sim/events/exports/expire-file', { rq_id: rqId }),
+          options.fail === undefined
+            ? base.request('POST', exportPath(rqId, 'complete'))
+            : client.events.exports.fail(rqId, options.fail),
+        fail: (rqId, message) => base.request('POST', exportPath(rqId, 'fail'), { message }),
+        expireFile: (rqId) => base.request('POST', exportPath(rqId, 'expire-file')),
       },
     },
     withNamespace: (name) => extendForAnnotation(base.withNamespace(name)),

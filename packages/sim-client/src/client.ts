@@ -312,8 +312,8 @@ export function createSimClient(options: SimClientOptions): SimClient {
     clock: {
       get: () => request('GET', '/_sim/clock'),
       advance: (by) => request('POST', '/_sim/clock/advance', { by }),
-      set: (time) => request('PUT', '/_sim/clock', { set: time }),
-      configure: ({ mode, speed }) => request('PUT', '/_sim/clock', { mode, speed }),
+      set: (time) => request('PATCH', '/_sim/clock', { set: time }),
+      configure: ({ mode, speed }) => request('PATCH', '/_sim/clock', { mode, speed }),
     },
     journal: {
       list: async (filter = {}) =>

@@ -225,11 +225,11 @@ function extendForCluster(base: SimClient): ClusterSimClient {
     ...base,
     settings: {
       get: () => base.request('GET', '/_sim/settings'),
-      update: (patch) => base.request('PUT', '/_sim/settings', patch),
+      update: (patch) => base.request('PATCH', '/_sim/settings', patch),
     },
     serverConfig: {
       get: () => base.request('GET', '/_sim/server-config'),
-      update: (patch) => base.request('PUT', '/_sim/server-config', patch),
+      update: (patch) => base.request('PATCH', '/_sim/server-config', patch),
     },
     operations: {
       list: async (options = {}) =>

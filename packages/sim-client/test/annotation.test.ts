@@ -100,7 +100,8 @@ describe('createAnnotationSimClient', () => {
     await sim.events.record([{ scope: 'create:task', timestamp: '2026-01-01T00:00:00Z' }]);
     await sim.events.exports.complete('rq-1');
     await sim.events.exports.complete('rq-2', { fail: 'ClickHouse is down' });
-    await sim.events.exports.expireFile('rq-1');
+    await sim.events.exports.fail('rq-3', 'MemoryError');
+    await sim.events.exports.expireFile('action=export&target=events&id=q&user_id=2');
     expect(calls.map((c) => [c.method, c.url.slice(BASE.length), c.body, c.namespace])).toEqual([
       ['GET', '/_sim/events', undefined, 'ev'],
       ['PATCH', '/_sim/events/settings', { storeConnected: false, exportDuration: '5s' }, 'ev'],
@@ -110,9 +111,16 @@ describe('createAnnotationSimClient', () => {
         { events: [{ scope: 'create:task', timestamp: '2026-01-01T00:00:00Z' }] },
         'ev',
       ],
-      ['POST', '/_sim/events/exports/complete', { rq_id: 'rq-1' }, 'ev'],
-      ['POST', '/_sim/events/exports/complete', { rq_id: 'rq-2', fail: 'ClickHouse is down' }, 'ev'],
-      ['POST', '/_sim/events/exports/expire-file', { rq_id: 'rq-1' }, 'ev'],
+      // The job in the path (docs/decisions/0020-control-plane-dialect.md), its rq_id encoded.
+      ['POST', '/_sim/events/exports/rq-1/complete', undefined, 'ev'],
+      ['POST', '/_sim/events/exports/rq-2/fail', { message: 'ClickHouse is down' }, 'ev'],
+      ['POST', '/_sim/events/exports/rq-3/fail', { message: 'MemoryError' }, 'ev'],
+      [
+        'POST',
+        '/_sim/events/exports/action%3Dexport%26target%3Devents%26id%3Dq%26user_id%3D2/expire-file',
+        undefined,
+        'ev',
+      ],
     ]);
   });
 });

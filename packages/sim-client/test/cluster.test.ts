@@ -36,13 +36,13 @@ describe('createClusterSimClient', () => {
     await sim.serverConfig.update({ defaultClusterVersion: '1.30.1-gke.100' });
     expect(calls.map((c) => [c.method, c.url, c.body])).toEqual([
       [
-        'PUT',
+        'PATCH',
         'http://127.0.0.1:1/_sim/settings',
         { operationDurationMs: 60000, auth: { denyUnknownTokens: true } },
       ],
       ['GET', 'http://127.0.0.1:1/_sim/settings', undefined],
       ['GET', 'http://127.0.0.1:1/_sim/server-config', undefined],
-      ['PUT', 'http://127.0.0.1:1/_sim/server-config', { defaultClusterVersion: '1.30.1-gke.100' }],
+      ['PATCH', 'http://127.0.0.1:1/_sim/server-config', { defaultClusterVersion: '1.30.1-gke.100' }],
     ]);
     expect(calls.every((c) => c.headers['X-Sim-Namespace'] === 'ns1')).toBe(true);
   });

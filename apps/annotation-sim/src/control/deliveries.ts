@@ -131,6 +131,12 @@ export function registerDeliveryControlRoutes(
 }
 
 const ok = { '200': { description: 'OK' } };
+/** A JSON body with these top-level fields. */
+const body = (description: string, properties: Record<string, unknown>) => ({
+  required: false,
+  description,
+  content: { 'application/json': { schema: { type: 'object', properties } } },
+});
 /** `/_sim/openapi.json` entries of the delivery control routes. */
 export const DELIVERY_CONTROL_OPENAPI: Record<string, unknown> = {
   '/_sim/deliveries': {
@@ -147,6 +153,13 @@ export const DELIVERY_CONTROL_OPENAPI: Record<string, unknown> = {
     post: {
       summary:
         'Long-poll until a delivery matching {webhook?, event?, deliveryId?} is journaled; timeout: "10s" or ms (wall time, default 10s, at most 60s; timeoutMs: the older spelling, in ms)',
+      requestBody: body('What to wait for (a filter) and how long', {
+        webhook: {},
+        event: { type: 'string' },
+        deliveryId: {},
+        timeout: {},
+        timeoutMs: { type: 'number' },
+      }),
       responses: {
         ...ok,
         '400': { description: 'invalid filter or timeout' },
@@ -160,6 +173,7 @@ export const DELIVERY_CONTROL_OPENAPI: Record<string, unknown> = {
     patch: {
       summary:
         'Change the egress policy: { egress: { policy?: "metadata-only" | "cvat-proxy", allow?: ["127.0.0.1", "10.0.0.0/8", "host.name"] } } (allow replaces the list)',
+      requestBody: body('The settings to change; what is not given stays', { egress: { type: 'object' } }),
       responses: { ...ok, '400': { description: 'invalid settings' } },
     },
   },

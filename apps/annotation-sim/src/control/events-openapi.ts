@@ -16,20 +16,70 @@ const ns = {
   schema: { type: 'string' },
   description: 'Namespace to act on (default `default`); `/_ns/<name>/_sim/...` does the same.',
 };
-const op = (summary: string, ok: string, body?: string, status = 200) => ({
-  summary,
-  parameters: [ns],
-  ...(body
-    ? {
-        requestBody: {
-          required: true,
-          content: { 'application/json': { schema: { type: 'object' } } },
-          description: body,
-        },
-      }
-    : {}),
-  responses: { [status]: json(ok), 400: error, 401: error },
+/** A JSON body: what it is, and its top-level fields (what the dialect's conformance test reads). */
+interface Body {
+  description: string;
+  properties?: Record<string, unknown>;
+}
+const op = (summary: string, ok: string, body?: string | Body, status = 200) => {
+  const b = typeof body === 'string' ? { description: body } : body;
+  return {
+    summary,
+    parameters: [ns],
+    ...(b
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { type: 'object', ...(b.properties ? { properties: b.properties } : {}) },
+              },
+            },
+            description: b.description,
+          },
+        }
+      : {}),
+    responses: { [status]: json(ok), 400: error, 401: error },
+  };
+};
+const text = { type: 'string' };
+const idParam = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: text,
+  description: 'The rq_id, as `GET /api/requests/{id}` takes it',
+};
+/** An act on the thing in the path (docs/decisions/0020-control-plane-dialect.md): 404 when it is missing. */
+const onOne = (
+  what: string,
+  summary: string,
+  ok: string,
+  body?: Body,
+  conflict?: string,
+): Record<string, unknown> => {
+  const o = op(summary, ok, body);
+  return {
+    ...o,
+    parameters: [...o.parameters, idParam],
+    responses: {
+      ...o.responses,
+      404: json(`No ${what} with this id`),
+      ...(conflict ? { 409: json(conflict) } : {}),
+    },
+  };
+};
+/** The older form of a route: served as it was, marked deprecated, naming what replaces it. */
+const alias = (o: Record<string, unknown>, replacedBy: string) => ({
+  ...o,
+  deprecated: true,
+  'x-replaced-by': replacedBy,
+  description: `The older form of ${replacedBy}, served as it was: the id in the body, a missing one a 400 on rq_id (docs/decisions/0020-control-plane-dialect.md).`,
 });
+const failBody: Body = {
+  description: '{ message: "…" }: what the failed request shows as its message',
+  properties: { message: text },
+};
 
 export const EVENTS_CONTROL_OPENAPI: Record<string, unknown> = {
   '/_sim/events': {
@@ -39,6 +89,10 @@ export const EVENTS_CONTROL_OPENAPI: Record<string, unknown> = {
     ),
   },
   '/_sim/events/settings': {
+    get: op(
+      'Per-world settings of the events API (as GET /_sim/events shows them)',
+      '{ exportDuration, exportQueued, storeConnected, resultTtl, maxEvents }',
+    ),
     patch: op(
       'Per-world settings of the events API',
       '{ exportDuration, exportQueued, storeConnected, resultTtl, maxEvents }',
@@ -61,15 +115,38 @@ export const EVENTS_CONTROL_OPENAPI: Record<string, unknown> = {
       201,
     ),
   },
-  '/_sim/events/exports/complete': {
-    post: op(
-      'Settle an export now (finished, or failed with `fail`)',
+  '/_sim/events/exports/{id}/complete': {
+    post: onOne('export job', 'Finish an export now', 'the job', undefined, 'The export has already ended'),
+  },
+  '/_sim/events/exports/{id}/fail': {
+    post: onOne(
+      'export job',
+      'Fail an export now with a message',
       'the job',
-      '{ rq_id, fail?: "message" }',
+      failBody,
+      'The export has already ended',
+    ),
+  },
+  '/_sim/events/exports/{id}/expire-file': {
+    post: onOne('export job', 'Remove the file of a finished export (download then answers 404)', 'the job'),
+  },
+  '/_sim/events/exports/complete': {
+    post: alias(
+      op('Settle an export now (finished, or failed with `fail`)', 'the job', {
+        description: '{ rq_id, fail?: "message" }',
+        properties: { rq_id: text, fail: text },
+      }),
+      'POST /_sim/events/exports/{id}/complete',
     ),
   },
   '/_sim/events/exports/expire-file': {
-    post: op('Remove the file of a finished export (download then answers 404)', 'the job', '{ rq_id }'),
+    post: alias(
+      op('Remove the file of a finished export (download then answers 404)', 'the job', {
+        description: '{ rq_id }',
+        properties: { rq_id: text },
+      }),
+      'POST /_sim/events/exports/{id}/expire-file',
+    ),
   },
 };
 
@@ -79,17 +156,41 @@ export const REQUESTS_CONTROL_OPENAPI: Record<string, unknown> = {
     get: op('Background requests: settings and every request with its status', '{ settings, requests }'),
   },
   '/_sim/requests/settings': {
+    get: op(
+      'How long requests take (as GET /_sim/requests shows it)',
+      '{ queued, taskCreation, export, resultTtl, failureTtl }',
+    ),
     patch: op(
       'Change how long requests take',
       'the settings',
       '{ queued?, taskCreation?, export?, resultTtl?, failureTtl? } as durations ("2s") or ms',
     ),
   },
-  '/_sim/requests/complete': {
-    post: op(
-      'End a request now: its work done, or failed with a message (also ends a lost one)',
+  '/_sim/requests/{id}/complete': {
+    post: onOne(
+      'request',
+      'End a request now, its work done (also ends a lost one)',
       'the request',
-      '{ rq_id, fail?: "message" }',
+      undefined,
+      'The request has already ended',
+    ),
+  },
+  '/_sim/requests/{id}/fail': {
+    post: onOne(
+      'request',
+      'End a request now, failed with a message (also ends a lost one)',
+      'the request',
+      failBody,
+      'The request has already ended',
+    ),
+  },
+  '/_sim/requests/complete': {
+    post: alias(
+      op('End a request now: its work done, or failed with a message (also ends a lost one)', 'the request', {
+        description: '{ rq_id, fail?: "message" }',
+        properties: { rq_id: text, fail: text },
+      }),
+      'POST /_sim/requests/{id}/complete',
     ),
   },
 };

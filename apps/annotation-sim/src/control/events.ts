@@ -1,4 +1,5 @@
 import {
+  controlError,
   inTimeRange,
   lazy,
   parseInput,
@@ -10,7 +11,8 @@ import {
 } from '@sims/sim-core';
 import type { Context, Hono } from 'hono';
 import * as z from 'zod';
-import { completeJob, type ExportJob, jobStatus, seedExportJob } from '../domain/events/export';
+import { type ExportJob, jobStatus, seedExportJob } from '../domain/events/export';
+import { endJobNow } from '../domain/events/export-work';
 import type { EventRecord } from '../domain/events/record';
 import {
   applyEventsSettings,
@@ -74,6 +76,8 @@ const seedJobSchema = lazy(() =>
 
 const completeSchema = lazy(() => z.object({ rq_id: z.string(), fail: z.string().optional() }));
 const expireSchema = lazy(() => z.object({ rq_id: z.string() }));
+/** `POST /_sim/events/exports/{id}/fail`: the message the export then fails with, as `exportFails` takes it. */
+const failSchema = lazy(() => z.object({ message: z.string().min(1) }).strict());
 
 /** The body of a control request (bounded in size and depth by sim-core; `{}` when empty), parsed. */
 async function bodyOf<T extends z.ZodType>(c: Context, schema: T, prefix = ''): Promise<z.output<T>> {
@@ -116,6 +120,17 @@ function jobOf(events: EventsState, rqId: string): ExportJob {
   return job;
 }
 
+/** Settles an export by hand: its timer cancelled, finished, or failed with `fail` when given. */
+function settleNow<S>(
+  world: World<S>,
+  events: EventsState,
+  job: ExportJob,
+  now: number,
+  fail: string | undefined,
+): void {
+  endJobNow(world.timers, events, job, now, fail);
+}
+
 function jobView(events: EventsState, job: ExportJob, now: number): ExportJobView {
   return {
     rq_id: job.rqId,
@@ -155,6 +170,7 @@ export function registerEventControlRoutes<S>(
       jobs: [...events.jobs.values()].map((j) => jobView(events, j, now)),
     });
   });
+  control.get('/events/settings', (c) => c.json(describeEventsSettings(at(c).events)));
   control.patch('/events/settings', async (c) => {
     const { events } = at(c);
     applyEventsSettings(events, (await readControlJson(c)) ?? {});
@@ -193,13 +209,36 @@ export function registerEventControlRoutes<S>(
     }
     return c.json(jobView(events, job, now), 201);
   });
+  // In the control plane's dialect (docs/decisions/0020-control-plane-dialect.md): the job in the path,
+  // a missing one 404, one that has ended 409 on complete and fail.
+  const inPath = (c: Context) => {
+    const { world, events, now } = at(c);
+    const id = c.req.param('id') ?? '';
+    return { world, events, now, id, job: events.jobs.get(id) };
+  };
+  const settle = (failing: boolean) => async (c: Context) => {
+    const { world, events, now, id, job } = inPath(c);
+    if (!job) return controlError(c, 404, `no export job "${id}"`);
+    const fail = failing ? (await bodyOf(c, failSchema())).message : undefined;
+    if (job.outcome !== null) return controlError(c, 409, `export job "${id}" has already ended`);
+    settleNow(world, events, job, now, fail);
+    return c.json(jobView(events, job, now));
+  };
+  control.post('/events/exports/:id/complete', settle(false));
+  control.post('/events/exports/:id/fail', settle(true));
+  control.post('/events/exports/:id/expire-file', (c) => {
+    const { events, now, id, job } = inPath(c);
+    if (!job) return controlError(c, 404, `no export job "${id}"`);
+    job.fileExpired = true;
+    return c.json(jobView(events, job, now));
+  });
+
+  // The older forms, kept as they were: the job named by the body's rq_id (a missing one is a 400 on it).
   control.post('/events/exports/complete', async (c) => {
     const { world, events, now } = at(c);
     const input = await bodyOf(c, completeSchema());
     const job = jobOf(events, input.rq_id);
-    if (input.fail !== undefined) job.failWith = input.fail;
-    if (job.timer !== undefined) world.clock.cancel(job.timer);
-    completeJob(events, job, now);
+    settleNow(world, events, job, now, input.fail);
     return c.json(jobView(events, job, now));
   });
   control.post('/events/exports/expire-file', async (c) => {

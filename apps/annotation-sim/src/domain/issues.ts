@@ -2,12 +2,17 @@
  * Issues and their comments: what a create or partial update may carry (checked as CVAT's serializers
  * and IAM do), and the mutations that store them and emit their changes.
  */
-import { requestSchemas } from '@sims/annotation-schema/request-schemas';
+import type {
+  CommentWriteRequest,
+  IssueWriteRequest,
+  PatchedCommentWriteRequest,
+  PatchedIssueWriteRequest,
+} from '@sims/annotation-schema/requests';
 import { ok, type Result } from './errors';
 import type { CommentRec, IssueRec, JobRec, UserRec } from './model';
 import { emit, type MutationContext, type Rec, represent, scopeOf, stamp, update } from './mutation';
 import { commentsOfIssue } from './relations';
-import { mayUse, relatedPk, usersExist, validated } from './resource-rules';
+import { mayUse, relatedPk, usersExist } from './resource-rules';
 import { type AnnotationState, nextId } from './state';
 
 export interface IssueInput {
@@ -26,11 +31,12 @@ export interface CommentInput {
   message: string;
 }
 
-/** A new issue from a request body, owned by the caller, on a job the caller can see. */
-export function issueCreation(state: AnnotationState, user: UserRec, body: unknown): Result<IssueInput> {
-  const v = validated(body, requestSchemas.IssueWriteRequest());
-  if (!v.ok) return v;
-  const f = v.value;
+/** A new issue from its checked fields, owned by the caller, on a job that exists and the caller can see. */
+export function issueCreation(
+  state: AnnotationState,
+  user: UserRec,
+  f: IssueWriteRequest,
+): Result<IssueInput> {
   const found = relatedPk(state.jobs, 'job', f.job);
   if (!found.ok) return found;
   const job = found.value as JobRec;
@@ -39,48 +45,44 @@ export function issueCreation(state: AnnotationState, user: UserRec, body: unkno
   const visible = mayUse(state, user, { kind: 'job', rec: job });
   if (!visible.ok) return visible;
   return ok({
-    frame: f.frame as number,
-    position: f.position as number[],
+    frame: f.frame,
+    position: f.position,
     job_id: job.id,
     owner_id: user.id,
-    assignee_id: (f.assignee as number | null | undefined) ?? null,
-    resolved: (f.resolved as boolean | undefined) ?? false,
-    message: f.message as string,
+    assignee_id: f.assignee ?? null,
+    resolved: f.resolved ?? false,
+    message: f.message,
   });
 }
 
-/** An issue's partial update from a request body (`assignee` is the user's id). */
-export function issuePatch(state: AnnotationState, body: unknown): Result<Partial<IssueRec>> {
-  const v = validated(body, requestSchemas.PatchedIssueWriteRequest(), true);
-  if (!v.ok) return v;
-  const f = v.value;
+/** An issue's partial update from its checked fields (`assignee` is the user's id, who must exist). */
+export function issuePatch(state: AnnotationState, f: PatchedIssueWriteRequest): Result<Partial<IssueRec>> {
   const users = usersExist(state, f, ['assignee']);
   if (!users.ok) return users;
   const patch: Partial<IssueRec> = {};
-  if (f.position !== undefined) patch.position = f.position as number[];
-  if (f.assignee !== undefined) patch.assignee_id = f.assignee as number | null;
-  if (f.resolved !== undefined) patch.resolved = f.resolved as boolean;
+  if (f.position !== undefined) patch.position = f.position;
+  if (f.assignee !== undefined) patch.assignee_id = f.assignee;
+  if (f.resolved !== undefined) patch.resolved = f.resolved;
   return ok(patch);
 }
 
-/** A new comment from a request body, owned by the caller, on an issue the caller can see. */
-export function commentCreation(state: AnnotationState, user: UserRec, body: unknown): Result<CommentInput> {
-  const v = validated(body, requestSchemas.CommentWriteRequest());
-  if (!v.ok) return v;
-  const f = v.value;
+/** A new comment from its checked fields, owned by the caller, on an issue that exists and the caller can see. */
+export function commentCreation(
+  state: AnnotationState,
+  user: UserRec,
+  f: CommentWriteRequest,
+): Result<CommentInput> {
   const found = relatedPk(state.issues, 'issue', f.issue);
   if (!found.ok) return found;
   const issue = found.value as IssueRec;
   const visible = mayUse(state, user, { kind: 'issue', rec: issue });
   if (!visible.ok) return visible;
-  return ok({ issue_id: issue.id, owner_id: user.id, message: (f.message as string | undefined) ?? '' });
+  return ok({ issue_id: issue.id, owner_id: user.id, message: f.message ?? '' });
 }
 
-/** A comment's partial update from a request body: only its message changes. */
-export function commentPatch(body: unknown): Result<Partial<CommentRec>> {
-  const v = validated(body, requestSchemas.PatchedCommentWriteRequest(), true);
-  if (!v.ok) return v;
-  return ok(v.value.message === undefined ? {} : { message: v.value.message as string });
+/** A comment's partial update from its checked fields: only its message changes. */
+export function commentPatch(f: PatchedCommentWriteRequest): Result<Partial<CommentRec>> {
+  return ok(f.message === undefined ? {} : { message: f.message });
 }
 
 export function createIssue(ctx: MutationContext, input: IssueInput): IssueRec {

@@ -2,24 +2,21 @@
  * Jobs: what a partial update may carry, whether a job may be deleted, and the save that derives a
  * job's `status` from its `stage`. Jobs are created with their task's data (`attachTaskData`).
  */
-import { requestSchemas } from '@sims/annotation-schema/request-schemas';
+import type { PatchedJobWriteRequest } from '@sims/annotation-schema/requests';
 import { fail, ok, type Result } from './errors';
 import type { JobRec } from './model';
 import { type MutationContext, update } from './mutation';
-import { usersExist, validated } from './resource-rules';
+import { usersExist } from './resource-rules';
 import type { AnnotationState } from './state';
 
-/** A job's partial update from a request body (`assignee` is the user's id). */
-export function jobPatch(state: AnnotationState, body: unknown): Result<Partial<JobRec>> {
-  const v = validated(body, requestSchemas.PatchedJobWriteRequest(), true);
-  if (!v.ok) return v;
-  const f = v.value;
+/** A job's partial update from its checked fields (`assignee` is the user's id, who must exist). */
+export function jobPatch(state: AnnotationState, f: PatchedJobWriteRequest): Result<Partial<JobRec>> {
   const users = usersExist(state, f, ['assignee']);
   if (!users.ok) return users;
   const patch: Partial<JobRec> = {};
-  if (f.assignee !== undefined) patch.assignee_id = f.assignee as number | null;
-  if (f.stage !== undefined) patch.stage = f.stage as JobRec['stage'];
-  if (f.state !== undefined) patch.state = f.state as JobRec['state'];
+  if (f.assignee !== undefined) patch.assignee_id = f.assignee;
+  if (f.stage !== undefined) patch.stage = f.stage;
+  if (f.state !== undefined) patch.state = f.state;
   return ok(patch);
 }
 

@@ -2,7 +2,7 @@
  * Projects: what a create or partial update may carry (checked as CVAT's serializer and IAM do) and the
  * mutations that store them and emit their changes.
  */
-import { requestSchemas } from '@sims/annotation-schema/request-schemas';
+import type { PatchedProjectWriteRequest, ProjectWriteRequest } from '@sims/annotation-schema/requests';
 import { canCreateInContext, isAdmin } from './access';
 import { denied, fail, ok, type Result } from './errors';
 import type { ProjectRec, UserRec } from './model';
@@ -18,7 +18,7 @@ import {
 } from './mutation';
 import type { OrgContext } from './org-context';
 import { tasksOfProject } from './relations';
-import { type LabelInput, labelsOf, present, relatedPk, usersExist, validated } from './resource-rules';
+import { type LabelInput, present, relatedPk, usersExist } from './resource-rules';
 import { type AnnotationState, nextId } from './state';
 import { deleteTask } from './tasks';
 
@@ -33,43 +33,40 @@ export interface ProjectInput {
   labels?: LabelInput[];
 }
 
+/** A project's fields as the edge checked them, with the well-formed entries of its `labels`. */
+export type ProjectFields = Omit<ProjectWriteRequest, 'labels'> & { labels?: LabelInput[] };
+
 /**
- * A new project from a request body: the caller owns it unless `owner_id` says otherwise, and it lives
- * in the request's organization context.
+ * A new project from its checked fields: the users it names exist; the caller owns it unless `owner_id`
+ * says otherwise, and it lives in the request's organization context.
  */
 export function projectCreation(
   state: AnnotationState,
   user: UserRec,
   ctx: OrgContext,
-  body: unknown,
+  f: ProjectFields,
 ): Result<ProjectInput> {
-  const v = validated(body, requestSchemas.ProjectWriteRequest());
-  if (!v.ok) return v;
-  const users = usersExist(state, v.value, USER_FIELDS);
+  const users = usersExist(state, f, USER_FIELDS);
   if (!users.ok) return users;
-  const f = v.value;
   return ok({
-    name: f.name as string,
-    owner_id: (f.owner_id as number | undefined) ?? user.id,
-    assignee_id: (f.assignee_id as number | null | undefined) ?? null,
-    bug_tracker: (f.bug_tracker as string | undefined) ?? '',
+    name: f.name,
+    owner_id: f.owner_id ?? user.id,
+    assignee_id: f.assignee_id ?? null,
+    bug_tracker: f.bug_tracker ?? '',
     organization_id: ctx.org?.id ?? null,
-    labels: labelsOf(f.labels),
+    labels: f.labels,
   });
 }
 
 /**
- * A project's partial update from a request body. Moving it into an organization needs the right to
- * create there (admins excepted).
+ * A project's partial update from its checked fields: the users and organization it names exist, and
+ * moving it into an organization needs the right to create there (admins excepted).
  */
 export function projectPatch(
   state: AnnotationState,
   user: UserRec,
-  body: unknown,
+  f: PatchedProjectWriteRequest,
 ): Result<Partial<ProjectRec>> {
-  const v = validated(body, requestSchemas.PatchedProjectWriteRequest(), true);
-  if (!v.ok) return v;
-  const f = v.value;
   const users = usersExist(state, f, USER_FIELDS);
   if (!users.ok) return users;
   if (f.organization_id !== undefined && f.organization_id !== null) {

@@ -57,20 +57,6 @@ export function present<T>(v: Fields, keys: readonly (keyof T & string)[]): Part
 /** A label of a `labels` field (read as any JSON): the well-formed entries, with a string `name`, are kept. */
 export type LabelInput = { name: string; color?: string; type?: string };
 
-export function labelsOf(v: unknown): LabelInput[] | undefined {
-  if (!Array.isArray(v)) return undefined;
-  return v
-    .filter(
-      (l): l is Record<string, unknown> =>
-        l !== null && typeof l === 'object' && typeof (l as Record<string, unknown>).name === 'string',
-    )
-    .map((l) => ({
-      name: l.name as string,
-      color: typeof l.color === 'string' ? l.color : undefined,
-      type: typeof l.type === 'string' ? l.type : undefined,
-    }));
-}
-
 /** Listing in an organization context: its members and admins may; without one, everyone. */
 export function mayList(state: AnnotationState, user: UserRec, ctx: OrgContext): Result<void> {
   return canListInContext(state, user, ctx) ? ok(undefined) : fail(denied());

@@ -2,7 +2,7 @@
  * Tasks: what a create, a partial update or an upload of data may carry (checked as CVAT's serializers
  * and IAM do), and the mutations that store them, cut their data into jobs and emit their changes.
  */
-import { requestSchemas } from '@sims/annotation-schema/request-schemas';
+import type { PatchedTaskWriteRequest, TaskWriteRequest } from '@sims/annotation-schema/requests';
 import { fail, ok, type Result } from './errors';
 import { deleteIssue } from './issues';
 import type { JobRec, TaskRec, UserRec } from './model';
@@ -18,15 +18,7 @@ import {
 } from './mutation';
 import type { OrgContext } from './org-context';
 import { issuesOfJob, jobsOfTask, taskProjectChanged } from './relations';
-import {
-  type LabelInput,
-  labelsOf,
-  mayUse,
-  present,
-  relatedPk,
-  usersExist,
-  validated,
-} from './resource-rules';
+import { type LabelInput, mayUse, present, relatedPk, usersExist } from './resource-rules';
 import { type AnnotationState, nextId } from './state';
 
 const USER_FIELDS = ['owner_id', 'assignee_id'] as const;
@@ -44,6 +36,17 @@ export interface TaskInput {
   labels?: LabelInput[];
 }
 
+/** A task's fields as the edge checked them, with the well-formed entries of its `labels`. */
+export type TaskFields = Omit<TaskWriteRequest, 'labels'> & { labels?: LabelInput[] };
+
+/** A data request's fields as the edge checked them, with the number of files it names. */
+export interface TaskDataFields {
+  image_quality: number;
+  chunk_size?: number | null;
+  /** The client, server and remote files it names (and the upload directory holds). */
+  files: number;
+}
+
 export interface TaskDataInput {
   size: number;
   image_quality?: number;
@@ -51,18 +54,15 @@ export interface TaskDataInput {
 }
 
 /**
- * A new task from a request body: its project must exist and be visible to the caller; it lives in the
- * project's organization, else in the request's organization context.
+ * A new task from its checked fields: its project must exist and be visible to the caller, the users it
+ * names exist; it lives in the project's organization, else in the request's organization context.
  */
 export function taskCreation(
   state: AnnotationState,
   user: UserRec,
   ctx: OrgContext,
-  body: unknown,
+  f: TaskFields,
 ): Result<TaskInput> {
-  const v = validated(body, requestSchemas.TaskWriteRequest());
-  if (!v.ok) return v;
-  const f = v.value;
   const found = relatedPk(state.projects, 'project_id', f.project_id);
   if (!found.ok) return found;
   const project = found.value;
@@ -73,24 +73,24 @@ export function taskCreation(
   const users = usersExist(state, f, USER_FIELDS);
   if (!users.ok) return users;
   return ok({
-    name: f.name as string,
+    name: f.name,
     project_id: project?.id ?? null,
-    owner_id: (f.owner_id as number | undefined) ?? user.id,
-    assignee_id: (f.assignee_id as number | null | undefined) ?? null,
-    bug_tracker: (f.bug_tracker as string | undefined) ?? '',
+    owner_id: f.owner_id ?? user.id,
+    assignee_id: f.assignee_id ?? null,
+    bug_tracker: f.bug_tracker ?? '',
     organization_id: project ? project.organization_id : (ctx.org?.id ?? null),
-    overlap: (f.overlap as number | null | undefined) ?? null,
-    segment_size: (f.segment_size as number | undefined) ?? 0,
-    subset: (f.subset as string | undefined) ?? '',
-    labels: labelsOf(f.labels),
+    overlap: f.overlap ?? null,
+    segment_size: f.segment_size ?? 0,
+    subset: f.subset ?? '',
+    labels: f.labels,
   });
 }
 
-/** A task's partial update from a request body: moving it into a project moves it to the project's organization. */
-export function taskPatch(state: AnnotationState, body: unknown): Result<Partial<TaskRec>> {
-  const v = validated(body, requestSchemas.PatchedTaskWriteRequest(), true);
-  if (!v.ok) return v;
-  const f = v.value;
+/**
+ * A task's partial update from its checked fields: the users, project and organization it names exist;
+ * moving it into a project moves it to the project's organization.
+ */
+export function taskPatch(state: AnnotationState, f: PatchedTaskWriteRequest): Result<Partial<TaskRec>> {
   const users = usersExist(state, f, USER_FIELDS);
   if (!users.ok) return users;
   const patch: Partial<TaskRec> = {};
@@ -103,7 +103,7 @@ export function taskPatch(state: AnnotationState, body: unknown): Result<Partial
   if (f.organization_id !== undefined) {
     const org = relatedPk(state.organizations, 'organization_id', f.organization_id);
     if (!org.ok) return org;
-    patch.organization_id = f.organization_id as number | null;
+    patch.organization_id = f.organization_id;
   }
   return ok({
     ...patch,
@@ -111,21 +111,12 @@ export function taskPatch(state: AnnotationState, body: unknown): Result<Partial
   });
 }
 
-/** Data for a task from a request body: once only, and at least one file (client, server or remote). */
-export function taskDataInput(task: TaskRec, body: unknown): Result<TaskDataInput> {
-  const v = validated(body, requestSchemas.DataRequest());
-  if (!v.ok) return v;
-  const f = v.value;
+/** Data for a task from its checked fields: once only, and at least one file (client, server or remote). */
+export function taskDataInput(task: TaskRec, f: TaskDataFields): Result<TaskDataInput> {
   if (task.data_id !== null)
     return fail({ code: 'INVALID_LIST', messages: ['Adding more data is not supported'] });
-  const count = (k: string) => (Array.isArray(f[k]) ? (f[k] as unknown[]).length : 0);
-  const size = count('client_files') + count('server_files') + count('remote_files');
-  if (size === 0) return fail({ code: 'INVALID_LIST', messages: ['No media data found'] });
-  return ok({
-    size,
-    image_quality: f.image_quality as number,
-    chunk_size: (f.chunk_size as number | null | undefined) ?? undefined,
-  });
+  if (f.files === 0) return fail({ code: 'INVALID_LIST', messages: ['No media data found'] });
+  return ok({ size: f.files, image_quality: f.image_quality, chunk_size: f.chunk_size ?? undefined });
 }
 
 export function createTask(ctx: MutationContext, input: TaskInput): TaskRec {

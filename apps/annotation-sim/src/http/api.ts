@@ -7,6 +7,7 @@ import type { MutationContext } from '../domain/mutation';
 import type { OrgContext } from '../domain/org-context';
 import { PythonJsonError, parsePythonJson } from '../domain/python-json-parse';
 import type { AnnotationData, AnnotationState } from '../domain/state';
+import { type RequestSchema, validateFields } from '../domain/validate';
 import { type Authenticated, type AuthOptions, authenticate, requireAuth } from './auth';
 import { orgContextOf } from './org-context';
 import { queryValue } from './query-values';
@@ -19,8 +20,20 @@ export interface RouteDeps {
   strictAccept: boolean;
 }
 
-/** One request of the emulated API: state, clock, caller, organization context, body. */
-export class ApiRequest {
+/**
+ * A route's request body as a DRF serializer reads it: its fields (a request schema of
+ * `@sims/annotation-schema`, built on first use) and whether it is a partial update (PATCH).
+ */
+export interface BodySpec {
+  schema: () => RequestSchema;
+  partial: boolean;
+}
+
+/**
+ * One request of the emulated API: state, clock, caller, organization context, and the body of `B` its
+ * route row declares (read with {@link ApiRequest.body} when the view asks, as DRF reads it).
+ */
+export class ApiRequest<B = unknown> {
   readonly sim: RequestSim<AnnotationState>;
   readonly world: World<AnnotationState>;
   readonly state: AnnotationState;
@@ -32,6 +45,7 @@ export class ApiRequest {
   constructor(
     readonly c: Context,
     readonly deps: RouteDeps,
+    private readonly bodySpec?: BodySpec,
   ) {
     this.sim = c.get('sim') as RequestSim<AnnotationState>;
     this.world = this.sim.world;
@@ -91,6 +105,25 @@ export class ApiRequest {
       return fail({ code: 'PARSE_ERROR', detail: `JSON parse error - ${message}` });
     }
     return ok(this.sim.json);
+  }
+
+  /**
+   * The body checked against the route row's schema with DRF's errors (`serializer.is_valid()`), or its
+   * 415 / 400 / 500 answer. Read when the view asks, not before: DRF parses `request.data` lazily, so a
+   * missing record (404) or a refused permission (403) answers before a bad body does.
+   */
+  body(): Result<B> {
+    const raw = this.parsedBody();
+    return raw.ok ? this.bodyFrom(raw.value) : raw;
+  }
+
+  /** `data` (a body the view assembled, such as a multipart form's fields) checked like {@link body}. */
+  bodyFrom(data: unknown): Result<B> {
+    const spec = this.bodySpec;
+    if (spec === undefined)
+      throw new Error(`${this.c.req.method} ${this.c.req.path}: no body in its route row`);
+    const v = validateFields(data, spec.schema(), spec.partial);
+    return v.ok ? ok(v.value as B) : fail({ code: 'INVALID', errors: v.errors });
   }
 
   /** A query parameter as DRF's `request.query_params.get(name)` reads it: the last of repeated values. */
@@ -215,13 +248,13 @@ function baseUrlOf(data: AnnotationData, requestUrl: string, host: string | unde
  * one error renderer: handlers return their refusals, but authentication, the organization context and
  * the pagination and filter parameters still throw theirs.
  */
-export function api(
+export function api<B = unknown>(
   deps: RouteDeps,
-  fn: (r: ApiRequest) => Response | Promise<Response>,
-  options: { anonymous?: boolean } = {},
+  fn: (r: ApiRequest<B>) => Response | Promise<Response>,
+  options: { anonymous?: boolean; body?: BodySpec } = {},
 ): Handler {
   return async (c) => {
-    const r = new ApiRequest(c, deps);
+    const r = new ApiRequest<B>(c, deps, options.body);
     r.state.baseUrl = baseUrlOf(r.state, c.req.url, c.req.header('host'));
     try {
       if (deps.strictAccept && !acceptable(c.req.header('accept'))) {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SetMasterAuthRequestShape } from '@sims/cluster-schema';
-import { startClusterOperation } from './cluster-update';
+import type { ChangeApplier, ChangeOf } from './change-applier';
+import { startClusterOperation } from './cluster-operation';
 import type { DomainContext } from './context';
 import { fail, type Result } from './errors';
 import type {
@@ -96,22 +97,26 @@ function setEndpoint(cluster: ClusterShape, endpoint: string): void {
 }
 
 /** startIpRotation is DONE: the new address and CA, the pools to recreate. */
-export function applyRotationStart(record: ClusterRecord, credentials: boolean, endpoint: string): void {
-  const rotations = credentialsOf(record);
-  rotations.rotations += 1;
-  if (credentials) rotations.keyRotations += 1;
-  rotations.rotation = { credentials, poolsToRecreate: [...record.pools.keys()] };
-  setEndpoint(record.cluster, endpoint);
-  record.cluster.masterAuth = {
-    ...record.cluster.masterAuth,
-    clusterCaCertificate: rotatedCaCertificate(record.cluster.id ?? '', rotations.rotations),
-  };
-}
+export const START_IP_ROTATION_CHANGE: ChangeApplier<ChangeOf<'startIpRotation'>> = {
+  apply({ record, change }) {
+    const rotations = credentialsOf(record);
+    rotations.rotations += 1;
+    if (change.credentials) rotations.keyRotations += 1;
+    rotations.rotation = { credentials: change.credentials, poolsToRecreate: [...record.pools.keys()] };
+    setEndpoint(record.cluster, change.endpoint);
+    record.cluster.masterAuth = {
+      ...record.cluster.masterAuth,
+      clusterCaCertificate: rotatedCaCertificate(record.cluster.id ?? '', rotations.rotations),
+    };
+  },
+};
 
 /** completeIpRotation is DONE: the previous address and credentials are gone. */
-export function applyRotationEnd(record: ClusterRecord): void {
-  if (record.credentials) delete record.credentials.rotation;
-}
+export const COMPLETE_IP_ROTATION_CHANGE: ChangeApplier<ChangeOf<'completeIpRotation'>> = {
+  apply({ record }) {
+    if (record.credentials) delete record.credentials.rotation;
+  },
+};
 
 /** A pool's nodes were recreated (a rollout DONE): they use the rotation's new address. */
 export function markNodesRecreated(record: ClusterRecord, pool: string): void {

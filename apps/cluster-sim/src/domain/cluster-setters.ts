@@ -4,7 +4,9 @@ import type {
   SetMaintenancePolicyRequestShape,
   SetNetworkPolicyRequestShape,
 } from '@sims/cluster-schema';
-import { startClusterOperation } from './cluster-update';
+import type { ChangeApplier, ChangeOf } from './change-applier';
+import { startClusterOperation } from './cluster-operation';
+import { markNodesRecreated } from './cluster-rotation';
 import type { DomainContext } from './context';
 import { fail, type Result } from './errors';
 import { labelFingerprint } from './etag';
@@ -15,6 +17,7 @@ import {
   networkPolicyAddonOn,
   networkPolicyOn,
 } from './network-policy';
+import { writePool } from './node-pools';
 import type { ClusterRecord, ClusterShape, ClusterState, OperationRecord } from './state';
 
 /**
@@ -24,6 +27,22 @@ import type { ClusterRecord, ClusterShape, ClusterState, OperationRecord } from 
  * network and maintenance policy); it holds the whole cluster like clusters.update, and its fields land on
  * the cluster when the operation is DONE (nothing changes if it fails or is cancelled).
  */
+
+/**
+ * A `setCluster` change is DONE (these setters, clusters.update's field updates, setMasterAuth): its fields
+ * replace the cluster's; a change that recreates every pool's nodes (network policy on or off) moves their
+ * etags and counts as their recreation for an IP rotation.
+ */
+export const SET_CLUSTER_CHANGE: ChangeApplier<ChangeOf<'setCluster'>> = {
+  apply({ change, record }) {
+    Object.assign(record.cluster, change.fields);
+    if (!change.recreatesNodes) return;
+    for (const [name, p] of record.pools) {
+      writePool(p, { ...p.pool }, { bump: true });
+      markNodesRecreated(record, name);
+    }
+  },
+};
 
 /** Starts the setter's operation: the fields replace the cluster's top-level ones when DONE. */
 function setFields(

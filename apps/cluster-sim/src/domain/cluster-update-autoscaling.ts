@@ -1,4 +1,4 @@
-import type { FieldUpdate } from './cluster-update-fields';
+import type { FieldUpdate } from './cluster-field-update';
 import { DEFAULT_OAUTH_SCOPES, isPlainObject, type Loose, mergeDeep } from './defaults';
 import { fail, ok, type Result } from './errors';
 

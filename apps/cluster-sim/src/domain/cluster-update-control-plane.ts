@@ -1,3 +1,4 @@
+import type { FieldUpdate } from './cluster-field-update';
 import {
   AUTHORIZED_NETWORKS_PATHS,
   authorizedNetworksCheck,
@@ -5,7 +6,6 @@ import {
   messageAt,
   storedAuthorizedNetworks,
 } from './cluster-update-endpoints';
-import type { FieldUpdate } from './cluster-update-fields';
 import { isPlainObject, type Loose } from './defaults';
 import { fail, ok, type Result } from './errors';
 import type { ClusterRecord } from './state';

@@ -1,4 +1,5 @@
 import type { UpdateClusterRequestShape } from '@sims/cluster-schema';
+import type { FieldUpdate } from './cluster-field-update';
 import { AUTOSCALING_FIELD_UPDATES } from './cluster-update-autoscaling';
 import { CONTROL_PLANE_FIELD_UPDATES } from './cluster-update-control-plane';
 import { ENDPOINT_FIELD_UPDATES } from './cluster-update-endpoints';
@@ -11,31 +12,6 @@ import { checkNetworkPolicyAddon } from './network-policy';
 import type { ClusterRecord, ClusterShape } from './state';
 
 type ClusterUpdateShape = NonNullable<UpdateClusterRequestShape['update']>;
-
-/**
- * How a ClusterUpdate field lands on the cluster: `replace` puts the message (or value) sent in place
- * of the cluster's; `perMessage` replaces each sub-message sent and keeps the ones not sent (gcloud
- * sends one addon, one monitoring or logging part at a time, e.g. `--update-addons`,
- * `--enable-managed-prometheus`, and the others stay as they were).
- */
-export interface FieldUpdate {
-  /**
-   * Where GKE stores the value: a top-level field of the Cluster or a dot path into one
-   * (`networkConfig.enableL4ilbSubsetting`); several when GKE keeps it in more than one place.
-   */
-  path: string | readonly string[];
-  apply: 'replace' | 'perMessage';
-  /** GKE's checks of the value against the cluster, before any operation starts. */
-  check?: (value: unknown, record: ClusterRecord) => Result<void>;
-  /** The value as stored, when it differs from the one sent; `undefined` unsets a nested field. */
-  stored?: (value: unknown) => unknown;
-  /**
-   * When GKE keeps different values in different places (a value and its reversed mirror): each path
-   * written, among `path`, with its value, from the value sent and the cluster; `stored` is then unused,
-   * a path left out is not written and `undefined` unsets a nested field.
-   */
-  perPath?: (value: unknown, record: ClusterRecord) => Readonly<Record<string, unknown>>;
-}
 
 /**
  * The `loggingService` and `monitoringService` values ClusterUpdate's reference lists as available: the

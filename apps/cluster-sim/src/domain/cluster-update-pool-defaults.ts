@@ -1,4 +1,4 @@
-import type { FieldUpdate } from './cluster-update-fields';
+import type { FieldUpdate } from './cluster-field-update';
 import { isPlainObject, type Loose } from './defaults';
 import { fail, ok, type Result } from './errors';
 import type { ClusterRecord, NodePoolShape } from './state';

@@ -1,14 +1,15 @@
 import type { UpdateClusterRequestShape } from '@sims/cluster-schema';
+import { type ChangeApplier, type ChangeOf, endUpgrade, showPoolFailure } from './change-applier';
+import { startClusterOperation } from './cluster-operation';
 import { CLUSTER_FIELD_UPDATES, clusterFieldChanges, fieldsGoTogether } from './cluster-update-fields';
-import { admit, type DomainContext } from './context';
-import { regionOf } from './defaults';
-import { fail, ok, type Result } from './errors';
+import type { DomainContext } from './context';
+import { instanceGroupUrls, regionOf } from './defaults';
+import { fail, type Result } from './errors';
 import { isZone } from './names';
-import { refreshCluster } from './node-pools';
-import { createOperation } from './operations';
+import { writePool } from './node-pools';
 import { setNodePoolAutoscaling } from './pool-methods';
 import { updateNodePool } from './pool-requests';
-import type { ClusterRecord, ClusterState, OperationRecord, PendingChange } from './state';
+import type { ClusterRecord, ClusterState, OperationRecord } from './state';
 import { timestamp } from './timestamp';
 import { checkMasterVersionChange, resolveMasterVersion } from './versions';
 
@@ -185,30 +186,53 @@ function setClusterLocations(
   return startClusterOperation(state, record, 'UPDATE_CLUSTER', change, ctx);
 }
 
-/** An operation on the whole cluster (no pool): admitted, created, the cluster refreshed. */
-export function startClusterOperation(
-  state: ClusterState,
-  record: ClusterRecord,
-  type: 'UPGRADE_MASTER' | 'UPDATE_CLUSTER',
-  change: PendingChange,
-  ctx: DomainContext,
-): Result<OperationRecord> {
-  const busy = admit(state, record, { type }, ctx);
-  if (!busy.ok) return busy;
-  const op = createOperation(
-    state,
-    {
-      projectId: record.projectId,
-      location: record.location,
-      type,
-      cluster: record.name,
-      nodesTotal: 0,
-      change,
-      ...ctx.operationEffects?.(),
-    },
-    ctx.now,
-    ctx.ids,
-  );
-  refreshCluster(state, record);
-  return ok(op);
-}
+/** UPGRADE_MASTER is DONE: the master runs the new version; its upgrade history entry closes. */
+export const UPGRADE_MASTER_CHANGE: ChangeApplier<ChangeOf<'upgradeMaster'>> = {
+  apply({ op, change, record }) {
+    record.cluster.currentMasterVersion = change.version;
+    endUpgrade(record.masterUpgrades, op, 'SUCCEEDED');
+  },
+  fail(end, cancelled) {
+    showPoolFailure(end);
+    endUpgrade(end.record.masterUpgrades, end.op, cancelled ? 'CANCELED' : 'FAILED');
+  },
+};
+
+/**
+ * `desiredLocations` is DONE. "Changing cluster locations will update the locations of all node pools"
+ * (ClusterUpdate's reference): each pool keeps its instance groups in the zones that stay and gets new
+ * ones in the others.
+ */
+export const SET_LOCATIONS_CHANGE: ChangeApplier<ChangeOf<'setLocations'>> = {
+  apply({ op, change, record }) {
+    record.cluster.locations = [...change.locations];
+    for (const p of record.pools.values()) {
+      const urls = p.pool.instanceGroupUrls ?? [];
+      const inZone = (zone: string) => urls.find((u) => u.includes(`/zones/${zone}/`));
+      const template = urls[0];
+      writePool(
+        p,
+        {
+          ...p.pool,
+          locations: [...change.locations],
+          instanceGroupUrls: change.locations.map(
+            (zone) =>
+              inZone(zone) ??
+              (template
+                ? template
+                    .replace(/\/zones\/[^/]+\//, `/zones/${zone}/`)
+                    .replace(/-[0-9a-f]{8}-grp$/, `-${change.hash}-grp`)
+                : (instanceGroupUrls(
+                    op.projectId,
+                    op.cluster,
+                    p.pool.name ?? '',
+                    [zone],
+                    change.hash,
+                  )[0] as string)),
+          ),
+        },
+        { bump: true },
+      );
+    }
+  },
+};

@@ -1,4 +1,5 @@
 import { betaOnlyFields, Cluster, type CreateClusterRequestShape } from '@sims/cluster-schema';
+import { type ChangeApplier, type ChangeEnd, type ChangeOf, showPoolFailure } from './change-applier';
 import { clusterNetworkPath, defaultCluster } from './cluster-defaults';
 import { checkCreateRequest } from './cluster-request-rules';
 import { admit, type DomainContext } from './context';
@@ -171,6 +172,29 @@ export function createCluster(
   );
   return ok(op);
 }
+
+/** A cluster whose create or delete failed shows ERROR. */
+function clusterFailed(end: ChangeEnd): void {
+  showPoolFailure(end);
+  end.record.cluster.status = 'ERROR';
+}
+
+/** CREATE_CLUSTER is DONE: the cluster and its pools run. */
+export const CREATE_CLUSTER_CHANGE: ChangeApplier<ChangeOf<'createCluster'>> = {
+  apply({ record }) {
+    record.cluster.status = 'RUNNING';
+    for (const p of record.pools.values()) writePool(p, { ...p.pool, status: 'RUNNING' });
+  },
+  fail: clusterFailed,
+};
+
+/** DELETE_CLUSTER is DONE: the cluster is gone. */
+export const DELETE_CLUSTER_CHANGE: ChangeApplier<ChangeOf<'deleteCluster'>> = {
+  apply({ state, op }) {
+    state.clusters.delete(clusterKey(op.projectId, op.location, op.cluster));
+  },
+  fail: clusterFailed,
+};
 
 /** clusters.delete: STOPPING until DONE, then gone. */
 export function deleteCluster(

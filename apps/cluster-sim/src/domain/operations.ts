@@ -1,8 +1,8 @@
 import { enumNumbers, RpcCode } from '@sims/cluster-schema';
+import { type ChangeAppliers, completeChange, failChange, targetRecord } from './change-applier';
 import { fail, ok, type Result } from './errors';
 import { operationId } from './names';
 import { refreshCluster, writePool } from './node-pools';
-import { completeChange, failChange, targetRecord } from './operation-changes';
 import { type OperationEvent, progressOf } from './operation-schedule';
 import { countDoneOperation, forgetOperation } from './operations-budget';
 import { operationMade } from './operations-live';
@@ -23,7 +23,9 @@ import { timestamp } from './timestamp';
 
 /**
  * An operation's lifecycle: created PENDING, moved on by clock events (`fireOperationEvent`) or by
- * polls, cancelled or settled from outside. When it ends, operation-changes.ts lands or fails its change.
+ * polls, cancelled or settled from outside. When it ends, its change lands or shows the failure through
+ * the appliers the caller hands in (`changes`: operation-changes.ts's table). This module imports none of
+ * the modules that start operations: they import it (change-applier.ts).
  */
 
 /** The operation lifecycle as data: which status may follow which. */
@@ -145,6 +147,7 @@ export function fireOperationEvent(
   opId: string,
   event: OperationEvent,
   now: number,
+  changes: ChangeAppliers,
 ): void {
   const op = state.operations.get(opId);
   if (!op) return;
@@ -161,7 +164,7 @@ export function fireOperationEvent(
       if (op.status === 'PENDING') transition(op, 'RUNNING');
       if (!transition(op, 'DONE')) return;
       op.endTime = now;
-      completeChange(state, op);
+      completeChange(state, op, changes);
       release(op);
       countDoneOperation(state, op);
       return;
@@ -173,13 +176,13 @@ export function fireOperationEvent(
         status: 'INTERNAL',
         message: 'Internal error.',
       };
-      endWithError(state, op, failure.status, failure.message, failure.atProgress, now);
+      endWithError(state, op, changes, failure.status, failure.message, failure.atProgress, now);
       return;
     }
     case 'aborted': {
       if (op.status !== 'ABORTING') return;
       const { status, message } = state.settings.cancelError;
-      endWithError(state, op, status, message, op.endedAt ?? 0, now, true);
+      endWithError(state, op, changes, status, message, op.endedAt ?? 0, now, true);
       return;
     }
   }
@@ -188,6 +191,7 @@ export function fireOperationEvent(
 function endWithError(
   state: ClusterState,
   op: OperationRecord,
+  changes: ChangeAppliers,
   status: RpcCodeName,
   message: string,
   at: number,
@@ -200,7 +204,7 @@ function endWithError(
   op.endedAt = at;
   op.statusMessage = message;
   op.error = { code: RPC_NUMBERS[status], message };
-  failChange(state, op, cancelled);
+  failChange(state, op, changes, cancelled);
   release(op);
   countDoneOperation(state, op);
 }
@@ -215,7 +219,12 @@ function release(op: OperationRecord): void {
 }
 
 /** Poll-driven plans: each `operations.get` counts as one step (an explicit, documented exception). */
-export function pollOperation(state: ClusterState, op: OperationRecord, now: number): void {
+export function pollOperation(
+  state: ClusterState,
+  op: OperationRecord,
+  now: number,
+  changes: ChangeAppliers,
+): void {
   if (op.plan.mode !== 'polls' || op.status === 'DONE' || op.status === 'ABORTING') return;
   const rollout = op.rollout;
   // A stalled rollout stays where it stopped, however often it is read.
@@ -230,13 +239,14 @@ export function pollOperation(state: ClusterState, op: OperationRecord, now: num
   if (rollout) {
     advanceRollout(state, op, (i, r) => stepFraction(r, i) <= fraction, now);
     if (rollout.failsAt !== undefined) {
-      if (fraction >= stepFraction(rollout, rollout.failsAt)) fireOperationEvent(state, op.id, 'fail', now);
+      if (fraction >= stepFraction(rollout, rollout.failsAt))
+        fireOperationEvent(state, op.id, 'fail', now, changes);
       return;
     }
     if (rollout.stalledAt !== undefined) return;
   }
-  if (op.failure && fraction >= op.failure.atProgress) fireOperationEvent(state, op.id, 'fail', now);
-  else if (op.plan.seen >= op.plan.polls) fireOperationEvent(state, op.id, 'finish', now);
+  if (op.failure && fraction >= op.failure.atProgress) fireOperationEvent(state, op.id, 'fail', now, changes);
+  else if (op.plan.seen >= op.plan.polls) fireOperationEvent(state, op.id, 'finish', now, changes);
 }
 
 /** Applies the steps of a running rollout that are due now (after its plan changed: completeUpgrade). */
@@ -314,11 +324,12 @@ export function settleNow(
   state: ClusterState,
   op: OperationRecord,
   now: number,
+  changes: ChangeAppliers,
   failure?: { status: RpcCodeName; message: string },
 ): Result<OperationRecord> {
   if (op.status === 'DONE') return fail({ code: 'OPERATION_ALREADY_DONE', operation: op.id });
-  if (failure) endWithError(state, op, failure.status, failure.message, progressOf(op, now), now);
-  else if (op.status === 'ABORTING') fireOperationEvent(state, op.id, 'aborted', now);
-  else fireOperationEvent(state, op.id, 'finish', now);
+  if (failure) endWithError(state, op, changes, failure.status, failure.message, progressOf(op, now), now);
+  else if (op.status === 'ABORTING') fireOperationEvent(state, op.id, 'aborted', now, changes);
+  else fireOperationEvent(state, op.id, 'finish', now, changes);
   return ok(op);
 }

@@ -6,6 +6,7 @@ import type {
 } from '@sims/cluster-schema';
 import { protoFieldName } from '@sims/cluster-schema';
 import type { z } from 'zod';
+import type { ChangeApplier, ChangeOf } from './change-applier';
 import { admit, type DomainContext, findPool, withEffects } from './context';
 import { storedAutoscaling } from './defaults';
 import { fail, ok, type Result } from './errors';
@@ -76,6 +77,13 @@ function startPoolChange(
   if (!busy.ok) return busy;
   return ok(poolOperation(state, record, poolName, { type, change: { kind: 'setPool', fields } }, ctx));
 }
+
+/** A setter's operation is DONE: its fields replace the pool's (a new etag, even if nothing changed). */
+export const SET_POOL_CHANGE: ChangeApplier<ChangeOf<'setPool'>> = {
+  apply({ pool, change }) {
+    if (pool) writePool(pool, { ...pool.pool, ...change.fields }, { bump: true });
+  },
+};
 
 /** nodePools.setSize: SET_NODE_POOL_SIZE; the per-zone count is the new `initialNodeCount` when DONE. */
 export function setNodePoolSize(
@@ -239,6 +247,16 @@ export function rollbackNodePool(
   refreshCluster(state, record);
   return ok(op);
 }
+
+/** A rollback is DONE: every node is back on the pool as it was before the upgrade, which is over. */
+export const ROLLBACK_POOL_CHANGE: ChangeApplier<ChangeOf<'rollbackPool'>> = {
+  apply({ pool, change }) {
+    if (!pool) return;
+    const { updateInfo: _, ...restore } = change.restore;
+    writePool(pool, { ...restore, status: 'RUNNING' }, { bump: true });
+    delete pool.partial;
+  },
+};
 
 /** The live blue-green upgrade of a pool, if one runs. */
 function liveBlueGreen(state: ClusterState, record: ClusterRecord, poolName: string) {

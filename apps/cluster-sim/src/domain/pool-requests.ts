@@ -1,4 +1,6 @@
 import type { CreateNodePoolRequestShape, UpdateNodePoolRequestShape } from '@sims/cluster-schema';
+import { type ChangeApplier, type ChangeOf, endUpgrade, showPoolFailure } from './change-applier';
+import { markNodesRecreated } from './cluster-rotation';
 import { inheritPoolDefaults } from './cluster-update-pool-defaults';
 import { admit, type DomainContext, findPool, withEffects } from './context';
 import { defaultNodePool, instanceGroupUrls } from './defaults';
@@ -12,7 +14,7 @@ import {
   writePool,
 } from './node-pools';
 import { createOperation } from './operations';
-import { planUpgrade, recreatesNodes } from './rollouts';
+import { phaseOf, planUpgrade, recreatesNodes, rolloutNodesDone } from './rollouts';
 import type { ClusterRecord, ClusterState, NodePoolShape, OperationRecord, PoolRecord } from './state';
 import { timestamp } from './timestamp';
 import { resolveNodeVersion } from './versions';
@@ -290,3 +292,70 @@ export function deleteNodePool(
   refreshCluster(state, record);
   return ok(op);
 }
+
+/**
+ * UPGRADE_NODES of nodePools.update is DONE: the pool is as asked (a blue-green rollout leaves the green
+ * pool's instance groups), with a new etag even when nothing changed (the same version); recreated nodes
+ * use an IP rotation's new address.
+ */
+export const UPDATE_POOL_CHANGE: ChangeApplier<ChangeOf<'updatePool'>> = {
+  apply({ op, change, record, pool }) {
+    if (!pool) return;
+    const { updateInfo: _, ...desired } = change.desired;
+    const green = op.rollout?.strategy === 'BLUE_GREEN' ? op.rollout.greenInstanceGroupUrls : undefined;
+    writePool(
+      pool,
+      { ...desired, ...(green ? { instanceGroupUrls: green } : {}), status: 'RUNNING' },
+      { bump: true },
+    );
+    if (op.rollout) {
+      delete pool.partial;
+      markNodesRecreated(record, op.nodePool as string);
+    }
+    endUpgrade(pool.upgrades, op, 'SUCCEEDED');
+  },
+  /**
+   * A cancelled update leaves the pool running, a failed one shows the error status. Nodes already
+   * upgraded stay upgraded (GKE: "Rolls back a previously Aborted or Failed NodePool upgrade"): a mixed
+   * pool, kept for nodePools.rollback and shown in fetchNodePoolUpgradeInfo.
+   */
+  fail(end, cancelled) {
+    const { op, change, pool } = end;
+    const rollout = op.rollout;
+    if (pool && rollout?.kind === 'upgrade') {
+      const done = rolloutNodesDone(op);
+      const phase = phaseOf(rollout);
+      if (done > 0 || phase !== undefined) {
+        pool.partial = {
+          strategy: rollout.strategy,
+          from: rollout.from,
+          to: change.desired,
+          nodesUpgraded: done,
+          ...(phase ? { phase } : {}),
+          ...(rollout.greenInstanceGroupUrls
+            ? { greenInstanceGroupUrls: rollout.greenInstanceGroupUrls }
+            : {}),
+        };
+      }
+      endUpgrade(pool.upgrades, op, cancelled ? 'CANCELED' : 'FAILED');
+    }
+    showPoolFailure(end, cancelled ? 'RUNNING' : end.state.settings.failedPoolStatus);
+  },
+};
+
+/** CREATE_NODE_POOL is DONE: the pool runs. */
+export const CREATE_POOL_CHANGE: ChangeApplier<ChangeOf<'createPool'>> = {
+  apply({ pool }) {
+    if (pool) writePool(pool, { ...pool.pool, status: 'RUNNING' });
+  },
+};
+
+/** DELETE_NODE_POOL is DONE: the pool is gone. */
+export const DELETE_POOL_CHANGE: ChangeApplier<ChangeOf<'deletePool'>> = {
+  apply({ op, record }) {
+    if (op.nodePool === undefined) return;
+    record.pools.delete(op.nodePool);
+    // GKE drops the deprecated cluster.nodeConfig mirror with the default pool.
+    if (op.nodePool === 'default-pool') delete record.cluster.nodeConfig;
+  },
+};

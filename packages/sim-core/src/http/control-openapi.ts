@@ -28,6 +28,30 @@ export function controlOpenApi<S>(def: SimulatorDefinition<S>): Record<string, u
       description,
     },
   });
+  /** An act on the thing the path names: 404 when there is none (docs/decisions/0020-control-plane-dialect.md). */
+  const onOne = (what: string, param: string, o: ReturnType<typeof op>) => ({
+    ...o,
+    parameters: [...o.parameters, { name: param, in: 'path', required: true, schema: { type: 'string' } }],
+    responses: { ...o.responses, 404: json(`No ${what} with this ${param}`) },
+  });
+  const clockChange = op('Set mode, speed or time (only what is given changes)', 'clock state', {
+    requestBody: {
+      required: true,
+      description: '{ mode?, speed?, set? }',
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            properties: {
+              mode: { enum: ['real', 'manual'] },
+              speed: { type: 'number' },
+              set: { type: ['string', 'number'] },
+            },
+          },
+        },
+      },
+    },
+  });
   return {
     openapi: '3.1.0',
     info: {
@@ -74,10 +98,19 @@ export function controlOpenApi<S>(def: SimulatorDefinition<S>): Record<string, u
         delete: op('Remove every fault rule', 'no content'),
       },
       '/_sim/faults/unfired': { get: op('Rules that never fired', '{ faults }') },
-      '/_sim/faults/{id}': { get: op('One rule', 'the rule'), delete: op('Remove one rule', 'no content') },
+      '/_sim/faults/{id}': {
+        get: onOne('fault rule', 'id', op('One rule', 'the rule')),
+        delete: onOne('fault rule', 'id', op('Remove one rule', 'no content')),
+      },
       '/_sim/clock': {
         get: op('Clock state', '{ mode, speed, now, pendingTimers }'),
-        put: op('Set mode, speed or time', 'clock state', body('{ mode?, speed?, set? }')),
+        patch: clockChange,
+        put: {
+          ...clockChange,
+          deprecated: true,
+          'x-replaced-by': 'PATCH /_sim/clock',
+          description: 'The older spelling of PATCH /_sim/clock, served the same.',
+        },
       },
       '/_sim/clock/advance': {
         post: op('Move time forward, firing due timers in order', 'clock state', body('{ by: "2s" }')),
@@ -90,7 +123,7 @@ export function controlOpenApi<S>(def: SimulatorDefinition<S>): Record<string, u
         delete: op('Clear the journal', 'no content'),
       },
       '/_sim/journal/{seq}': {
-        get: op('One entry by its seq (404 once dropped)', '{ entry }'),
+        get: onOne('journal entry', 'seq', op('One entry by its seq (404 once dropped)', '{ entry }')),
       },
       '/_sim/stream': {
         get: op(
@@ -120,7 +153,7 @@ export function controlOpenApi<S>(def: SimulatorDefinition<S>): Record<string, u
           'Create a namespace ahead of its first use (201; 200 when it exists)',
           '{ namespace, created }',
         ),
-        delete: op('Delete a namespace and everything in it', 'no content'),
+        delete: onOne('namespace', 'name', op('Delete a namespace and everything in it', 'no content')),
       },
       '/_sim/scenarios': {
         post: {

@@ -28,7 +28,7 @@ import { controlError } from './responses';
 import { createChangeHub, streamRoute } from './stream';
 
 // Built on first use: a process that never gets these control requests never builds them.
-const clockPutSchema = lazy(() =>
+const clockChangeSchema = lazy(() =>
   z
     .object({
       mode: z.enum(['real', 'manual']).optional(),
@@ -222,14 +222,17 @@ export function createControlPlane<S>(
   });
 
   control.get('/clock', (c) => c.json(world(c).clock.state()));
-  control.put('/clock', async (c) => {
-    const body = parseInput(clockPutSchema(), (await readJson(c)) ?? {});
+  // A partial change is a PATCH (docs/decisions/0020-control-plane-dialect.md); PUT is its older spelling.
+  const changeClock = async (c: Context) => {
+    const body = parseInput(clockChangeSchema(), (await readJson(c)) ?? {});
     const clock = world(c).clock;
     if (body.mode !== undefined || body.speed !== undefined)
       clock.configure({ mode: body.mode, speed: body.speed });
     if (body.set !== undefined) clock.set(body.set);
     return c.json(clock.state());
-  });
+  };
+  control.patch('/clock', changeClock);
+  control.put('/clock', changeClock);
   control.post('/clock/advance', async (c) => {
     const body = parseInput(advanceSchema(), await readJson(c));
     const clock = world(c).clock;

@@ -1,4 +1,4 @@
-import type { Clock } from '@sims/sim-core';
+import { pollEnds, type WorkKind, type WorkPlan, type WorldTimers, workTimes } from '@sims/sim-core';
 import { renderRequest as renderRequestView } from '../requests/model';
 import { countFinishedJob, forgetJob } from './export-budget';
 import { type EventQuery, ID_FILTERS, type IdFilter } from './record';
@@ -7,8 +7,8 @@ import { formatFileTimestamp, parseIsoDateTime } from './time';
 
 /**
  * Export jobs of the event log (`EventsExporter` + RQ): a job is queued, started, then finished or
- * failed. The lifecycle is data driven by the world clock: one timer per job marks the outcome, and
- * reading a job never moves it, except the explicit "finish after N polls" fault.
+ * failed. The lifecycle is data driven by the world clock: one step per job on the world's timers
+ * marks the outcome, and reading a job never moves it, except the explicit "finish after N polls" fault.
  */
 
 export type ExportStatus = 'queued' | 'started' | 'finished' | 'failed';
@@ -46,8 +46,6 @@ export interface ExportJob {
     | { status: 'failed'; at: number; message: string };
   /** The file was removed before the job expired (control plane): download answers 404. */
   fileExpired: boolean;
-  /** The pending outcome timer (never serialized). */
-  timer?: number;
 }
 
 /**
@@ -205,14 +203,8 @@ export function buildExportQuery(
 
 // ---- lifecycle ----
 
-/** How a new job runs: the world's defaults, or a fault rule's effect. */
-export interface JobPlan {
-  /** Total time from enqueue to the outcome, ms. */
-  durationMs: number;
-  /** Time spent queued before `started`, ms (capped at the duration). */
-  queuedMs: number;
-  /** Finish after this many status polls instead of after a duration. */
-  polls?: number;
+/** How a new job runs: the world's settings changed by fault rules (`http/events/exports.ts`). */
+export interface JobPlan extends WorkPlan {
   failWith?: string;
   storeDown?: boolean;
 }
@@ -225,15 +217,22 @@ export interface NewJob {
   cloud: boolean;
 }
 
-/** Enqueues a job and arms its outcome timer. An expired or finished job with the same id is replaced. */
-export function startExportJob(state: EventsState, clock: Clock, input: NewJob, plan: JobPlan): ExportJob {
-  const now = clock.now();
+/**
+ * Enqueues a job and puts its outcome on the world's timers (`kind`: `exportJobs` of the world's
+ * state, `export-work.ts`). An expired or finished job with the same id is replaced, and what it had on the clock.
+ */
+export function startExportJob<S>(
+  state: EventsState,
+  world: { clock: { now(): number }; timers: WorldTimers<S> },
+  kind: WorkKind<S, ExportJob, 'settle'>,
+  input: NewJob,
+  plan: JobPlan,
+): ExportJob {
+  const now = world.clock.now();
   // Expired jobs are gone from RQ: drop them here so a long-running world does not keep them.
   for (const [id, j] of state.jobs) if (isExpired(state, j, now)) forgetJob(state, id);
   const rqId = formatRqId(input.queryId, input.caller.id);
-  const old = state.jobs.get(rqId);
-  if (old?.timer !== undefined) clock.cancel(old.timer);
-  const polls = plan.polls;
+  const times = workTimes(plan, now);
   const job: ExportJob = {
     rqId,
     queryId: input.queryId,
@@ -243,9 +242,9 @@ export function startExportJob(state: EventsState, clock: Clock, input: NewJob, 
     filename: input.filename,
     cloud: input.cloud,
     createdAt: now,
-    startAt: polls !== undefined ? now : now + Math.min(plan.queuedMs, plan.durationMs),
-    finishAt: polls !== undefined ? null : now + plan.durationMs,
-    pollsLeft: polls ?? null,
+    startAt: times.startAt,
+    finishAt: times.finishAt,
+    pollsLeft: times.pollsLeft,
     failWith: plan.failWith ?? null,
     storeDown: plan.storeDown ?? false,
     outcome: null,
@@ -253,22 +252,8 @@ export function startExportJob(state: EventsState, clock: Clock, input: NewJob, 
   };
   forgetJob(state, rqId);
   state.jobs.set(rqId, job);
-  armJob(state, clock, job);
+  world.timers.arm(kind, job);
   return job;
-}
-
-/** (Re-)arms the outcome timer of a pending job (after a snapshot import, timers are gone). */
-export function armJob(state: EventsState, clock: Clock, job: ExportJob): void {
-  if (job.outcome || job.finishAt === null) return;
-  // Imported after its time (the clock of the snapshot moved on): settle it at its own time now.
-  if (job.finishAt <= clock.now()) {
-    completeJob(state, job, job.finishAt);
-    return;
-  }
-  job.timer = clock.at(job.finishAt, () => {
-    job.timer = undefined;
-    if (state.jobs.get(job.rqId) === job) completeJob(state, job, job.finishAt as number);
-  });
 }
 
 /** Settles a job now: failed (planned failure, store unreachable) or finished over the current rows. */
@@ -289,9 +274,7 @@ export function completeJob(state: EventsState, job: ExportJob, at: number): voi
  * next one finishes them (this is the one read that moves state, on purpose).
  */
 export function countPoll(state: EventsState, job: ExportJob, now: number): void {
-  if (job.outcome || job.pollsLeft === null) return;
-  if (job.pollsLeft > 0) job.pollsLeft--;
-  else completeJob(state, job, now);
+  if (!job.outcome && pollEnds(job)) completeJob(state, job, now);
 }
 
 /** The download file name: `filename`, or `logs_YYYY_MM_DD_HH_MM_SS.csv` of `time` (µs). */

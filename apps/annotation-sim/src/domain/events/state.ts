@@ -1,6 +1,6 @@
-import { type Clock, lazy, parseDuration, parseInput, type WorldBudget } from '@sims/sim-core';
+import { lazy, parseDuration, parseInput, type WorldBudget } from '@sims/sim-core';
 import * as z from 'zod';
-import { armJob, type ExportJob } from './export';
+import type { ExportJob } from './export';
 import { enrollFinishedJobs, releaseExportJobsBudget } from './export-budget';
 import type { EventRecord } from './record';
 import { EventStore } from './store';
@@ -248,15 +248,18 @@ export function exportEventsState(state: EventsState) {
     dropped: state.dropped,
     evicted: state.store.evicted,
     events: [...state.store.rows()],
-    jobs: [...state.jobs.values()].map(({ timer: _timer, ...job }) => job),
+    jobs: [...state.jobs.values()].map((job) => ({ ...job })),
   };
 }
 
 /** The `events` part of a snapshot as {@link eventsSnapshotSchema} reads it. */
 export type EventsSnapshot = z.output<ReturnType<typeof eventsSnapshotSchema>>;
 
-/** Rebuilds an events state from a snapshot part read by the schema and re-arms pending export timers. */
-export function importEventsState(s: EventsSnapshot, clock: Clock, budget?: WorldBudget): EventsState {
+/**
+ * Rebuilds an events state from a snapshot part read by the schema. Its pending export jobs go back on
+ * the clock once it is the world's (`world.timers.rearm(exportJobs(eventsOf))`).
+ */
+export function importEventsState(s: EventsSnapshot, budget?: WorldBudget): EventsState {
   // The replaced log's rows and jobs leave the budget; the new ones count from here.
   releaseEventsBudget(budget);
   releaseExportJobsBudget(budget);
@@ -264,10 +267,7 @@ export function importEventsState(s: EventsSnapshot, clock: Clock, budget?: Worl
   state.store = new EventStore(s.evicted);
   state.dropped = s.dropped;
   for (const r of s.events) state.store.append(r);
-  for (const job of s.jobs) {
-    state.jobs.set(job.rqId, job as ExportJob);
-    armJob(state, clock, job as ExportJob);
-  }
+  for (const job of s.jobs) state.jobs.set(job.rqId, job as ExportJob);
   eventsBudgetOf(state)?.sync();
   enrollFinishedJobs(state);
   return state;

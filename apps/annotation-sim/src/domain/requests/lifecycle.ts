@@ -1,9 +1,10 @@
 /**
  * A background request's life on the world clock: queued, started when a worker takes it, then
- * finished or failed when its work is done. One timer per request settles it; reading a request never
- * moves it, except the explicit "finish after N polls" fault.
+ * finished or failed when its work is done. Its one clock step (the world's timers, sim-core's
+ * `timers.ts`) settles it; reading a request never moves it, except the explicit "finish after N polls"
+ * fault.
  */
-import type { Clock } from '@sims/sim-core';
+import { endStep, pollEnds, type WorkKind, type WorkPlan, type WorldTimers, workTimes } from '@sims/sim-core';
 import { countEndedRequest, forgetRequest } from './budget';
 import {
   type BackgroundRequest,
@@ -12,21 +13,37 @@ import {
   renderRequest,
   requestStatus,
 } from './model';
-import type { RequestsState } from './state';
+import { type RequestsState, requestsOf } from './state';
 
-/** How a new request runs: the world's settings, or a fault rule's effect. */
-export interface RequestPlan {
-  /** Time from enqueue to the outcome, ms. */
-  durationMs: number;
-  /** Time spent queued before `started`, ms (capped at the duration). */
-  queuedMs: number;
-  /** Finish after this many status polls instead of after a duration. */
-  polls?: number;
+/** How a new request runs: the world's settings changed by fault rules (`http/request-plan.ts`). */
+export interface RequestPlan extends WorkPlan {
   /** Fail with this message instead of doing the work. */
   failWith?: string;
   /** The worker dies: the request stays `started`. */
   lost?: boolean;
 }
+
+/** What ends a request: its step on the clock, or the control plane (which may fail it). */
+type RequestEnd = 'settle' | { fail: string };
+
+/** The part of a world's state the requests live in (`extensions`). */
+type RequestsHost = Parameters<typeof requestsOf>[0];
+
+/**
+ * Background requests as long-running work of the world: a pending request's one step is its outcome
+ * at `finishAt` (none while it waits for polls, for the control plane, or forever when lost).
+ */
+export const REQUEST_WORK: WorkKind<RequestsHost, BackgroundRequest, RequestEnd> = {
+  name: 'request',
+  items: (state) => requestsOf(state).requests.values(),
+  key: (r) => r.id,
+  steps: (r) => endStep(r.outcome ? null : r.finishAt, 'settle' as const),
+  fire(state, id, end, at) {
+    const rs = requestsOf(state);
+    const r = rs.requests.get(id);
+    if (r) settleRequest(rs, r, at, end === 'settle' ? undefined : end);
+  },
+};
 
 /** What the caller of {@link enqueueRequest} gives; the lifecycle fields come from the plan. */
 export type NewRequest = Pick<
@@ -69,59 +86,60 @@ export function statusOf(rs: RequestsState, id: string, now: number): RequestSta
 
 /**
  * Enqueues a request (a finished, failed or expired one with the same id is replaced; the caller
- * refuses an active one with 409). A request due at once is settled before this returns.
+ * refuses an active one with 409) and puts its outcome on the world's timers. A request due at once is
+ * settled before this returns.
  */
 export function enqueueRequest(
   rs: RequestsState,
-  clock: Clock,
+  world: { clock: { now(): number }; timers: WorldTimers<RequestsHost> },
   input: NewRequest,
   plan: RequestPlan,
 ): BackgroundRequest {
-  const now = clock.now();
+  const now = world.clock.now();
   for (const [id, r] of rs.requests) if (isExpired(rs, r, now)) forgetRequest(rs, id);
-  const old = rs.requests.get(input.id);
-  if (old?.timer !== undefined) clock.cancel(old.timer);
-  const polls = plan.polls;
-  const waits = polls !== undefined || plan.lost === true;
+  const times = workTimes(plan, now);
   const r: BackgroundRequest = {
     ...input,
     createdAt: now,
-    startAt: polls !== undefined ? now : now + Math.min(plan.queuedMs, plan.durationMs),
-    finishAt: waits ? null : now + plan.durationMs,
-    pollsLeft: polls ?? null,
+    startAt: times.startAt,
+    finishAt: plan.lost === true ? null : times.finishAt,
+    pollsLeft: times.pollsLeft,
     failWith: plan.failWith ?? null,
     lost: plan.lost ?? false,
     outcome: null,
   };
   forgetRequest(rs, r.id);
   rs.requests.set(r.id, r);
-  armRequest(rs, clock, r);
+  // Replaces what a request of the same id had on the clock.
+  world.timers.arm(REQUEST_WORK, r);
   return r;
 }
 
-/** (Re-)arms the outcome timer of a pending request; one already due is settled now. */
-export function armRequest(rs: RequestsState, clock: Clock, r: BackgroundRequest): void {
-  if (r.outcome || r.finishAt === null) return;
-  if (r.finishAt <= clock.now()) {
-    settleRequest(rs, r, r.finishAt);
-    return;
-  }
-  r.timer = clock.at(r.finishAt, () => {
-    r.timer = undefined;
-    if (rs.requests.get(r.id) === r) settleRequest(rs, r, r.finishAt as number);
-  });
+/** Ends a pending request now (control plane): its step dropped, its work done, or failed with `fail`. */
+export function endRequestNow(
+  timers: WorldTimers<RequestsHost>,
+  r: BackgroundRequest,
+  now: number,
+  fail?: string,
+): void {
+  timers.settle(REQUEST_WORK, r.id, fail === undefined ? 'settle' : { fail }, now);
+}
+
+/** Cancels a request no worker took yet (`POST /api/requests/{id}/cancel`): it is gone, its step too. */
+export function cancelQueuedRequest(
+  rs: RequestsState,
+  timers: Pick<WorldTimers<unknown>, 'cancel'>,
+  r: BackgroundRequest,
+): void {
+  timers.cancel(REQUEST_WORK, r.id);
+  rs.requests.delete(r.id);
 }
 
 /**
  * Ends a request at `at`: a planned failure, or its work done by the hooks (finished with its result,
  * or failed with the work's message). A forced outcome (control plane) skips the work when failing.
  */
-export function settleRequest(
-  rs: RequestsState,
-  r: BackgroundRequest,
-  at: number,
-  force?: { fail: string },
-): void {
+function settleRequest(rs: RequestsState, r: BackgroundRequest, at: number, force?: { fail: string }): void {
   if (r.outcome) return;
   if (r.startAt > at) r.startAt = at;
   const failWith = force?.fail ?? r.failWith;
@@ -140,9 +158,7 @@ export function settleRequest(
 
 /** Counts one status poll: a request in "N polls" mode ends on the poll after its N-th. */
 export function countRequestPoll(rs: RequestsState, r: BackgroundRequest, now: number): void {
-  if (r.outcome || r.pollsLeft === null) return;
-  if (r.pollsLeft > 0) r.pollsLeft--;
-  else settleRequest(rs, r, now);
+  if (!r.outcome && pollEnds(r)) settleRequest(rs, r, now);
 }
 
 /**

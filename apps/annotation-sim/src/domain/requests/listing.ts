@@ -2,14 +2,16 @@
  * The requests API's view of every background request a world has (its own and the events exports):
  * who may read or cancel one, and the fields `GET /api/requests` filters and sorts on.
  */
+import type { WorldTimers } from '@sims/sim-core';
 import { isAdmin } from '../access';
 import { type ApiError, fail, ok, type Result } from '../errors';
 import { findJob, jobStatus, parseRqId, renderRequest as renderExportJob } from '../events/export';
+import { cancelQueuedJob } from '../events/export-work';
 import type { EventsState } from '../events/state';
 import type { UserRec } from '../model';
 import { mayUse } from '../resource-rules';
 import type { AnnotationState } from '../state';
-import { findRequest, liveRequests, renderBackgroundRequest } from './lifecycle';
+import { cancelQueuedRequest, findRequest, liveRequests, renderBackgroundRequest } from './lifecycle';
 import { type RequestStatus, requestStatus } from './model';
 import type { RequestsState } from './state';
 
@@ -46,8 +48,8 @@ export interface RequestSources {
   events: EventsState | undefined;
   now: number;
   baseUrl: string;
-  /** Cancels a pending timer of the world clock. */
-  cancelTimer(timer: number): void;
+  /** The world's timers, where a request cancelled while queued drops its step. */
+  timers: Pick<WorldTimers<unknown>, 'cancel'>;
 }
 
 const orgSlug = (state: AnnotationState, orgId: number | null) =>
@@ -85,8 +87,7 @@ function backgroundEntry(src: RequestSources, id: string): RequestEntry | undefi
     render: () => renderBackgroundRequest(src.requests, r, src.now),
     cancel() {
       if (requestStatus(r, src.now) !== 'queued') return false;
-      if (r.timer !== undefined) src.cancelTimer(r.timer);
-      src.requests.requests.delete(r.id);
+      cancelQueuedRequest(src.requests, src.timers, r);
       return true;
     },
   };
@@ -118,8 +119,7 @@ function exportEntry(src: RequestSources, id: string): RequestEntry | undefined 
     render: () => renderExportJob(events, job, src.now, src.baseUrl),
     cancel() {
       if (jobStatus(job, src.now) !== 'queued') return false;
-      if (job.timer !== undefined) src.cancelTimer(job.timer);
-      events.jobs.delete(job.rqId);
+      cancelQueuedJob(events, src.timers, job);
       return true;
     },
   };

@@ -89,8 +89,6 @@ export interface BackgroundRequest {
     | null
     | ({ status: 'finished'; at: number } & RequestResult)
     | { status: 'failed'; at: number; message: string };
-  /** The pending timer (never serialized). */
-  timer?: number;
 }
 
 /** A request's status at `now` (a pure read). */

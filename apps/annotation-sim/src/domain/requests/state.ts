@@ -1,4 +1,4 @@
-import { type Clock, lazy, parseDuration, parseInput, type WorldBudget } from '@sims/sim-core';
+import { lazy, parseDuration, parseInput, type WorldBudget } from '@sims/sim-core';
 import * as z from 'zod';
 import { enrollEndedRequests, releaseRequestsBudget } from './budget';
 import type { BackgroundRequest, RequestResult } from './model';
@@ -116,11 +116,11 @@ class WorldRequests implements RequestsState {
   }
 }
 
-/** A JSON snapshot (timers dropped). */
+/** A JSON snapshot (the world keeps the timers: `REQUEST_WORK` re-arms them from the records). */
 export function exportRequestsState(rs: RequestsState): unknown {
   return {
     settings: { ...rs.settings },
-    requests: [...rs.requests.values()].map(({ timer: _timer, ...r }) => r),
+    requests: [...rs.requests.values()].map((r) => ({ ...r })),
     uploads: [...rs.uploads.entries()],
   };
 }
@@ -233,12 +233,13 @@ export const requestsSnapshotSchema = lazy(() => {
 /** The `requests` part of a snapshot as {@link requestsSnapshotSchema} reads it. */
 export type RequestsSnapshot = z.output<ReturnType<typeof requestsSnapshotSchema>>;
 
-/** A registry from a snapshot part read by the schema, pending requests armed again on `clock`. */
+/**
+ * A registry from a snapshot part read by the schema. Its pending requests go back on the clock once it
+ * is the world's (`world.timers.rearm(REQUEST_WORK)`, which also drops what the replaced ones armed).
+ */
 export function importRequestsState(
   s: RequestsSnapshot,
   hooks: RequestHooks,
-  clock: Clock,
-  arm: (rs: RequestsState, clock: Clock, r: BackgroundRequest) => void,
   budget?: WorldBudget,
 ): RequestsState {
   // The replaced requests leave the budget; the snapshot's ended ones count from here.
@@ -246,7 +247,6 @@ export function importRequestsState(
   const rs = createRequestsState(hooks, s.settings, budget);
   for (const r of s.requests) rs.requests.set(r.id, r as BackgroundRequest);
   for (const [taskId, upload] of s.uploads) rs.uploads.set(taskId, upload);
-  for (const r of rs.requests.values()) arm(rs, clock, r);
   enrollEndedRequests(rs);
   return rs;
 }

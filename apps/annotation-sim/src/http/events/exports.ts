@@ -1,4 +1,4 @@
-import { parseDuration } from '@sims/sim-core';
+import { planWork } from '@sims/sim-core';
 import { createCsvStream } from '../../domain/events/csv';
 import {
   buildExportQuery,
@@ -16,6 +16,7 @@ import {
   startExportJob,
 } from '../../domain/events/export';
 import { forgetJob } from '../../domain/events/export-budget';
+import { exportJobs } from '../../domain/events/export-work';
 import type { EventsState } from '../../domain/events/state';
 import { annotationEffects } from '../../domain/fault-effects';
 import { cvatJson, djangoHtml, djangoServerError, emptyBody, PERMISSION_DENIED } from '../respond';
@@ -24,27 +25,14 @@ import { type EventsContext, type EventsEdge, params, renderExportError } from '
 /** RFC 9745 `Deprecation` of the legacy `GET /api/events` (deprecated 2025-03-17 UTC). */
 const DEPRECATION = { Deprecation: '@1742169600' };
 
-/** The job plan of a new export: the world's settings, overridden by the request's fault rules. */
+/** The job plan of a new export: the world's settings, changed by the request's fault rules. */
 function planFor<S>(c: EventsContext<S>, events: EventsState): JobPlan {
   const sim = c.var.sim;
-  const plan: JobPlan = {
-    durationMs: events.settings.exportDurationMs,
-    queuedMs: events.settings.exportQueuedMs,
-  };
   const delay = annotationEffects.takeEffect(sim, 'exportDelay');
-  if (delay?.duration !== undefined) plan.durationMs = parseDuration(delay.duration);
-  if (delay?.queued !== undefined) plan.queuedMs = parseDuration(delay.queued);
-  if (delay?.polls !== undefined) plan.polls = delay.polls;
-  // `queued` alone: the job waits that long, then runs as usual.
-  if (delay?.queued !== undefined && delay.duration === undefined) {
-    plan.durationMs =
-      plan.queuedMs + Math.max(0, events.settings.exportDurationMs - events.settings.exportQueuedMs);
-  }
   const fails = annotationEffects.takeEffect(sim, 'exportFails');
-  if (fails) {
-    plan.failWith = fails.message;
-    if (fails.after !== undefined) plan.durationMs = parseDuration(fails.after);
-  }
+  const usual = { durationMs: events.settings.exportDurationMs, queuedMs: events.settings.exportQueuedMs };
+  const plan: JobPlan = planWork(usual, delay, fails?.after);
+  if (fails) plan.failWith = fails.message;
   if (annotationEffects.takeEffect(sim, 'analyticsStoreDown') !== undefined) plan.storeDown = true;
   return plan;
 }
@@ -116,7 +104,8 @@ export function createExport<S>(c: EventsContext<S>, caller: EventsCaller, edge:
   }
   const job = startExportJob(
     events,
-    world.clock,
+    world,
+    exportJobs(edge.events),
     { queryId, caller, query: query.value, filename: q.filename || null, cloud },
     planFor(c, events),
   );
@@ -186,7 +175,8 @@ export function legacyExport<S>(c: EventsContext<S>, caller: EventsCaller, edge:
   if (!query.ok) return renderExportError(c, query.error);
   startExportJob(
     events,
-    world.clock,
+    world,
+    exportJobs(edge.events),
     { queryId, caller, query: query.value, filename: null, cloud: false },
     planFor(c, events),
   );

@@ -78,7 +78,7 @@ function enqueueExport(r: ApiRequest, e: Exported, work: Omit<ExportWork, 'targe
   const orgId = e.target === 'project' ? e.rec.organization_id : (task?.organization_id ?? null);
   enqueueRequest(
     rs,
-    r.world.clock,
+    r.world,
     {
       id,
       operation: {

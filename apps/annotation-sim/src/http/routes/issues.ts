@@ -1,3 +1,10 @@
+import { requestSchemas } from '@sims/annotation-schema/request-schemas';
+import type {
+  CommentWriteRequest,
+  IssueWriteRequest,
+  PatchedCommentWriteRequest,
+  PatchedIssueWriteRequest,
+} from '@sims/annotation-schema/requests';
 import {
   commentCreation,
   commentPatch,
@@ -14,7 +21,7 @@ import type { CommentRec, IssueRec } from '../../domain/model';
 import type { MutationContext } from '../../domain/mutation';
 import { commentRead, issueRead } from '../../domain/serializers';
 import type { ApiRequest } from '../api';
-import { byId, type RouteSpec } from '../route-table';
+import { byId, type RouteSpec, withBody } from '../route-table';
 import { simpleFiltersOf } from './filter-terms';
 import {
   createResource,
@@ -49,7 +56,7 @@ function handleListIssues(r: ApiRequest): Response {
   return listResources(r, ISSUES);
 }
 
-function handleCreateIssue(r: ApiRequest): Response {
+function handleCreateIssue(r: ApiRequest<IssueWriteRequest>): Response {
   const user = r.user();
   return createResource(r, ISSUES, (body) => issueCreation(r.state, user, body), createIssue);
 }
@@ -58,7 +65,7 @@ function handleRetrieveIssue(r: ApiRequest): Response {
   return retrieveResource(r, ISSUES);
 }
 
-function handleUpdateIssue(r: ApiRequest): Response {
+function handleUpdateIssue(r: ApiRequest<PatchedIssueWriteRequest>): Response {
   return updateResource(r, ISSUES, (body) => issuePatch(r.state, body), updateIssue);
 }
 
@@ -70,7 +77,7 @@ function handleListComments(r: ApiRequest): Response {
   return listResources(r, COMMENTS);
 }
 
-function handleCreateComment(r: ApiRequest): Response {
+function handleCreateComment(r: ApiRequest<CommentWriteRequest>): Response {
   const user = r.user();
   return createResource(r, COMMENTS, (body) => commentCreation(r.state, user, body), createComment);
 }
@@ -84,7 +91,7 @@ function saveComment(ctx: MutationContext, c: CommentRec, patch: Partial<Comment
   if (patch.message !== undefined) updateComment(ctx, c, patch);
 }
 
-function handleUpdateComment(r: ApiRequest): Response {
+function handleUpdateComment(r: ApiRequest<PatchedCommentWriteRequest>): Response {
   return updateResource(r, COMMENTS, commentPatch, saveComment);
 }
 
@@ -98,7 +105,13 @@ const COMMENT = byId('comments');
 /** `/api/issues`: CVAT's IssueViewSet (list, create, retrieve, partial update, destroy). */
 export const issueRoutes: readonly RouteSpec[] = [
   { method: 'get', path: '/api/issues', operation: 'issues.list', handle: handleListIssues },
-  { method: 'post', path: '/api/issues', operation: 'issues.create', handle: handleCreateIssue },
+  withBody({
+    method: 'post',
+    path: '/api/issues',
+    operation: 'issues.create',
+    body: requestSchemas.IssueWriteRequest,
+    handle: handleCreateIssue,
+  }),
   {
     method: 'get',
     path: '/api/issues/:id',
@@ -106,13 +119,14 @@ export const issueRoutes: readonly RouteSpec[] = [
     resource: ISSUE,
     handle: handleRetrieveIssue,
   },
-  {
+  withBody({
     method: 'patch',
     path: '/api/issues/:id',
     operation: 'issues.partial_update',
     resource: ISSUE,
+    body: requestSchemas.PatchedIssueWriteRequest,
     handle: handleUpdateIssue,
-  },
+  }),
   {
     method: 'delete',
     path: '/api/issues/:id',
@@ -125,7 +139,13 @@ export const issueRoutes: readonly RouteSpec[] = [
 /** `/api/comments`: CVAT's CommentViewSet (list, create, retrieve, partial update, destroy). */
 export const commentRoutes: readonly RouteSpec[] = [
   { method: 'get', path: '/api/comments', operation: 'comments.list', handle: handleListComments },
-  { method: 'post', path: '/api/comments', operation: 'comments.create', handle: handleCreateComment },
+  withBody({
+    method: 'post',
+    path: '/api/comments',
+    operation: 'comments.create',
+    body: requestSchemas.CommentWriteRequest,
+    handle: handleCreateComment,
+  }),
   {
     method: 'get',
     path: '/api/comments/:id',
@@ -133,13 +153,14 @@ export const commentRoutes: readonly RouteSpec[] = [
     resource: COMMENT,
     handle: handleRetrieveComment,
   },
-  {
+  withBody({
     method: 'patch',
     path: '/api/comments/:id',
     operation: 'comments.partial_update',
     resource: COMMENT,
+    body: requestSchemas.PatchedCommentWriteRequest,
     handle: handleUpdateComment,
-  },
+  }),
   {
     method: 'delete',
     path: '/api/comments/:id',

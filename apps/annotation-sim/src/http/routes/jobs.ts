@@ -1,8 +1,10 @@
+import { requestSchemas } from '@sims/annotation-schema/request-schemas';
+import type { PatchedJobWriteRequest } from '@sims/annotation-schema/requests';
 import { jobDeletion, jobPatch, updateJob } from '../../domain/jobs';
 import type { JobRec } from '../../domain/model';
 import { jobRead } from '../../domain/serializers';
 import type { ApiRequest } from '../api';
-import { byId, type RouteSpec, refused } from '../route-table';
+import { byId, type RouteSpec, refused, withBody } from '../route-table';
 import { simpleFiltersOf } from './filter-terms';
 import {
   type ListSpec,
@@ -38,7 +40,7 @@ function handleRetrieveJob(r: ApiRequest): Response {
   return retrieveResource(r, JOBS);
 }
 
-function handleUpdateJob(r: ApiRequest): Response {
+function handleUpdateJob(r: ApiRequest<PatchedJobWriteRequest>): Response {
   return updateResource(r, JOBS, (body) => jobPatch(r.state, body), updateJob);
 }
 
@@ -62,13 +64,14 @@ export const jobRoutes: readonly RouteSpec[] = [
     resource: JOB,
     handle: handleRetrieveJob,
   },
-  {
+  withBody({
     method: 'patch',
     path: '/api/jobs/:id',
     operation: 'jobs.partial_update',
     resource: JOB,
+    body: requestSchemas.PatchedJobWriteRequest,
     handle: handleUpdateJob,
-  },
+  }),
   {
     method: 'delete',
     path: '/api/jobs/:id',

@@ -1,3 +1,5 @@
+import { requestSchemas } from '@sims/annotation-schema/request-schemas';
+import type { PatchedProjectWriteRequest, ProjectWriteRequest } from '@sims/annotation-schema/requests';
 import type { ProjectRec } from '../../domain/model';
 import {
   createProject,
@@ -9,12 +11,13 @@ import {
 import { mayCreate } from '../../domain/resource-rules';
 import { projectRead } from '../../domain/serializers';
 import type { ApiRequest } from '../api';
-import { byId, type RouteSpec, refused } from '../route-table';
+import { byId, type RouteSpec, refused, withBody } from '../route-table';
 import { simpleFiltersOf } from './filter-terms';
 import {
   createResource,
   destroyResource,
   type ListSpec,
+  labelsOf,
   listResources,
   retrieveResource,
   updateResource,
@@ -35,19 +38,24 @@ function handleListProjects(r: ApiRequest): Response {
   return listResources(r, PROJECTS);
 }
 
-function handleCreateProject(r: ApiRequest): Response {
+function handleCreateProject(r: ApiRequest<ProjectWriteRequest>): Response {
   const user = r.user();
   const ctx = r.orgContext();
   const allowed = mayCreate(r.state, user, ctx);
   if (!allowed.ok) return refused(r, allowed);
-  return createResource(r, PROJECTS, (body) => projectCreation(r.state, user, ctx, body), createProject);
+  return createResource(
+    r,
+    PROJECTS,
+    (body) => projectCreation(r.state, user, ctx, { ...body, labels: labelsOf(body.labels) }),
+    createProject,
+  );
 }
 
 function handleRetrieveProject(r: ApiRequest): Response {
   return retrieveResource(r, PROJECTS);
 }
 
-function handleUpdateProject(r: ApiRequest): Response {
+function handleUpdateProject(r: ApiRequest<PatchedProjectWriteRequest>): Response {
   return updateResource(r, PROJECTS, (body) => projectPatch(r.state, r.user(), body), updateProject);
 }
 
@@ -60,7 +68,13 @@ const PROJECT = byId('projects');
 /** `/api/projects`: CVAT's ProjectViewSet (list, create, retrieve, partial update, destroy). */
 export const projectRoutes: readonly RouteSpec[] = [
   { method: 'get', path: '/api/projects', operation: 'projects.list', handle: handleListProjects },
-  { method: 'post', path: '/api/projects', operation: 'projects.create', handle: handleCreateProject },
+  withBody({
+    method: 'post',
+    path: '/api/projects',
+    operation: 'projects.create',
+    body: requestSchemas.ProjectWriteRequest,
+    handle: handleCreateProject,
+  }),
   {
     method: 'get',
     path: '/api/projects/:id',
@@ -68,13 +82,14 @@ export const projectRoutes: readonly RouteSpec[] = [
     resource: PROJECT,
     handle: handleRetrieveProject,
   },
-  {
+  withBody({
     method: 'patch',
     path: '/api/projects/:id',
     operation: 'projects.partial_update',
     resource: PROJECT,
+    body: requestSchemas.PatchedProjectWriteRequest,
     handle: handleUpdateProject,
-  },
+  }),
   {
     method: 'delete',
     path: '/api/projects/:id',

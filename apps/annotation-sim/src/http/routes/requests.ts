@@ -20,14 +20,13 @@ import { type RouteSpec, refused } from '../route-table';
 
 /** Every source of requests of the caller's world, read at the request's time. */
 function sources(r: ApiRequest): RequestSources {
-  const clock = r.world.clock;
   return {
     state: r.state,
     requests: requestsOf(r.state),
     events: r.state.extensions.has('events') ? eventsOf(r.state) : undefined,
-    now: clock.now(),
+    now: r.world.clock.now(),
     baseUrl: r.state.baseUrl,
-    cancelTimer: (timer) => clock.cancel(timer),
+    timers: r.world.timers,
   };
 }
 

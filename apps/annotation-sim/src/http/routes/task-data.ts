@@ -4,6 +4,7 @@
  * chunk endpoints `HEAD`/`PATCH /api/tasks/{id}/data/{file_id}`. The data is then created by a
  * background request (`action=create&target=task&target_id=<id>`) that `GET /api/requests/{id}` follows.
  */
+import type { DataRequest } from '@sims/annotation-schema/requests';
 import type { TaskRec } from '../../domain/model';
 import { enqueueRequest, statusOf } from '../../domain/requests/lifecycle';
 import { formatRequestId } from '../../domain/requests/model';
@@ -109,8 +110,11 @@ function multipartData(r: ApiRequest, contentType: string): Record<string, unkno
   return read.ok ? body : unread(r, read);
 }
 
-/** `Upload-Finish` (or a single request): creates the data from the body and the upload directory. */
-function finishUpload(r: ApiRequest, task: TaskRec): Response {
+/**
+ * `Upload-Finish` (or a single request): creates the data from the body and the upload directory, the
+ * files uploaded before it first in `client_files`, checked as one DataRequest.
+ */
+function finishUpload(r: ApiRequest<DataRequest>, task: TaskRec): Response {
   const contentType = r.c.req.header('content-type') ?? '';
   let body: Record<string, unknown> = {};
   if (/^multipart\/form-data/i.test(contentType)) {
@@ -128,7 +132,15 @@ function finishUpload(r: ApiRequest, task: TaskRec): Response {
     const given = Array.isArray(body.client_files) ? (body.client_files as unknown[]) : [];
     body = { ...body, client_files: [...uploaded.map((f) => f.name), ...given] };
   }
-  const input = taskDataInput(task, body);
+  const fields = r.bodyFrom(body);
+  if (!fields.ok) return refused(r, fields);
+  const f = fields.value;
+  const count = (files: unknown) => (Array.isArray(files) ? files.length : 0);
+  const input = taskDataInput(task, {
+    image_quality: f.image_quality,
+    chunk_size: f.chunk_size,
+    files: count(f.client_files) + count(f.server_files) + count(f.remote_files),
+  });
   if (!input.ok) return refused(r, input);
   const id = formatRequestId({ action: 'create', target: 'task', target_id: task.id });
   const status = statusOf(rs, id, r.now);
@@ -136,7 +148,7 @@ function finishUpload(r: ApiRequest, task: TaskRec): Response {
   const user = r.user();
   enqueueRequest(
     rs,
-    r.world.clock,
+    r.world,
     {
       id,
       operation: {
@@ -237,7 +249,7 @@ function createTusUpload(r: ApiRequest, task: TaskRec): Response {
 }
 
 /** `POST /api/tasks/{id}/data/`: dispatched on its headers as CVAT's UploadMixin does. */
-export function handleCreateTaskData(r: ApiRequest): Response {
+export function handleCreateTaskData(r: ApiRequest<DataRequest>): Response {
   const task = taskOf(r);
   if (task instanceof Response) return task;
   if (task.data_id !== null) return cvatJson(r.c, 'Adding more data is not supported', 400);

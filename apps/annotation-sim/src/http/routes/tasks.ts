@@ -1,14 +1,17 @@
+import { requestSchemas } from '@sims/annotation-schema/request-schemas';
+import type { PatchedTaskWriteRequest, TaskWriteRequest } from '@sims/annotation-schema/requests';
 import type { TaskRec } from '../../domain/model';
 import { mayCreate } from '../../domain/resource-rules';
 import { taskRead } from '../../domain/serializers';
 import { createTask, deleteTask, taskCreation, taskPatch, updateTask } from '../../domain/tasks';
 import type { ApiRequest } from '../api';
-import { byId, type RouteSpec, refused } from '../route-table';
+import { byId, type RouteSpec, refused, withBody } from '../route-table';
 import { simpleFiltersOf } from './filter-terms';
 import {
   createResource,
   destroyResource,
   type ListSpec,
+  labelsOf,
   listResources,
   retrieveResource,
   updateResource,
@@ -37,19 +40,24 @@ function handleListTasks(r: ApiRequest): Response {
   return listResources(r, TASKS);
 }
 
-function handleCreateTask(r: ApiRequest): Response {
+function handleCreateTask(r: ApiRequest<TaskWriteRequest>): Response {
   const user = r.user();
   const ctx = r.orgContext();
   const allowed = mayCreate(r.state, user, ctx);
   if (!allowed.ok) return refused(r, allowed);
-  return createResource(r, TASKS, (body) => taskCreation(r.state, user, ctx, body), createTask);
+  return createResource(
+    r,
+    TASKS,
+    (body) => taskCreation(r.state, user, ctx, { ...body, labels: labelsOf(body.labels) }),
+    createTask,
+  );
 }
 
 function handleRetrieveTask(r: ApiRequest): Response {
   return retrieveResource(r, TASKS);
 }
 
-function handleUpdateTask(r: ApiRequest): Response {
+function handleUpdateTask(r: ApiRequest<PatchedTaskWriteRequest>): Response {
   return updateResource(r, TASKS, (body) => taskPatch(r.state, body), updateTask);
 }
 
@@ -66,7 +74,13 @@ const TUS_FILE =
 /** `/api/tasks`: CVAT's TaskViewSet (list, create, retrieve, partial update, destroy, data upload). */
 export const taskRoutes: readonly RouteSpec[] = [
   { method: 'get', path: '/api/tasks', operation: 'tasks.list', handle: handleListTasks },
-  { method: 'post', path: '/api/tasks', operation: 'tasks.create', handle: handleCreateTask },
+  withBody({
+    method: 'post',
+    path: '/api/tasks',
+    operation: 'tasks.create',
+    body: requestSchemas.TaskWriteRequest,
+    handle: handleCreateTask,
+  }),
   {
     method: 'get',
     path: '/api/tasks/:id',
@@ -74,13 +88,14 @@ export const taskRoutes: readonly RouteSpec[] = [
     resource: TASK,
     handle: handleRetrieveTask,
   },
-  {
+  withBody({
     method: 'patch',
     path: '/api/tasks/:id',
     operation: 'tasks.partial_update',
     resource: TASK,
+    body: requestSchemas.PatchedTaskWriteRequest,
     handle: handleUpdateTask,
-  },
+  }),
   {
     method: 'delete',
     path: '/api/tasks/:id',
@@ -88,13 +103,14 @@ export const taskRoutes: readonly RouteSpec[] = [
     resource: TASK,
     handle: handleDestroyTask,
   },
-  {
+  withBody({
     method: 'post',
     path: ['/api/tasks/:id/data/', '/api/tasks/:id/data'],
     operation: 'tasks.create_data',
     resource: TASK,
+    body: requestSchemas.DataRequest,
     handle: handleCreateTaskData,
-  },
+  }),
   // TUS chunks of an upload (`HEAD` is served by the GET route, as the router routes it).
   {
     method: 'get',

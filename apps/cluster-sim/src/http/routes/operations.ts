@@ -1,5 +1,6 @@
 import { CancelOperationRequest, Empty, ListOperationsResponse, Operation } from '@sims/cluster-schema';
 import { fail, ok, type Result } from '../../domain/errors';
+import { OPERATION_CHANGES } from '../../domain/operation-changes';
 import { renderOperation } from '../../domain/operation-view';
 import { cancelOperation, pollOperation } from '../../domain/operations';
 import type { OperationRecord } from '../../domain/state';
@@ -25,7 +26,7 @@ function handleGetOperation(a: Args<unknown>): Result<unknown, HttpError> {
   const op = findOperation(a);
   if (!op.ok) return op;
   // Only poll-driven plans (configured explicitly) progress on reads.
-  pollOperation(a.state, op.value, a.now);
+  pollOperation(a.state, op.value, a.now, OPERATION_CHANGES);
   return ok(renderOperation(a.state, op.value, a.now, a.version));
 }
 
