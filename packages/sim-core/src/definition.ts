@@ -1,10 +1,18 @@
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
-import type { DomainEffectSchemas } from './faults/domain-effects';
-import type { DashboardAssets } from './http/dashboard';
+import type { DomainEffectSchemas } from './faults/rule-schema';
 import type { SimEnv } from './http/request-context';
 import type { BudgetKind } from './memory-budget';
-import type { Namespaces, World, WorldCore } from './world';
+import type { Namespaces, World, WorldCore } from './world-types';
+
+/**
+ * The dashboard's browser code, built into the simulator's package (no CDN: it works offline): what
+ * `SimulatorDefinition.dashboard` resolves to.
+ */
+export interface DashboardAssets {
+  js: string;
+  css: string;
+}
 
 /** What `controlRoutes` gets besides the control app. */
 export interface ControlTools<S> {

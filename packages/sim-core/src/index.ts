@@ -13,7 +13,7 @@ export type { CommonCliOptions } from './cli-options';
 export { budgetFlag, cliKernelOptions, parseCommonArgs } from './cli-options';
 export type { Clock, ClockMode, ClockOptions, ClockState } from './clock';
 export { createClock, inTimeRange, parseTime } from './clock';
-export type { ControlTools, FaultErrorEffect, SimulatorDefinition } from './definition';
+export type { ControlTools, DashboardAssets, FaultErrorEffect, SimulatorDefinition } from './definition';
 export {
   formatDuration,
   isDurationString,
@@ -24,7 +24,6 @@ export {
 } from './duration';
 export type {
   DomainEffectName,
-  DomainEffectSchemas,
   DomainEffects,
   DomainEffectValue,
   EffectSource,
@@ -35,6 +34,7 @@ export { createFaultEngine } from './faults/engine';
 export type {
   ConnectionEffect,
   DelayEffect,
+  DomainEffectSchemas,
   FaultMatch,
   FaultRuleSpec,
   FaultTrigger,
@@ -44,7 +44,6 @@ export { createFaultRuleSchema, defaultErrorEffectSchema } from './faults/rule-s
 export type { GlobMatcher } from './glob';
 export { compileGlob, globMatch } from './glob';
 export { readBoundedText, readControlJson, readControlText } from './http/body';
-export type { DashboardAssets } from './http/dashboard';
 export { DASHBOARD_HEADER } from './http/dashboard';
 export { SimulatedConnectionFault } from './http/fault-phases';
 export type { JsonBudget, JsonBudgetExcess } from './http/json-budget';
@@ -86,7 +85,7 @@ export type { WorkDelay, WorkKind, WorkPlan, WorkStep, WorldTimers } from './tim
 export { createWorldTimers, endStep, planWork, pollEnds, workTimes } from './timers';
 export { describeIssues, parseInput } from './validation';
 export { isPlainObject } from './values';
-export type { Namespaces, NamespacesOptions, World, WorldCore, WorldOptions } from './world';
+export type { NamespacesOptions, WorldOptions } from './world';
 export {
   createNamespaces,
   createWorld,
@@ -98,5 +97,6 @@ export {
 } from './world';
 export type { WorldSnapshot } from './world-snapshot';
 export { exportWorldSnapshot, importWorldSnapshot } from './world-snapshot';
+export type { Namespaces, World, WorldCore } from './world-types';
 export type { ZodDefView } from './zod-def';
 export { zodDef } from './zod-def';

@@ -5,7 +5,7 @@ import { isDurationString, parseDuration, SimInputError } from './duration';
 import { createFaultEngine } from './faults/engine';
 import { lazy } from './lazy';
 import { parseInput } from './validation';
-import type { World } from './world';
+import type { World } from './world-types';
 
 /**
  * A scenario file: seed data, fault rules and clock settings, applied to one world.

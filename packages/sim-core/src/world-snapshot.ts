@@ -6,7 +6,7 @@ import { createFaultEngine, type FaultRule } from './faults/engine';
 import { CONTROL_JSON_DEPTH } from './http/body';
 import { lazy } from './lazy';
 import { parseInput } from './validation';
-import type { World } from './world';
+import type { World } from './world-types';
 
 /**
  * A whole world as `GET /_sim/state` answers it and `PUT /_sim/state` and `--state-file` take it back:

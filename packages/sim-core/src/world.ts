@@ -1,41 +1,13 @@
-import { type Clock, type ClockMode, createClock } from './clock';
+import { type ClockMode, createClock } from './clock';
 import { collectGarbage } from './collect-garbage';
 import type { SimulatorDefinition } from './definition';
-import { createFaultEngine, type FaultEngine } from './faults/engine';
-import { createJournal, type Journal } from './journal';
+import { createFaultEngine } from './faults/engine';
+import { createJournal } from './journal';
 import type { JournalBudget } from './journal-budget';
-import { createMemoryBudget, type MemoryBudget, type WorldBudget } from './memory-budget';
-import { createRandom, type Random } from './random';
+import { createMemoryBudget, type MemoryBudget } from './memory-budget';
+import { createRandom } from './random';
 import { createWorldTimers, type WorldTimers } from './timers';
-
-/** Everything a world holds except the simulator's own state. */
-export interface WorldCore {
-  readonly namespace: string;
-  readonly seed: string;
-  readonly clock: Clock;
-  /** Ids of created things (uuids, hex suffixes). A stream of its own, so faults do not shift ids. */
-  readonly ids: Random;
-  /** Fault decisions (probability triggers, delay ranges). */
-  readonly random: Random;
-  readonly faults: FaultEngine;
-  readonly journal: Journal;
-  /**
-   * The world's side of the process's memory budget: where the simulator's stores (event log, delivery
-   * history, finished requests, operations) count what they keep, and are told what to evict.
-   */
-  readonly budget: WorldBudget;
-}
-
-/** One simulated service instance: its state plus its faults, clock and journal. */
-export interface World<S> extends WorldCore {
-  state: S;
-  /**
-   * The timers of the world's long-running work (operations, background requests, exports) on its
-   * clock, by kind and key (`timers.ts`): the records stay in `state`, nothing outside the world keeps
-   * a timer.
-   */
-  readonly timers: WorldTimers<S>;
-}
+import type { Namespaces, World, WorldCore } from './world-types';
 
 export interface WorldOptions {
   /** Base seed; each namespace derives its own from it. Default `0`. */
@@ -151,21 +123,6 @@ export class NamespaceLimitError extends Error {
         'longer need with DELETE /_sim/namespaces/<name> (GET /_sim/namespaces lists them), then retry.',
     );
   }
-}
-
-export interface Namespaces<S> {
-  /** The world of `name`, created on first use; throws {@link NamespaceLimitError} past the limit. */
-  get(name: string): World<S>;
-  has(name: string): boolean;
-  /** Deletes a namespace in O(1): its world is dropped whole. */
-  delete(name: string): boolean;
-  /** Replaces a namespace's world with a fresh one (same options), keeping its clock mode/speed. */
-  reset(name: string): World<S>;
-  names(): string[];
-  /** The process's memory budget every world draws on (its pools' stats for the control plane). */
-  readonly budget: MemoryBudget;
-  /** Disposes every world. */
-  close(): void;
 }
 
 export const DEFAULT_NAMESPACE = 'default';

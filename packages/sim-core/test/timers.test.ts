@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createClock } from '../src/clock';
 import { createWorldTimers, endStep, planWork, pollEnds, type WorkKind, workTimes } from '../src/timers';
-import { createWorld, type World } from '../src/world';
+import { createWorld } from '../src/world';
+import type { World } from '../src/world-types';
 import { type ToyState, toyDefinition } from './support/toy-simulator';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');

@@ -1,8 +1,6 @@
 import type { z } from 'zod';
 import type { FaultEngine, FaultRule, RequestFacts } from './engine';
-
-/** A simulator's domain fault effects: effect name → schema of its value in a rule. */
-export type DomainEffectSchemas = Record<string, z.ZodType>;
+import type { DomainEffectSchemas } from './rule-schema';
 
 /** The effect names of `E` (a `DomainEffects`). */
 export type DomainEffectName<E extends { schemas: DomainEffectSchemas }> = keyof E['schemas'] & string;

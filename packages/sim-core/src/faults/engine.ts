@@ -4,8 +4,7 @@ import { parseDuration, SimInputError } from '../duration';
 import { compileGlob } from '../glob';
 import type { Random } from '../random';
 import { parseInput } from '../validation';
-import type { DomainEffectSchemas } from './domain-effects';
-import { createFaultRuleSchema, type FaultRuleSpec } from './rule-schema';
+import { createFaultRuleSchema, type DomainEffectSchemas, type FaultRuleSpec } from './rule-schema';
 
 /** What a fault rule can be matched against: the facts of one emulated-API request. */
 export interface RequestFacts {

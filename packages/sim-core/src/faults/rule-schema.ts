@@ -3,7 +3,6 @@ import { inTimeRange } from '../clock';
 import { isDurationString } from '../duration';
 import { MAX_GLOB_LENGTH } from '../glob';
 import { lazy } from '../lazy';
-import type { DomainEffectSchemas } from './domain-effects';
 
 // Built on first use, like the rule schema itself (docs/decisions/0009).
 const duration = lazy(() =>
@@ -102,6 +101,13 @@ function toMs(d: number | string): number {
 }
 
 const connectionEffectSchema = lazy(() => z.enum(['reset', 'hang', 'truncate']));
+
+/**
+ * A simulator's domain fault effects: effect name → schema of its value in a rule. Declared with the
+ * rule schema that validates them; `defineDomainEffects` (domain-effects.ts) builds one and reads the
+ * values back.
+ */
+export type DomainEffectSchemas = Record<string, z.ZodType>;
 
 /** The default shape of an `error` effect; simulators pass a stricter one of their own. */
 export const defaultErrorEffectSchema = lazy(() =>

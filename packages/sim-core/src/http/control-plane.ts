@@ -11,14 +11,9 @@ import type { JournalFilter } from '../journal';
 import { lazy } from '../lazy';
 import { applyScenario, parseScenario, parseYamlText } from '../scenario';
 import { parseInput } from '../validation';
-import {
-  invalidNamespaceMessage,
-  isValidNamespace,
-  NamespaceLimitError,
-  type Namespaces,
-  type World,
-} from '../world';
+import { invalidNamespaceMessage, isValidNamespace, NamespaceLimitError } from '../world';
 import { exportWorldSnapshot, importWorldSnapshot, snapshotJsonDepth } from '../world-snapshot';
+import type { Namespaces, World } from '../world-types';
 import { readControlJson, readControlText } from './body';
 import { controlOpenApi } from './control-openapi';
 import { DASHBOARD_HEADER, DASHBOARD_PUBLIC, registerDashboard } from './dashboard';

@@ -1,15 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
-import type { SimulatorDefinition } from '../definition';
+import type { DashboardAssets, SimulatorDefinition } from '../definition';
 import { readBoundedText } from './body';
 import { controlError } from './responses';
-
-/** The dashboard's browser code, built into the simulator's package (no CDN: it works offline). */
-export interface DashboardAssets {
-  js: string;
-  css: string;
-}
 
 /** The request header the dashboard's own calls carry; a cookie alone never authorizes a change. */
 export const DASHBOARD_HEADER = 'x-sim-ui';

@@ -2,13 +2,8 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type { SimulatorDefinition } from '../definition';
 import type { JournalEntry } from '../journal';
-import {
-  createNamespaces,
-  NamespaceLimitError,
-  type Namespaces,
-  type NamespacesOptions,
-  type World,
-} from '../world';
+import { createNamespaces, NamespaceLimitError, type NamespacesOptions } from '../world';
+import type { Namespaces, World } from '../world-types';
 import { readBoundedBytes, takeRequestBody } from './body';
 import { adminTokenGuard, createControlPlane } from './control-plane';
 import { dashboardCookie } from './dashboard';

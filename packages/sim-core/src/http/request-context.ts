@@ -1,7 +1,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import type { RequestFacts } from '../faults/engine';
-import type { World } from '../world';
+import type { World } from '../world-types';
 import type { JsonBudgetExcess } from './json-budget';
 
 /** What every emulated-API handler can read from `c.var.sim`. */

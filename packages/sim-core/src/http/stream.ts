@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { SimInputError } from '../duration';
 import type { JournalEntry } from '../journal';
-import type { Namespaces, World } from '../world';
+import type { Namespaces, World } from '../world-types';
 import { resolveNamespace } from './namespace';
 
 /** What the stream sends for each new journal entry: enough for a list row; the rest is one GET away. */
