@@ -2,7 +2,6 @@ import { createSimKernel, type KernelOptions, serve, type World } from '@sims/si
 import { createClusterDefinition } from './definition';
 import type { ClusterState, Settings } from './domain/state';
 import { registerApiRoutes } from './http/routes';
-import { createOperationScheduler } from './scheduler';
 
 export interface ClusterSimOptions extends KernelOptions {
   /** Settings every new world starts with (timing, strictness, quota, auth principals, …). */
@@ -18,11 +17,7 @@ export interface ClusterSimOptions extends KernelOptions {
  * await sim.app.request('/_sim/seed', { method: 'POST', body: JSON.stringify({ clusters: [...] }) });
  */
 export function createClusterSim(options: ClusterSimOptions = {}) {
-  const scheduler = createOperationScheduler();
-  const def = createClusterDefinition({
-    settings: options.settings,
-    scheduler,
-  });
+  const def = createClusterDefinition({ settings: options.settings });
   const kernel = createSimKernel(def, options);
   // Built on the first request: zod's toJSONSchema takes ~10 ms, which every start paid. The module is
   // imported then too, so the bundled CLI does not load it at startup (docs/decisions/0009).
@@ -31,7 +26,7 @@ export function createClusterSim(options: ClusterSimOptions = {}) {
     openApiDocument ??= (await import('./http/openapi')).createOpenApiDocument();
     return c.json(openApiDocument);
   });
-  registerApiRoutes(kernel, scheduler);
+  registerApiRoutes(kernel);
   return {
     app: kernel.app,
     kernel,

@@ -4,12 +4,12 @@ import * as z from 'zod';
 import { version } from '../package.json';
 import { controlOpenApiPaths, registerControlRoutes } from './control/routes';
 import { clusterEffects } from './domain/fault-effects';
+import { OPERATION_WORK } from './domain/operation-work';
 import { adoptBudget, CLUSTER_BUDGET_KINDS } from './domain/operations-budget';
 import { applySeed, seedSchema } from './domain/seed';
 import { exportClusterState, importClusterState } from './domain/snapshot';
 import { type ClusterState, createClusterState, type Settings } from './domain/state';
 import { type HttpError, RPC_STATUS, renderError } from './http/errors';
-import type { OperationScheduler } from './scheduler';
 
 export const SIMULATOR_NAME = 'cluster-sim';
 /** The package's version (changesets bumps it), in the CLI's ready line and `--version`. */
@@ -41,9 +41,7 @@ function errorContext(c: { var: { sim?: { requestId: string } } }, world?: World
 /** Builds the SimulatorDefinition (a factory: nothing is shared between two simulators). */
 export function createClusterDefinition(deps: {
   settings?: Partial<Settings>;
-  scheduler: OperationScheduler;
 }): SimulatorDefinition<ClusterState> {
-  const { scheduler } = deps;
   return {
     name: SIMULATOR_NAME,
     version: SIMULATOR_VERSION,
@@ -59,13 +57,15 @@ export function createClusterDefinition(deps: {
       }
       adoptBudget(next.value, world.budget);
       world.state = next.value;
-      scheduler.rescheduleAll(world);
+      // The replaced operations' clock events go; the imported ones' still ahead are armed, those
+      // already due happen now, in order.
+      world.timers.rearm(OPERATION_WORK);
     },
     seed(world, input) {
       const parsed = parseInput(seedSchema(), input ?? {}, 'seed');
       const result = applySeed(world.state, parsed, { now: world.clock.now(), ids: world.ids });
       if (!result.ok) throw new SimInputError(`seed.${result.error}`);
-      for (const op of result.value.started) scheduler.schedule(world, op);
+      for (const op of result.value.started) world.timers.arm(OPERATION_WORK, op);
       return result.value.result;
     },
     renderFaultError(c, error) {
@@ -87,7 +87,7 @@ export function createClusterDefinition(deps: {
       renderError({ code: 'PAYLOAD_TOO_LARGE', limit }, errorContext(c, c.var.sim?.world)),
     errorEffect,
     domainEffects,
-    controlRoutes: (control, tools) => registerControlRoutes(control, tools, scheduler),
+    controlRoutes: (control, tools) => registerControlRoutes(control, tools),
     // The dashboard's browser code (packages/dashboard), read on the first request for /_sim/ui/.
     dashboard: () => import('./ui/dashboard.generated').then((m) => m.dashboardAssets),
     controlOpenApiPaths,

@@ -3,13 +3,11 @@ import { type ControlTools, controlError, parseInput, readControlJson, type SimE
 import type { Context, Hono } from 'hono';
 import * as z from 'zod';
 import { omitDefaults } from '../domain/node-pools';
-import { OPERATION_CHANGES } from '../domain/operation-changes';
 import { renderOperation } from '../domain/operation-view';
-import { settleNow } from '../domain/operations';
+import { endOperationNow } from '../domain/operation-work';
 import { applyServerConfig, settingsSchema } from '../domain/seed';
 import { type ClusterState, mergeSettings, type RpcCodeName, type Settings } from '../domain/state';
 import { RPC_STATUS } from '../http/errors';
-import type { OperationScheduler } from '../scheduler';
 import { clusterViews, OPERATION_STATUSES, operationViews } from './views';
 
 const failSchema = z
@@ -42,7 +40,6 @@ async function readJson(c: Context): Promise<unknown> {
 export function registerControlRoutes(
   control: Hono<SimEnv<ClusterState>>,
   tools: ControlTools<ClusterState>,
-  scheduler: OperationScheduler,
 ): void {
   const { world } = tools;
 
@@ -73,9 +70,8 @@ export function registerControlRoutes(
     const op = w.state.operations.get(id);
     if (!op) return controlError(c, 404, `no operation "${id}"`);
     const failure = failing ? parseInput(failSchema, await readJson(c), 'fail') : undefined;
-    const result = settleNow(w.state, op, w.clock.now(), OPERATION_CHANGES, failure);
+    const result = endOperationNow(w, op, failure);
     if (!result.ok) return controlError(c, 409, `operation "${op.id}" is already DONE`);
-    scheduler.reschedule(w, op);
     return c.json(renderOperation(w.state, op, w.clock.now(), 'v1beta1'));
   };
   control.get('/operations', (c) => {

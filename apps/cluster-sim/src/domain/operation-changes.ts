@@ -9,8 +9,8 @@ import { CREATE_POOL_CHANGE, DELETE_POOL_CHANGE, UPDATE_POOL_CHANGE } from './po
 /**
  * Every kind of change an operation carries, with what it does when the operation ends, each written in
  * the module that starts it (change-applier.ts says why). The one place that imports them all: the
- * lifecycle (operations.ts) is handed this table by its callers at the edge (the scheduler, the
- * operations routes, the control plane), so it never imports a module that starts operations.
+ * lifecycle (operations.ts) is handed this table by operation-work.ts (the world's timers, polls and the
+ * control plane's complete, all at the edge), so it never imports a module that starts operations.
  */
 export const OPERATION_CHANGES: ChangeAppliers = Object.freeze({
   updatePool: UPDATE_POOL_CHANGE,

@@ -54,7 +54,7 @@ export interface StartOperation {
   rollout?: Rollout;
 }
 
-/** Creates an operation in PENDING. The caller schedules its clock events (`operationTimeline`). */
+/** Creates an operation in PENDING. The caller arms it on the world's timers (operation-work.ts). */
 export function createOperation(
   state: ClusterState,
   input: StartOperation,

@@ -13,6 +13,7 @@ import {
 } from '../domain/fault-effects';
 import { type ApiVersion, clusterName, nodePoolName, operationId } from '../domain/names';
 import { renderOperation } from '../domain/operation-view';
+import { OPERATION_WORK } from '../domain/operation-work';
 import { recordDoneOperation } from '../domain/operations';
 import type {
   ClusterRecord,
@@ -21,7 +22,6 @@ import type {
   OperationRecord,
   OperationTypeName,
 } from '../domain/state';
-import type { OperationScheduler } from '../scheduler';
 import { fromFaultRule, type HttpError } from './errors';
 
 export type Ctx = Context<SimEnv<ClusterState>>;
@@ -31,8 +31,6 @@ export interface Args<B> {
   c: Ctx;
   world: World<ClusterState>;
   state: ClusterState;
-  /** Runs the operations a handler starts (and re-plans those it completes or cancels). */
-  scheduler: OperationScheduler;
   version: ApiVersion;
   /** Project as given in the path (id or number). */
   project: string;
@@ -183,7 +181,7 @@ export function domainContext(a: Args<unknown>): DomainContext {
   };
 }
 
-/** A started operation's answer, once it is scheduled. */
+/** A started operation's answer, once it is on the world's timers. */
 export function started(a: Args<unknown>, result: Result<OperationRecord>): Result<unknown, HttpError> {
   if (!result.ok) {
     // A stale etag after an etagBump rule's concurrent write is that rule's answer.
@@ -191,7 +189,7 @@ export function started(a: Args<unknown>, result: Result<OperationRecord>): Resu
       fromFaultRule(result.error, clusterEffects.takenRule(a.c.var.sim, 'etagBump'));
     return result;
   }
-  a.scheduler.schedule(a.world, result.value);
+  a.world.timers.arm(OPERATION_WORK, result.value);
   return ok(renderOperation(a.state, result.value, a.world.clock.now(), a.version));
 }
 

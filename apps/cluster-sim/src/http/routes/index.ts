@@ -2,7 +2,6 @@ import type { SimKernel } from '@sims/sim-core';
 import { fail, type Result } from '../../domain/errors';
 import { type ApiVersion, canonicalProject, clusterName, nodePoolName } from '../../domain/names';
 import type { ClusterState } from '../../domain/state';
-import type { OperationScheduler } from '../../scheduler';
 import { authorize } from '../auth';
 import { encodeEnumsAsNumbers, wantsNumericEnums } from '../encode';
 import { googleHeaders, type HttpError, renderError } from '../errors';
@@ -60,7 +59,6 @@ function resourceOf(c: Ctx): string {
 /** What the wrapper of every route shares, per simulator. */
 interface Edge {
   kernel: SimKernel<ClusterState>;
-  scheduler: OperationScheduler;
   /** Request bodies parsed once per distinct body text (see createParseCache). */
   parseBody: ReturnType<typeof createParseCache>;
 }
@@ -76,7 +74,7 @@ function handler<B>(
   viaZones: boolean,
   params?: (c: Ctx) => Record<string, string>,
 ) {
-  const { scheduler, parseBody } = edge;
+  const { parseBody } = edge;
   return (c: Ctx) => {
     const sim = c.var.sim;
     const world = sim.world;
@@ -138,7 +136,6 @@ function handler<B>(
         c,
         world,
         state,
-        scheduler,
         version,
         project,
         projectId: canonicalProject(state, project),
@@ -282,8 +279,8 @@ function discoveryMethods(edge: Edge): void {
 }
 
 /** Registers the emulated API (v1beta1, and the same surface under v1) on the kernel's app. */
-export function registerApiRoutes(kernel: SimKernel<ClusterState>, scheduler: OperationScheduler): void {
-  const edge: Edge = { kernel, scheduler, parseBody: createParseCache() };
+export function registerApiRoutes(kernel: SimKernel<ClusterState>): void {
+  const edge: Edge = { kernel, parseBody: createParseCache() };
   discoveryMethods(edge);
   // The pool methods' custom verbs first: their handlers pass what they do not take to the pool routes.
   for (const form of ['loc', 'zone'] as const) {

@@ -23,6 +23,7 @@ import { findPool } from '../../domain/context';
 import { ok, type Result } from '../../domain/errors';
 import { clusterEffects } from '../../domain/fault-effects';
 import { renderNodePool, writePool } from '../../domain/node-pools';
+import { OPERATION_WORK } from '../../domain/operation-work';
 import {
   completeNodePoolUpgrade,
   nodePoolUpgradeInfo,
@@ -112,7 +113,7 @@ const handleRollback: PoolHandler<RollbackNodePoolUpgradeRequestShape> = (a, rec
 const handleCompleteUpgrade: PoolHandler<unknown> = (a, record, pool) => {
   const op = completeNodePoolUpgrade(a.state, record, pool, a.now);
   if (!op.ok) return op;
-  a.scheduler.reschedule(a.world, op.value);
+  a.world.timers.arm(OPERATION_WORK, op.value);
   return ok({});
 };
 

@@ -1,8 +1,8 @@
 import { CancelOperationRequest, Empty, ListOperationsResponse, Operation } from '@sims/cluster-schema';
 import { fail, ok, type Result } from '../../domain/errors';
-import { OPERATION_CHANGES } from '../../domain/operation-changes';
 import { renderOperation } from '../../domain/operation-view';
-import { cancelOperation, pollOperation } from '../../domain/operations';
+import { OPERATION_WORK, pollOperationWork } from '../../domain/operation-work';
+import { cancelOperation } from '../../domain/operations';
 import type { OperationRecord } from '../../domain/state';
 import type { HttpError } from '../errors';
 import type { Args, Route } from '../route-support';
@@ -26,7 +26,7 @@ function handleGetOperation(a: Args<unknown>): Result<unknown, HttpError> {
   const op = findOperation(a);
   if (!op.ok) return op;
   // Only poll-driven plans (configured explicitly) progress on reads.
-  pollOperation(a.state, op.value, a.now, OPERATION_CHANGES);
+  pollOperationWork(a.state, op.value, a.now);
   return ok(renderOperation(a.state, op.value, a.now, a.version));
 }
 
@@ -47,7 +47,8 @@ function handleCancelOperation(a: Args<unknown>): Result<unknown, HttpError> {
   if (!op.ok) return op;
   const cancelled = cancelOperation(a.state, op.value, a.now);
   if (!cancelled.ok) return cancelled;
-  a.scheduler.reschedule(a.world, cancelled.value);
+  // Its plan's events give way to the end of the abort.
+  a.world.timers.arm(OPERATION_WORK, cancelled.value);
   return ok({});
 }
 
