@@ -2,7 +2,7 @@
  * Long-running work on a world's clock (operations, background requests, exports): each piece of work
  * is a key of its kind, whose clock events ("steps") the world keeps; its record in the world's state
  * says where it stands, so a snapshot needs nothing from here and an import puts it back on the clock.
- * docs/decisions/0020-long-running-work.md says why it is one primitive.
+ * docs/decisions/0021-long-running-work.md says why it is one primitive.
  */
 import type { Clock } from './clock';
 import { parseDuration } from './duration';
