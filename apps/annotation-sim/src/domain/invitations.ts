@@ -2,7 +2,7 @@
  * Invitations: who may invite, see, revoke, accept or decline them, what an invitation request may carry,
  * and the mutations behind them. An invitation holds an inactive membership until it is accepted.
  */
-import { requestSchemas } from '@sims/annotation-schema/request-schemas';
+import type { InvitationWriteRequest } from '@sims/annotation-schema/requests';
 import { canManageOrg, isAdmin, roleIn } from './access';
 import { formatDrfDate } from './dates';
 import { denied, fail, invalid, ok, type Result } from './errors';
@@ -10,7 +10,6 @@ import type { InvitationRec, MembershipRec, OrganizationRec, OrgRole, UserRec } 
 import { emit, type MutationContext, type Rec, represent, stamp } from './mutation';
 import type { OrgContext } from './org-context';
 import { createMembership, deleteMembership, updateMembership } from './organizations';
-import { validated } from './resource-rules';
 import { type AnnotationState, nextId } from './state';
 
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
@@ -30,20 +29,18 @@ export function mayInvite(state: AnnotationState, user: UserRec, ctx: OrgContext
 }
 
 /**
- * An invitation from a request body: a valid address and a role the inviter may give (never `owner`;
+ * An invitation from its checked fields: a valid address and a role the inviter may give (never `owner`;
  * `maintainer` only by the organization's owner or an admin).
  */
 export function invitationRequest(
   state: AnnotationState,
   user: UserRec,
   org: OrganizationRec,
-  body: unknown,
+  f: InvitationWriteRequest,
 ): Result<InvitationInput> {
-  const v = validated(body, requestSchemas.InvitationWriteRequest());
-  if (!v.ok) return v;
-  const email = v.value.email as string;
+  const email = f.email;
   if (!EMAIL.test(email)) return fail(invalid({ email: ['Enter a valid email address.'] }));
-  const role = v.value.role as OrgRole;
+  const role = f.role;
   if (
     role === 'owner' ||
     (role === 'maintainer' && roleIn(state, user.id, org.id) !== 'owner' && !isAdmin(user))

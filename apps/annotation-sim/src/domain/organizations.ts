@@ -3,7 +3,11 @@
  * carry (checked as CVAT's serializers do), and the mutations that store them and emit their changes.
  * Invitations, which create inactive memberships, are in `invitations.ts`.
  */
-import { requestSchemas } from '@sims/annotation-schema/request-schemas';
+import type {
+  OrganizationWriteRequest,
+  PatchedMembershipWriteRequest,
+  PatchedOrganizationWriteRequest,
+} from '@sims/annotation-schema/requests';
 import { canManageOrg, isAdmin, roleIn } from './access';
 import { denied, fail, invalid, ok, type Result } from './errors';
 import type { MembershipRec, OrganizationRec, OrgRole, UserRec } from './model';
@@ -19,7 +23,6 @@ import {
 import type { OrgContext } from './org-context';
 import { deleteProject } from './projects';
 import { invitationsOfMembership, membershipsOfOrg } from './relations';
-import { validated } from './resource-rules';
 import { type AnnotationState, nextId } from './state';
 import { deleteTask } from './tasks';
 
@@ -42,28 +45,27 @@ export function isMember(state: AnnotationState, user: UserRec, orgId: number): 
   return isAdmin(user) || roleIn(state, user.id, orgId) !== null;
 }
 
-/** A new organization from a request body: a valid slug no other organization has. */
-export function organizationCreation(state: AnnotationState, body: unknown): Result<OrganizationInput> {
-  const v = validated(body, requestSchemas.OrganizationWriteRequest());
-  if (!v.ok) return v;
-  const slug = v.value.slug as string;
+/** A new organization from its checked fields: a valid slug no other organization has. */
+export function organizationCreation(
+  state: AnnotationState,
+  f: OrganizationWriteRequest,
+): Result<OrganizationInput> {
+  const slug = f.slug;
   if (!SLUG.test(slug)) return fail(invalidSlug());
   if ([...state.organizations.values()].some((o) => o.slug === slug))
     return fail(invalid({ slug: ['organization with this slug already exists.'] }));
   return ok({
     slug,
-    name: (v.value.name as string | undefined) ?? '',
-    description: (v.value.description as string | undefined) ?? '',
-    contact: (v.value.contact as Record<string, unknown> | undefined) ?? {},
+    name: f.name ?? '',
+    description: f.description ?? '',
+    contact: (f.contact as Record<string, unknown> | undefined) ?? {},
   });
 }
 
-/** An organization's partial update from a request body. */
-export function organizationPatch(body: unknown): Result<Partial<OrganizationRec>> {
-  const v = validated(body, requestSchemas.PatchedOrganizationWriteRequest(), true);
-  if (!v.ok) return v;
-  if (v.value.slug !== undefined && !SLUG.test(v.value.slug as string)) return fail(invalidSlug());
-  return ok(v.value as Partial<OrganizationRec>);
+/** An organization's partial update from its checked fields. */
+export function organizationPatch(f: PatchedOrganizationWriteRequest): Result<Partial<OrganizationRec>> {
+  if (f.slug !== undefined && !SLUG.test(f.slug)) return fail(invalidSlug());
+  return ok(f as Partial<OrganizationRec>);
 }
 
 /** The organization if `user` is a member (`min` `'member'`) or holds role `min` or above, else 403. */
@@ -108,11 +110,9 @@ export function mayChangeMembership(state: AnnotationState, user: UserRec, m: Me
   return ok(undefined);
 }
 
-/** A membership's partial update from a request body: a new role, never `owner` (403). */
-export function membershipPatch(body: unknown): Result<{ role?: OrgRole }> {
-  const v = validated(body, requestSchemas.PatchedMembershipWriteRequest(), true);
-  if (!v.ok) return v;
-  const role = v.value.role as OrgRole | undefined;
+/** A membership's partial update from its checked fields: a new role, never `owner` (403). */
+export function membershipPatch(f: PatchedMembershipWriteRequest): Result<{ role?: OrgRole }> {
+  const role = f.role;
   if (role === 'owner') return fail(denied());
   return ok(role === undefined ? {} : { role });
 }

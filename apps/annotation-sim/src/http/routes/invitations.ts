@@ -1,3 +1,5 @@
+import { requestSchemas } from '@sims/annotation-schema/request-schemas';
+import type { InvitationWriteRequest } from '@sims/annotation-schema/requests';
 import type { Context } from 'hono';
 import type { Result } from '../../domain/errors';
 import {
@@ -20,7 +22,7 @@ import type { ApiRequest } from '../api';
 import { columnOf, orderingOf } from '../json-logic-columns';
 import { checkListQuery, paginate } from '../pagination';
 import { cvatJson, noContent } from '../respond';
-import { type RouteSpec, refused } from '../route-table';
+import { type RouteSpec, refused, withBody } from '../route-table';
 import { invitationTerms, simpleFiltersOf } from './filter-terms';
 import { queryList } from './list-query';
 import { username } from './resource-support';
@@ -53,11 +55,11 @@ function handleListInvitations(r: ApiRequest): Response {
   );
 }
 
-function handleCreateInvitation(r: ApiRequest): Response {
+function handleCreateInvitation(r: ApiRequest<InvitationWriteRequest>): Response {
   const user = r.user();
   const org = mayInvite(r.state, user, r.orgContext());
   if (!org.ok) return refused(r, org);
-  const body = r.parsedBody();
+  const body = r.body();
   if (!body.ok) return refused(r, body);
   const input = invitationRequest(r.state, user, org.value, body.value);
   if (!input.ok) return refused(r, input);
@@ -107,12 +109,13 @@ const INVITATION = (c: Context): string => `invitations/${c.req.param('key')}`;
 /** `/api/invitations`: CVAT's InvitationViewSet (list, create, retrieve, destroy, accept, decline). */
 export const invitationRoutes: readonly RouteSpec[] = [
   { method: 'get', path: '/api/invitations', operation: 'invitations.list', handle: handleListInvitations },
-  {
+  withBody({
     method: 'post',
     path: '/api/invitations',
     operation: 'invitations.create',
+    body: requestSchemas.InvitationWriteRequest,
     handle: handleCreateInvitation,
-  },
+  }),
   {
     method: 'get',
     path: '/api/invitations/:key',

@@ -1,3 +1,9 @@
+import { requestSchemas } from '@sims/annotation-schema/request-schemas';
+import type {
+  OrganizationWriteRequest,
+  PatchedMembershipWriteRequest,
+  PatchedOrganizationWriteRequest,
+} from '@sims/annotation-schema/requests';
 import type { Result } from '../../domain/errors';
 import type { MembershipRec, OrganizationRec, OrgRole } from '../../domain/model';
 import {
@@ -22,7 +28,7 @@ import type { ApiRequest, RouteDeps } from '../api';
 import type { Kernel } from '../deps';
 import { checkListQuery, paginate } from '../pagination';
 import { cvatJson, noContent } from '../respond';
-import { byId, type RouteSpec, refused, registerRoutes } from '../route-table';
+import { byId, type RouteSpec, refused, registerRoutes, withBody } from '../route-table';
 import { membershipTerms, organizationTerms, simpleFiltersOf } from './filter-terms';
 import { invitationRoutes } from './invitations';
 import { queryList } from './list-query';
@@ -45,9 +51,9 @@ function handleListOrganizations(r: ApiRequest): Response {
   );
 }
 
-function handleCreateOrganization(r: ApiRequest): Response {
+function handleCreateOrganization(r: ApiRequest<OrganizationWriteRequest>): Response {
   const user = r.user();
-  const body = r.parsedBody();
+  const body = r.body();
   if (!body.ok) return refused(r, body);
   const input = organizationCreation(r.state, body.value);
   if (!input.ok) return refused(r, input);
@@ -66,10 +72,10 @@ function handleRetrieveOrganization(r: ApiRequest): Response {
   return org.ok ? cvatJson(r.c, organizationRead(r.state, org.value)) : refused(r, org);
 }
 
-function handleUpdateOrganization(r: ApiRequest): Response {
+function handleUpdateOrganization(r: ApiRequest<PatchedOrganizationWriteRequest>): Response {
   const org = loadOrganization(r, 'maintainer');
   if (!org.ok) return refused(r, org);
-  const body = r.parsedBody();
+  const body = r.body();
   if (!body.ok) return refused(r, body);
   const patch = organizationPatch(body.value);
   if (!patch.ok) return refused(r, patch);
@@ -115,12 +121,12 @@ function handleRetrieveMembership(r: ApiRequest): Response {
   return m.ok ? cvatJson(r.c, membershipRead(r.state, m.value)) : refused(r, m);
 }
 
-function handleUpdateMembership(r: ApiRequest): Response {
+function handleUpdateMembership(r: ApiRequest<PatchedMembershipWriteRequest>): Response {
   const m = loadMembership(r);
   if (!m.ok) return refused(r, m);
   const allowed = mayChangeMembership(r.state, r.user(), m.value);
   if (!allowed.ok) return refused(r, allowed);
-  const body = r.parsedBody();
+  const body = r.body();
   if (!body.ok) return refused(r, body);
   const patch = membershipPatch(body.value);
   if (!patch.ok) return refused(r, patch);
@@ -148,12 +154,13 @@ const organizationRoutes: readonly RouteSpec[] = [
     operation: 'organizations.list',
     handle: handleListOrganizations,
   },
-  {
+  withBody({
     method: 'post',
     path: '/api/organizations',
     operation: 'organizations.create',
+    body: requestSchemas.OrganizationWriteRequest,
     handle: handleCreateOrganization,
-  },
+  }),
   {
     method: 'get',
     path: '/api/organizations/:id',
@@ -161,13 +168,14 @@ const organizationRoutes: readonly RouteSpec[] = [
     resource: ORGANIZATION,
     handle: handleRetrieveOrganization,
   },
-  {
+  withBody({
     method: 'patch',
     path: '/api/organizations/:id',
     operation: 'organizations.partial_update',
     resource: ORGANIZATION,
+    body: requestSchemas.PatchedOrganizationWriteRequest,
     handle: handleUpdateOrganization,
-  },
+  }),
   {
     method: 'delete',
     path: '/api/organizations/:id',
@@ -187,13 +195,14 @@ const membershipRoutes: readonly RouteSpec[] = [
     resource: MEMBERSHIP,
     handle: handleRetrieveMembership,
   },
-  {
+  withBody({
     method: 'patch',
     path: '/api/memberships/:id',
     operation: 'memberships.partial_update',
     resource: MEMBERSHIP,
+    body: requestSchemas.PatchedMembershipWriteRequest,
     handle: handleUpdateMembership,
-  },
+  }),
   {
     method: 'delete',
     path: '/api/memberships/:id',
