@@ -48,7 +48,7 @@ export function canCreateWebhook(
   data: AnnotationData,
   user: UserRec,
   ctx: OrgContext,
-  type: unknown,
+  type: string | undefined,
   project: ProjectRec | undefined,
 ): boolean {
   if (isAdmin(user)) return true;

@@ -10,7 +10,7 @@ import type { DeliveryRec, ProjectRec, UserRec, WebhookRec } from './model';
 import type { OrgContext } from './org-context';
 import { deliveriesOfWebhook } from './relations';
 import { type AnnotationState, nextId } from './state';
-import { validateWebhookWrite, type WebhookInput } from './webhooks';
+import { type WebhookInput, webhookFields } from './webhooks';
 
 /** What a new webhook is made of: the checked body and where it belongs. */
 export interface WebhookCreation {
@@ -36,38 +36,56 @@ export function mayAccessWebhook(
 }
 
 /**
- * A new webhook from a request body. The permission check reads `type` and `project_id` from the raw
- * body before the serializer validates it; a row CVAT's DB check constraint would refuse is its 500
- * (`constraint500`) or else a 400 on the field. The organization is copied from the project, whatever
- * organization context the request names.
+ * What CVAT's permission check reads from the raw body before the serializer validates it (the edge
+ * reads it from the parsed JSON): `type` when it is a string, and `project_id` when it is given (not
+ * null or blank) as the id it looks up and the text its error quotes.
  */
-export function webhookCreation(
+export interface WebhookClaim {
+  type: string | undefined;
+  project: { id: number; text: string } | undefined;
+}
+
+/**
+ * Creating a webhook, decided on the raw body's claim before its fields are checked: the project it
+ * names exists (else DRF's bare-list 400) and is visible, and the caller may create a webhook of that
+ * type there. Gives the project, if one is named.
+ */
+export function mayCreateWebhook(
   state: AnnotationState,
   user: UserRec,
   ctx: OrgContext,
-  body: unknown,
-  constraint500: boolean,
-): Result<WebhookCreation> {
-  const raw = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<
-    string,
-    unknown
-  >;
-  const projectIdRaw = raw.project_id;
+  claim: WebhookClaim,
+): Result<ProjectRec | undefined> {
   let project: ProjectRec | undefined;
-  if (projectIdRaw !== undefined && projectIdRaw !== null && projectIdRaw !== '') {
-    project = state.projects.get(Number(projectIdRaw));
+  if (claim.project !== undefined) {
+    project = state.projects.get(claim.project.id);
     if (!project)
       return fail({
         code: 'INVALID_LIST',
-        messages: [`Could not find project with provided id: ${String(projectIdRaw)}`],
+        messages: [`Could not find project with provided id: ${claim.project.text}`],
       });
     if (!canView(state, user, { kind: 'project', rec: project })) return fail(denied());
   }
-  if (!canCreateWebhook(state, user, ctx, raw.type, project)) return fail(denied());
-  const result = validateWebhookWrite(body, { kind: 'create' });
+  if (!canCreateWebhook(state, user, ctx, claim.type, project)) return fail(denied());
+  return ok(project);
+}
+
+/**
+ * A new webhook from its checked fields, once {@link mayCreateWebhook} allowed it: the events suit its
+ * type; a row CVAT's DB check constraint would refuse is its 500 (`constraint500`) or else a 400 on the
+ * field. The organization is copied from the project, whatever organization context the request names.
+ */
+export function webhookCreation(
+  user: UserRec,
+  ctx: OrgContext,
+  project: ProjectRec | undefined,
+  fields: WebhookInput,
+  constraint500: boolean,
+): Result<WebhookCreation> {
+  const type = fields.type as 'project' | 'organization';
+  const result = webhookFields(fields, type);
   if (!result.ok) return result;
   const input = result.value;
-  const type = input.type as 'project' | 'organization';
   const projectId = input.project_id ?? null;
   if (type === 'project' && projectId === null)
     return constraint(constraint500, 'project_id', 'A project webhook needs project_id.');

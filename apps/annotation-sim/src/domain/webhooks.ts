@@ -1,12 +1,9 @@
-import { requestSchemas } from '@sims/annotation-schema/request-schemas';
 // The subpath holds only the event lists, without zod.
 import { PROJECT_WEBHOOK_EVENT_ORDER, WEBHOOK_EVENT_CATALOGUE } from '@sims/annotation-schema/webhook-events';
-import { lazy } from '@sims/sim-core';
 import type { ResourceChange } from './changes';
 import { fail, invalid, ok, type Result } from './errors';
 import type { WebhookRec } from './model';
 import type { AnnotationData } from './state';
-import { validateFields } from './validate';
 
 export const EVENT_KEYS: readonly string[] = WEBHOOK_EVENT_CATALOGUE.map((e) => e.key);
 const PROJECT_KEYS = new Set(WEBHOOK_EVENT_CATALOGUE.filter((e) => e.project).map((e) => e.key));
@@ -30,9 +27,6 @@ function eventsAllowedFor(type: 'project' | 'organization', events: readonly str
   return type === 'organization' || events.every((e) => PROJECT_KEYS.has(e));
 }
 
-/** PUT: the create fields but the write-once `type` and `project_id` (ignored when sent). */
-const PUT_REQUEST = lazy(() => requestSchemas.WebhookWriteRequest().omit({ type: true, project_id: true }));
-
 export interface WebhookInput {
   target_url?: string;
   description?: string;
@@ -46,26 +40,14 @@ export interface WebhookInput {
 }
 
 /**
- * `WebhookWriteSerializer`: field errors first (DRF stops there), then the object-level events check
- * `{"non_field_errors": ["Invalid events list for <type> webhook"]}`. On update `type` and
- * `project_id` are write-once: ignored, and the stored type decides the events check. PUT still
- * requires `target_url` and `events` but not `type`.
+ * `WebhookWriteSerializer`'s object-level check, after its field checks passed at the edge: the events
+ * (sorted) must suit `type`, else `{"non_field_errors": ["Invalid events list for <type> webhook"]}`.
+ * On create `type` is the body's; on update it is the stored webhook's (`type` and `project_id` are
+ * write-once).
  */
-export function validateWebhookWrite(
-  body: unknown,
-  mode: { kind: 'create' } | { kind: 'put'; stored: WebhookRec } | { kind: 'patch'; stored: WebhookRec },
-): Result<WebhookInput> {
-  const schema =
-    mode.kind === 'create'
-      ? requestSchemas.WebhookWriteRequest()
-      : mode.kind === 'put'
-        ? PUT_REQUEST()
-        : requestSchemas.PatchedWebhookWriteRequest();
-  const result = validateFields(body, schema, mode.kind === 'patch');
-  if (!result.ok) return fail(invalid(result.errors));
-  const value = result.value as WebhookInput;
+export function webhookFields(f: WebhookInput, type: 'project' | 'organization'): Result<WebhookInput> {
+  const value = { ...f };
   if (value.events) value.events = [...value.events].sort();
-  const type = mode.kind === 'create' ? (value.type as 'project' | 'organization') : mode.stored.type;
   if (value.events && !eventsAllowedFor(type, value.events)) {
     return fail(invalid({ non_field_errors: [`Invalid events list for ${type} webhook`] }));
   }

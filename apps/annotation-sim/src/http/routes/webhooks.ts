@@ -1,3 +1,6 @@
+import { requestSchemas } from '@sims/annotation-schema/request-schemas';
+import type { PatchedWebhookWriteRequest, WebhookWriteRequest } from '@sims/annotation-schema/requests';
+import { isPlainObject, lazy } from '@sims/sim-core';
 import { webhookVisible } from '../../domain/access';
 import type { Result } from '../../domain/errors';
 import type { DeliveryRec, WebhookRec } from '../../domain/model';
@@ -9,17 +12,19 @@ import {
   deliveriesOf,
   findDelivery,
   mayAccessWebhook,
+  mayCreateWebhook,
   mayListWebhooks,
   updateWebhook,
+  type WebhookClaim,
   webhookCreation,
 } from '../../domain/webhook-rules';
-import { validateWebhookWrite, webhookEventsFor } from '../../domain/webhooks';
+import { webhookEventsFor, webhookFields } from '../../domain/webhooks';
 import type { ApiRequest } from '../api';
 import type { AppDeps, Kernel } from '../deps';
 import type { FilterTerms } from '../json-logic-columns';
 import { checkListQuery, paginate } from '../pagination';
 import { cvatJson, noContent } from '../respond';
-import { byId, type RouteSpec, refused, registerRoutes } from '../route-table';
+import { byId, type RouteSpec, refused, registerRoutes, withBody } from '../route-table';
 import { simpleFiltersOf } from './filter-terms';
 import { queryList } from './list-query';
 import { username } from './resource-support';
@@ -78,12 +83,36 @@ function handleListWebhooks(r: ApiRequest): Response {
   );
 }
 
-function handleCreateWebhook(r: ApiRequest, deps: AppDeps): Response {
+/** PUT: the create fields but the write-once `type` and `project_id` (ignored when sent). */
+const PUT_REQUEST = lazy(() => requestSchemas.WebhookWriteRequest().omit({ type: true, project_id: true }));
+
+/**
+ * What CVAT's permission check reads from `request.data` before the serializer runs: `type`, and
+ * `project_id` unless it is absent, null or blank (looked up as a number, quoted as given).
+ */
+function webhookClaim(data: unknown): WebhookClaim {
+  const raw = isPlainObject(data) ? data : {};
+  const projectId = raw.project_id;
+  return {
+    type: typeof raw.type === 'string' ? raw.type : undefined,
+    project:
+      projectId === undefined || projectId === null || projectId === ''
+        ? undefined
+        : { id: Number(projectId), text: String(projectId) },
+  };
+}
+
+/** The permission check on the raw body first, then the serializer's fields, then the row's own checks. */
+function handleCreateWebhook(r: ApiRequest<WebhookWriteRequest>, deps: AppDeps): Response {
   const user = r.user();
   const ctx = r.orgContext();
-  const body = r.parsedBody();
+  const data = r.parsedBody();
+  if (!data.ok) return refused(r, data);
+  const project = mayCreateWebhook(r.state, user, ctx, webhookClaim(data.value));
+  if (!project.ok) return refused(r, project);
+  const body = r.bodyFrom(data.value);
   if (!body.ok) return refused(r, body);
-  const creation = webhookCreation(r.state, user, ctx, body.value, deps.quirks.webhookConstraint500);
+  const creation = webhookCreation(user, ctx, project.value, body.value, deps.quirks.webhookConstraint500);
   if (!creation.ok) return refused(r, creation);
   return cvatJson(r.c, webhookRead(r.state, createWebhook(r.state, r.now, user.id, creation.value)), 201);
 }
@@ -94,16 +123,14 @@ function handleRetrieveWebhook(r: ApiRequest): Response {
 }
 
 /** PUT and PATCH: `type` and `project_id` are write-once, so the stored webhook decides the events check. */
-function updateHandler(kind: 'put' | 'patch') {
-  return (r: ApiRequest): Response => {
-    const w = loadWebhook(r, 'update');
-    if (!w.ok) return refused(r, w);
-    const body = r.parsedBody();
-    if (!body.ok) return refused(r, body);
-    const input = validateWebhookWrite(body.value, { kind, stored: w.value });
-    if (!input.ok) return refused(r, input);
-    return cvatJson(r.c, webhookRead(r.state, updateWebhook(r.state, r.now, w.value, input.value)));
-  };
+function handleUpdateWebhook(r: ApiRequest<PatchedWebhookWriteRequest>): Response {
+  const w = loadWebhook(r, 'update');
+  if (!w.ok) return refused(r, w);
+  const body = r.body();
+  if (!body.ok) return refused(r, body);
+  const input = webhookFields(body.value, w.value.type);
+  if (!input.ok) return refused(r, input);
+  return cvatJson(r.c, webhookRead(r.state, updateWebhook(r.state, r.now, w.value, input.value)));
 }
 
 function handleDestroyWebhook(r: ApiRequest): Response {
@@ -163,12 +190,13 @@ function webhookRoutes(deps: AppDeps): readonly RouteSpec[] {
       anonymous: true,
     },
     { method: 'get', path: '/api/webhooks', operation: 'webhooks.list', handle: handleListWebhooks },
-    {
+    withBody({
       method: 'post',
       path: '/api/webhooks',
       operation: 'webhooks.create',
-      handle: withDeps(handleCreateWebhook),
-    },
+      body: requestSchemas.WebhookWriteRequest,
+      handle: (r: ApiRequest<WebhookWriteRequest>) => handleCreateWebhook(r, deps),
+    }),
     {
       method: 'get',
       path: '/api/webhooks/:id',
@@ -176,20 +204,22 @@ function webhookRoutes(deps: AppDeps): readonly RouteSpec[] {
       resource: WEBHOOK,
       handle: handleRetrieveWebhook,
     },
-    {
+    withBody({
       method: 'put',
       path: '/api/webhooks/:id',
       operation: 'webhooks.update',
       resource: WEBHOOK,
-      handle: updateHandler('put'),
-    },
-    {
+      body: PUT_REQUEST,
+      handle: handleUpdateWebhook,
+    }),
+    withBody({
       method: 'patch',
       path: '/api/webhooks/:id',
       operation: 'webhooks.partial_update',
       resource: WEBHOOK,
-      handle: updateHandler('patch'),
-    },
+      body: requestSchemas.PatchedWebhookWriteRequest,
+      handle: handleUpdateWebhook,
+    }),
     {
       method: 'delete',
       path: '/api/webhooks/:id',
