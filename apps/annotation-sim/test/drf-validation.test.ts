@@ -2,6 +2,7 @@ import {
   DataRequest,
   IssueWriteRequest,
   LoginRequest,
+  PatchedAccessTokenWriteRequest,
   PatchedJobWriteRequest,
   PatchedWebhookWriteRequest,
   ProjectWriteRequest,
@@ -10,11 +11,10 @@ import {
 } from '@sims/annotation-schema';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { tokenFields, updateAccessToken } from '../src/domain/access-tokens';
+import { updateAccessToken } from '../src/domain/access-tokens';
 import type { AccessTokenRec } from '../src/domain/model';
 import { organizationPatch } from '../src/domain/organizations';
-import { validated } from '../src/domain/resource-rules';
-import { validateFields } from '../src/domain/validate';
+import { validateFields } from '../src/http/parse';
 
 /** The errors dict DRF answers for `body`, or the validated values. */
 function check(schema: z.ZodObject, body: unknown, partial = false) {
@@ -289,24 +289,15 @@ describe('the walk', () => {
   });
 
   it('checks a login body as LoginSerializerEx: blank names allowed, a password required and not blank', () => {
-    expect(validated({}, LoginRequest)).toEqual({
-      ok: false,
-      error: { code: 'INVALID', errors: { password: ['This field is required.'] } },
+    expect(check(LoginRequest, {})).toEqual({ errors: { password: ['This field is required.'] } });
+    expect(check(LoginRequest, { username: '', password: ' ' })).toEqual({
+      errors: { password: ['This field may not be blank.'] },
     });
-    expect(validated({ username: '', password: ' ' }, LoginRequest)).toEqual({
-      ok: false,
-      error: { code: 'INVALID', errors: { password: ['This field may not be blank.'] } },
-    });
-    expect(validated({ email: 3, password: 'pw' }, LoginRequest)).toEqual({
-      ok: true,
+    expect(check(LoginRequest, { email: 3, password: 'pw' })).toEqual({
       value: { email: '3', password: 'pw' },
     });
-    expect(validated([], LoginRequest)).toEqual({
-      ok: false,
-      error: {
-        code: 'INVALID',
-        errors: { non_field_errors: ['Invalid data. Expected a dictionary, but got list.'] },
-      },
+    expect(check(LoginRequest, [])).toEqual({
+      errors: { non_field_errors: ['Invalid data. Expected a dictionary, but got list.'] },
     });
   });
 });
@@ -324,7 +315,7 @@ describe('checks after the fields', () => {
   });
 
   it("answer a blank expiry date with DRF's datetime format error", () => {
-    const fields = tokenFields({ expiry_date: ' ' }, true);
+    const fields = validateFields({ expiry_date: ' ' }, PatchedAccessTokenWriteRequest, true);
     expect(fields).toEqual({ ok: true, value: { expiry_date: '' } });
     const token = { name: 't', read_only: false, expiry_date: null } as AccessTokenRec;
     expect(updateAccessToken(token, fields.ok ? fields.value : {}, 0)).toEqual({

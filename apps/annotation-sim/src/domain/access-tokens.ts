@@ -2,12 +2,14 @@
  * Personal access tokens (CVAT ≥ 2.48): a user sees and changes only their own. What a create or
  * partial update may carry, the writes that store them, and their serialized form.
  */
-import { requestSchemas } from '@sims/annotation-schema/request-schemas';
+import type {
+  AccessTokenWriteRequest,
+  PatchedAccessTokenWriteRequest,
+} from '@sims/annotation-schema/requests';
 import { formatDrfDate } from './dates';
 import { fail, invalid, notFound, ok, type Result } from './errors';
 import { parseIsoDateTime } from './events/time';
 import type { AccessTokenRec } from './model';
-import { validated } from './resource-rules';
 import { basicUser } from './serializers';
 import { type AnnotationState, nextId } from './state';
 
@@ -56,21 +58,12 @@ export function tokenInUse(
 }
 
 /** An `expiry_date` as stored (absent and null as they are), or DRF's datetime error. */
-function expiryOf(v: unknown): Result<string | null | undefined> {
-  if (v === undefined || v === null) return ok(v as null | undefined);
-  const us = typeof v === 'string' ? parseIsoDateTime(v) : undefined;
+function expiryOf(v: string | null | undefined): Result<string | null | undefined> {
+  if (v === undefined || v === null) return ok(v);
+  const us = parseIsoDateTime(v);
   return us === undefined
     ? fail(invalid({ expiry_date: [WRONG_DATETIME] }))
     : ok(formatDrfDate(Math.floor(us / 1000)));
-}
-
-/** The fields of a create (all of them) or partial update, checked by the serializer. */
-export function tokenFields(body: unknown, partial: boolean): Result<Record<string, unknown>> {
-  return validated(
-    body,
-    partial ? requestSchemas.PatchedAccessTokenWriteRequest() : requestSchemas.AccessTokenWriteRequest(),
-    partial,
-  );
 }
 
 /**
@@ -83,7 +76,7 @@ export function createAccessToken(
   now: number,
   hex: (n: number) => string,
   userId: number,
-  fields: Record<string, unknown>,
+  fields: AccessTokenWriteRequest,
 ): Result<{ token: AccessTokenRec; value: string }> {
   const date = formatDrfDate(now);
   const value = hex(48);
@@ -94,8 +87,8 @@ export function createAccessToken(
     id,
     key: value,
     user_id: userId,
-    name: fields.name as string,
-    read_only: (fields.read_only as boolean | undefined) ?? false,
+    name: fields.name,
+    read_only: fields.read_only ?? false,
     expiry_date: expiry.value ?? null,
     created_date: date,
     updated_date: date,
@@ -110,11 +103,11 @@ export function createAccessToken(
  */
 export function updateAccessToken(
   t: AccessTokenRec,
-  fields: Record<string, unknown>,
+  fields: PatchedAccessTokenWriteRequest,
   now: number,
 ): Result<AccessTokenRec> {
-  if (fields.name !== undefined) t.name = fields.name as string;
-  if (fields.read_only !== undefined) t.read_only = fields.read_only as boolean;
+  if (fields.name !== undefined) t.name = fields.name;
+  if (fields.read_only !== undefined) t.read_only = fields.read_only;
   if ('expiry_date' in fields) {
     const expiry = expiryOf(fields.expiry_date);
     if (!expiry.ok) return expiry;

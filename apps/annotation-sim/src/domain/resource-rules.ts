@@ -1,7 +1,8 @@
 /**
  * Decisions shared by the annotation resources (projects, tasks, jobs, issues, comments): who may list,
- * create, see or change them, and how a request body becomes checked input. Each returns a `Result`
- * whose error is the answer CVAT gives (403, or a DRF serializer's 400).
+ * create, see or change them, and what fields the edge checked must also satisfy (the records they
+ * name exist). Each returns a `Result` whose error is the answer CVAT gives (403, or a DRF serializer's
+ * 400).
  */
 
 import { canChange, canCreateInContext, canListInContext, canView, type Resource } from './access';
@@ -9,19 +10,9 @@ import { denied, fail, ok, type Result } from './errors';
 import type { UserRec } from './model';
 import type { OrgContext } from './org-context';
 import type { AnnotationState } from './state';
-import { type RequestSchema, validateFields } from './validate';
 
-/** A validated body: DRF's field values by name. */
+/** A body's fields as the edge checked them: DRF's field values by name. */
 export type Fields = Record<string, unknown>;
-
-/**
- * The body checked against a request schema like a DRF serializer (`partial` for PATCH), or its errors
- * dict.
- */
-export function validated(body: unknown, schema: RequestSchema, partial = false): Result<Fields> {
-  const v = validateFields(body, schema, partial);
-  return v.ok ? ok(v.value) : fail({ code: 'INVALID', errors: v.errors });
-}
 
 /**
  * A related object by primary key (`undefined` when the field is absent or null), or DRF's

@@ -2,13 +2,12 @@
  * Users and their sessions: logging in and out as CVAT's dj-rest-auth views do, the URL-signing request,
  * and which form of a user a caller sees.
  */
-import { requestSchemas } from '@sims/annotation-schema/request-schemas';
+import type { LoginRequest } from '@sims/annotation-schema/requests';
 import { isAdmin } from './access';
 import { formatDrfDate } from './dates';
 import { fail, invalid, ok, type Result } from './errors';
 import type { UserRec } from './model';
 import { membershipsOfOrg } from './relations';
-import { validated } from './resource-rules';
 import { basicUser, userRead } from './serializers';
 import type { AnnotationState } from './state';
 
@@ -19,11 +18,9 @@ export interface Login {
   csrf: string;
 }
 
-/** The user a login body names, if its password matches and the account is active; else DRF's 400. */
-export function loginUser(state: AnnotationState, body: unknown): Result<UserRec> {
-  const v = validated(body, requestSchemas.LoginRequest());
-  if (!v.ok) return v;
-  const { username, email, password } = v.value as { username?: string; email?: string; password: string };
+/** The user a login's checked fields name, if its password matches and the account is active; else DRF's 400. */
+export function loginUser(state: AnnotationState, f: LoginRequest): Result<UserRec> {
+  const { username, email, password } = f;
   if (!username && !email)
     return fail(invalid({ non_field_errors: ['Must include either "username" or "email" and "password".'] }));
   const user = [...state.users.values()].find((u) =>
@@ -57,11 +54,12 @@ export function logOut(state: AnnotationState, userId: number): void {
   for (const [k, s] of state.sessions) if (s.user_id === userId) state.sessions.delete(k);
 }
 
-/** The URL a signing request names (`{"url": ...}`), or the bare-list 400 when it names none. */
-export function signingTarget(body: unknown): Result<string> {
-  const url = (body as Record<string, unknown> | null | undefined)?.url;
-  const target = typeof url === 'string' ? url : '';
-  return target ? ok(target) : fail({ code: 'INVALID_LIST', messages: ['Please provide `url` parameter'] });
+/**
+ * The URL a signing request names (`{"url": ...}`; the edge gives the text, `''` when there is none), or
+ * the bare-list 400 when it names none.
+ */
+export function signingTarget(url: string): Result<string> {
+  return url ? ok(url) : fail({ code: 'INVALID_LIST', messages: ['Please provide `url` parameter'] });
 }
 
 /** The users an organization context shows: its members (active or not); without one, everyone. */

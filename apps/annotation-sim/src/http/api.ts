@@ -7,9 +7,9 @@ import type { MutationContext } from '../domain/mutation';
 import type { OrgContext } from '../domain/org-context';
 import { PythonJsonError, parsePythonJson } from '../domain/python-json-parse';
 import type { AnnotationData, AnnotationState } from '../domain/state';
-import { type RequestSchema, validateFields } from '../domain/validate';
 import { type Authenticated, type AuthOptions, authenticate, requireAuth } from './auth';
 import { orgContextOf } from './org-context';
+import { type RequestSchema, validateFields } from './parse';
 import { queryValue } from './query-values';
 import { CVAT_JSON, cvatJson, renderApiError } from './respond';
 

@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import type * as z from 'zod';
 import type { ApiError } from '../domain/errors';
-import type { RequestSchema } from '../domain/validate';
 import { type ApiRequest, api, type RouteDeps } from './api';
 import type { Kernel } from './deps';
+import type { RequestSchema } from './parse';
 import { renderApiError } from './respond';
 
 /**

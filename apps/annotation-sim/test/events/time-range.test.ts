@@ -1,7 +1,9 @@
+import { PatchedAccessTokenWriteRequest } from '@sims/annotation-schema';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tokenFields, updateAccessToken } from '../../src/domain/access-tokens';
+import { updateAccessToken } from '../../src/domain/access-tokens';
 import { parseIsoDateTime } from '../../src/domain/events/time';
 import type { AccessTokenRec } from '../../src/domain/model';
+import { validateFields } from '../../src/http/parse';
 import { createHarness, type Harness } from './support/harness';
 
 /** Every time CVAT takes is a Python `datetime`: years 1 to 9999, written as DRF's `DateTimeField` reads them. */
@@ -20,14 +22,18 @@ describe('datetimes as DRF reads them', () => {
   it("answers an access token's expiry date that is no ISO datetime with DRF's format error", () => {
     const token = { name: 't', read_only: false, expiry_date: null } as AccessTokenRec;
     for (const expiry_date of ['March 7, 2026', '2026', 20260307, '10000-01-01T00:00:00Z']) {
-      const fields = tokenFields({ expiry_date }, true);
+      const fields = validateFields({ expiry_date }, PatchedAccessTokenWriteRequest, true);
       const result = fields.ok ? updateAccessToken(token, fields.value, 0) : fields;
       expect(result, String(expiry_date)).toMatchObject({
         ok: false,
         error: { errors: { expiry_date: [WRONG] } },
       });
     }
-    const fields = tokenFields({ expiry_date: '0050-01-01T00:00:00+00:00' }, true);
+    const fields = validateFields(
+      { expiry_date: '0050-01-01T00:00:00+00:00' },
+      PatchedAccessTokenWriteRequest,
+      true,
+    );
     expect(fields.ok).toBe(true);
     const updated = updateAccessToken(token, fields.ok ? fields.value : {}, 0);
     expect(updated).toMatchObject({ ok: true });

@@ -1,7 +1,11 @@
+import { requestSchemas } from '@sims/annotation-schema/request-schemas';
+import type {
+  AccessTokenWriteRequest,
+  PatchedAccessTokenWriteRequest,
+} from '@sims/annotation-schema/requests';
 import {
   createAccessToken,
   findOwnToken,
-  tokenFields,
   tokenInUse,
   tokenRead,
   tokensOf,
@@ -13,7 +17,7 @@ import type { ApiRequest, RouteDeps } from '../api';
 import type { Kernel } from '../deps';
 import { paginate } from '../pagination';
 import { cvatJson, noContent } from '../respond';
-import { type RouteSpec, refused, registerRoutes } from '../route-table';
+import { type RouteSpec, refused, registerRoutes, withBody } from '../route-table';
 
 /** The caller's token the path's `:id` names: 404 for an id DRF would not route or another's token. */
 function loadToken(r: ApiRequest): Result<AccessTokenRec> {
@@ -31,11 +35,9 @@ function handleListTokens(r: ApiRequest): Response {
 }
 
 /** A new token, answered once with its raw value. */
-function handleCreateToken(r: ApiRequest): Response {
+function handleCreateToken(r: ApiRequest<AccessTokenWriteRequest>): Response {
   const user = r.user();
-  const body = r.parsedBody();
-  if (!body.ok) return refused(r, body);
-  const fields = tokenFields(body.value, false);
+  const fields = r.body();
   if (!fields.ok) return refused(r, fields);
   const created = createAccessToken(r.state, r.now, (n) => r.world.ids.hex(n), user.id, fields.value);
   if (!created.ok) return refused(r, created);
@@ -54,12 +56,10 @@ function handleRetrieveToken(r: ApiRequest): Response {
   return t.ok ? cvatJson(r.c, tokenRead(r.state, t.value)) : refused(r, t);
 }
 
-function handleUpdateToken(r: ApiRequest): Response {
+function handleUpdateToken(r: ApiRequest<PatchedAccessTokenWriteRequest>): Response {
   const t = loadToken(r);
   if (!t.ok) return refused(r, t);
-  const body = r.parsedBody();
-  if (!body.ok) return refused(r, body);
-  const fields = tokenFields(body.value, true);
+  const fields = r.body();
   if (!fields.ok) return refused(r, fields);
   const updated = updateAccessToken(t.value, fields.value, r.now);
   return updated.ok ? cvatJson(r.c, tokenRead(r.state, updated.value)) : refused(r, updated);
@@ -80,12 +80,13 @@ const accessTokenRoutes: readonly RouteSpec[] = [
     operation: 'auth.list_access_tokens',
     handle: handleListTokens,
   },
-  {
+  withBody({
     method: 'post',
     path: '/api/auth/access_tokens',
     operation: 'auth.create_access_tokens',
+    body: requestSchemas.AccessTokenWriteRequest,
     handle: handleCreateToken,
-  },
+  }),
   {
     method: 'get',
     path: '/api/auth/access_tokens/self',
@@ -98,12 +99,13 @@ const accessTokenRoutes: readonly RouteSpec[] = [
     operation: 'auth.retrieve_access_tokens',
     handle: handleRetrieveToken,
   },
-  {
+  withBody({
     method: 'patch',
     path: '/api/auth/access_tokens/:id',
     operation: 'auth.partial_update_access_tokens',
+    body: requestSchemas.PatchedAccessTokenWriteRequest,
     handle: handleUpdateToken,
-  },
+  }),
   {
     method: 'delete',
     path: '/api/auth/access_tokens/:id',

@@ -1,3 +1,6 @@
+import { requestSchemas } from '@sims/annotation-schema/request-schemas';
+import type { LoginRequest } from '@sims/annotation-schema/requests';
+import { isPlainObject } from '@sims/sim-core';
 import { setCookie } from 'hono/cookie';
 import { userRead } from '../../domain/serializers';
 import { signUrlToken } from '../../domain/url-signing';
@@ -6,13 +9,13 @@ import type { ApiRequest, RouteDeps } from '../api';
 import type { Kernel } from '../deps';
 import { checkListQuery, paginate } from '../pagination';
 import { cvatJson } from '../respond';
-import { byId, type RouteSpec, refused, registerRoutes } from '../route-table';
+import { byId, type RouteSpec, refused, registerRoutes, withBody } from '../route-table';
 import { simpleFiltersOf, userTerms } from './filter-terms';
 import { queryList } from './list-query';
 
 /** Answers the API token and sets the session and CSRF cookies Django's login sets. */
-function handleLogin(r: ApiRequest): Response {
-  const body = r.parsedBody();
+function handleLogin(r: ApiRequest<LoginRequest>): Response {
+  const body = r.body();
   if (!body.ok) return refused(r, body);
   const user = loginUser(r.state, body.value);
   if (!user.ok) return refused(r, user);
@@ -32,12 +35,16 @@ function handleLogout(r: ApiRequest): Response {
   return res;
 }
 
-/** CVAT ≤ 2.45: `{"url": ...}` answered with the absolute URL plus `?sign=` (valid 30 s). */
+/**
+ * CVAT ≤ 2.45: `{"url": ...}` answered with the absolute URL plus `?sign=` (valid 30 s). The view reads
+ * `request.data.get('url')` with no serializer: anything but a string is no URL.
+ */
 function handleSigning(r: ApiRequest): Response {
   const user = r.user();
   const body = r.parsedBody();
   if (!body.ok) return refused(r, body);
-  const target = signingTarget(body.value);
+  const url = isPlainObject(body.value) ? body.value.url : undefined;
+  const target = signingTarget(typeof url === 'string' ? url : '');
   if (!target.ok) return refused(r, target);
   const absolute = new URL(target.value, r.state.baseUrl).toString();
   const sign = signUrlToken(user, absolute, r.deps.auth.secretKey, r.now);
@@ -77,13 +84,14 @@ function handleRetrieveUser(r: ApiRequest): Response {
 /** `/api/auth` (login, logout, URL signing when `signedUrls`) and `/api/users`. */
 function authAndUserRoutes(deps: RouteDeps): readonly RouteSpec[] {
   return [
-    {
+    withBody({
       method: 'post',
       path: '/api/auth/login',
       operation: 'auth.create_login',
+      body: requestSchemas.LoginRequest,
       handle: handleLogin,
       anonymous: true,
-    },
+    }),
     {
       method: 'post',
       path: '/api/auth/logout',

@@ -1,6 +1,7 @@
 /**
  * DRF's field validation driven by the zod request schemas of `@sims/annotation-schema`, with DRF's exact
- * messages, so bad input gets CVAT's bodies. The schemas say which serializer field each key is (see
+ * messages, so bad input gets CVAT's bodies. The edge runs it on a route row's body (`ApiRequest.body`),
+ * so the domain only sees checked fields. The schemas say which serializer field each key is (see
  * that package's `requests.ts` for how DRF's options read in zod); this walk gives the field DRF's
  * coercions and errors.
  */
