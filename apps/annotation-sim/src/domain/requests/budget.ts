@@ -6,7 +6,15 @@
  */
 import { budgetedTable, type WorldBudget } from '@sims/sim-core';
 import type { BackgroundRequest } from './model';
-import type { RequestsState } from './state';
+
+/**
+ * What the budget reads of a world's background requests (`RequestsState` has it): the table and the
+ * world's budget. Named here so the budget needs nothing from the state module, which calls it.
+ */
+interface BudgetedRequests {
+  readonly requests: Map<string, BackgroundRequest>;
+  readonly budget?: WorldBudget;
+}
 
 /** What a request record costs besides its file, about (its fields, operation, owner, map entry). */
 const REQUEST_BYTES = 1024;
@@ -28,17 +36,17 @@ export const REQUESTS_TABLE = budgetedTable<string, BackgroundRequest>({
 });
 
 /** A request ended: it counts in the budget from now on (which may evict it at once if it is larger than the share). */
-export function countEndedRequest(rs: RequestsState, r: BackgroundRequest): void {
+export function countEndedRequest(rs: BudgetedRequests, r: BackgroundRequest): void {
   if (rs.requests.get(r.id) === r) REQUESTS_TABLE.count(rs.budget, rs.requests, r.id);
 }
 
 /** A request leaves the table for its own reasons (expired, replaced): the budget forgets it too. */
-export function forgetRequest(rs: RequestsState, id: string): void {
+export function forgetRequest(rs: BudgetedRequests, id: string): void {
   REQUESTS_TABLE.forget(rs.requests, id);
 }
 
 /** Counts a world's ended requests in the budget (after an import). */
-export function enrollEndedRequests(rs: RequestsState): void {
+export function enrollEndedRequests(rs: BudgetedRequests): void {
   REQUESTS_TABLE.sync(rs.budget, rs.requests);
 }
 
