@@ -1,8 +1,7 @@
 import { createSimKernel, type KernelOptions, type RunningServer, serve, type World } from '@sims/sim-core';
 import type { DeliveryEngine, DeliveryOptions } from './delivery/engine';
 import type { WebhookSender } from './delivery/sender';
-import type { ChangeListener } from './domain/changes';
-import type { AnnotationState, Compat } from './domain/state';
+import type { AnnotationState, ChangeListener, Compat } from './domain/state';
 import type { AppDeps, Kernel, Quirks } from './http/deps';
 import { annotationEventsEdge } from './http/events/annotation-edge';
 import { registerEventRoutes } from './http/events/routes';

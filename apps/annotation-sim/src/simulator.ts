@@ -21,7 +21,6 @@ import { DEFAULT_EGRESS, type EgressSettings, egressSettingsOf } from './deliver
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryOptions } from './delivery/engine';
 import { syncDeliveryRows } from './delivery/rows-budget';
 import { createHttpSender, createWorkerSender, type WebhookSender } from './delivery/sender';
-import type { ChangeListener } from './domain/changes';
 import { releaseExportJobsBudget } from './domain/events/export-budget';
 import { exportJobs } from './domain/events/export-work';
 import { recordResourceChange } from './domain/events/server-events';
@@ -54,6 +53,7 @@ import { basicUser } from './domain/serializers';
 import { checkDataSnapshot, checkEventsPart, checkRequestsPart, within } from './domain/snapshot';
 import {
   type AnnotationState,
+  type ChangeListener,
   type Compat,
   createAnnotationState,
   exportData,

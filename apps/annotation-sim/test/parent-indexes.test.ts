@@ -8,7 +8,6 @@ import type { DeliveryRec, WebhookRec } from '../src/domain/model';
 import { deleteWebhookCascade, type MutationContext } from '../src/domain/mutation';
 import { createMembership, deleteMembership } from '../src/domain/organizations';
 import { createProject, deleteProject } from '../src/domain/projects';
-import { PARENT } from '../src/domain/relations';
 import {
   issueRead,
   jobRead,
@@ -18,6 +17,7 @@ import {
   webhookRead,
 } from '../src/domain/serializers';
 import { type AnnotationState, nextId } from '../src/domain/state';
+import { PARENT } from '../src/domain/state-tables';
 import { attachTaskData, createTask, deleteTask, updateTask } from '../src/domain/tasks';
 import { createHarness, type Harness } from './support/harness';
 

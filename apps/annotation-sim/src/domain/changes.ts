@@ -50,5 +50,3 @@ export interface ResourceChange {
   /** The request's User-Agent (server events record it in `payload.request`). */
   userAgent?: string | null;
 }
-
-export type ChangeListener = (change: ResourceChange, state: import('./state').AnnotationState) => void;

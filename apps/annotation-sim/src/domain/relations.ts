@@ -9,20 +9,7 @@ import type {
   TaskRec,
 } from './model';
 import type { AnnotationData } from './state';
-
-/**
- * The parent of each row of the tables kept as ChildTables (state-tables.ts): the one function a table
- * and its questions share (a question about a table keyed otherwise falls back to a scan).
- */
-export const PARENT = {
-  memberships: (m: MembershipRec): unknown => m.organization_id,
-  invitations: (i: InvitationRec): unknown => i.membership_id,
-  tasks: (t: TaskRec): unknown => t.project_id,
-  jobs: (j: JobRec): unknown => j.task_id,
-  issues: (i: IssueRec): unknown => i.job_id,
-  comments: (c: CommentRec): unknown => c.issue_id,
-  deliveries: (d: DeliveryRec): unknown => d.webhook_id,
-} as const;
+import { PARENT } from './state-tables';
 
 /** Each answer is in the table's order, as the scan of the whole table it replaces gave it. */
 

@@ -14,7 +14,6 @@ import type {
   UserRec,
   WebhookRec,
 } from './model';
-import { PARENT } from './relations';
 
 /**
  * The webhooks table: a Map that freezes the records put in it and tells its watchers of every change.
@@ -50,6 +49,20 @@ export class WebhookTable extends Map<number, WebhookRec> {
     if (this.#watchers) for (const w of this.#watchers) w();
   }
 }
+
+/**
+ * The parent of each row of the tables kept as ChildTables: the one function a table and its questions
+ * (relations.ts) share (a question about a table keyed otherwise falls back to a scan).
+ */
+export const PARENT = {
+  memberships: (m: MembershipRec): unknown => m.organization_id,
+  invitations: (i: InvitationRec): unknown => i.membership_id,
+  tasks: (t: TaskRec): unknown => t.project_id,
+  jobs: (j: JobRec): unknown => j.task_id,
+  issues: (i: IssueRec): unknown => i.job_id,
+  comments: (c: CommentRec): unknown => c.issue_id,
+  deliveries: (d: DeliveryRec): unknown => d.webhook_id,
+} as const;
 
 /** The names of a world's tables, in the order snapshots list them. */
 export const TABLES = [

@@ -1,4 +1,4 @@
-import type { ChangeListener, ResourceChange } from './changes';
+import type { ResourceChange } from './changes';
 import type {
   AccessTokenRec,
   CommentRec,
@@ -55,6 +55,12 @@ export interface Compat {
    */
   taskSegments: boolean;
 }
+
+/**
+ * Called with every change a world's state emits, and that state (webhooks and the server event log
+ * subscribe). Declared with the state it is given: changes.ts only describes a change.
+ */
+export type ChangeListener = (change: ResourceChange, state: AnnotationState) => void;
 
 export interface AnnotationState extends AnnotationData {
   /** The one hook every mutation calls. Listeners must not throw (errors are caught and logged). */
