@@ -11,7 +11,8 @@ import {
 } from '@sims/sim-core';
 import type { Context, Hono } from 'hono';
 import * as z from 'zod';
-import { type ExportJob, jobStatus, seedExportJob } from '../domain/events/export';
+import { jobStatus, seedExportJob } from '../domain/events/export';
+import type { ExportJob } from '../domain/events/export-job';
 import { endJobNow } from '../domain/events/export-work';
 import type { EventRecord } from '../domain/events/record';
 import {

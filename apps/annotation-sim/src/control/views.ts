@@ -1,4 +1,4 @@
-import type { ExportStatus } from '../domain/events/export';
+import type { ExportStatus } from '../domain/events/export-job';
 import type { EventQuery } from '../domain/events/record';
 import type { describeEventsSettings } from '../domain/events/state';
 import type { DeliveryRec, WebhookRec } from '../domain/model';

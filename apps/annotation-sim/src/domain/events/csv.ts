@@ -1,5 +1,5 @@
 import { EVENT_COLUMNS, type EventQuery, type EventRecord } from './record';
-import type { EventStore } from './store';
+import type { LineCursor } from './store-scan';
 import { formatPyDateTime } from './time';
 
 /** CVAT's CSV header: the column names, exactly. */
@@ -320,6 +320,14 @@ export function splitCsvLine(line: string): string[] {
 const CSV_CHUNK_BYTES = 256 * 1024;
 
 /**
+ * What an export's stream reads: the event store's cursor over the stored lines of the rows a query
+ * matches (`EventStore.lines`). Named here, not imported: the store writes its lines with this module.
+ */
+interface CsvLineSource {
+  lines(query: EventQuery, rowLimit: number): LineCursor;
+}
+
+/**
  * The CSV of an export as a byte stream produced on demand: each pull copies the stored lines of the
  * next matching rows (contiguous runs at once) into one chunk of about `chunkBytes` (a line longer than
  * that gets a chunk of its own), so memory stays flat however many rows match.
@@ -327,12 +335,12 @@ const CSV_CHUNK_BYTES = 256 * 1024;
  * @example new Response(createCsvStream(store, query, rowLimit), { headers: { 'content-type': 'text/csv' } })
  */
 export function createCsvStream(
-  store: EventStore,
+  store: CsvLineSource,
   query: EventQuery,
   rowLimit: number,
   chunkBytes = CSV_CHUNK_BYTES,
 ): ReadableStream<Uint8Array> {
-  let lines: ReturnType<EventStore['lines']> | undefined;
+  let lines: LineCursor | undefined;
   return new ReadableStream<Uint8Array>(
     {
       pull(controller) {

@@ -5,8 +5,16 @@
  * has.
  */
 import { budgetedTable, type WorldBudget } from '@sims/sim-core';
-import type { ExportJob } from './export';
-import type { EventsState } from './state';
+import type { ExportJob } from './export-job';
+
+/**
+ * What the budget reads of a world's events state (`EventsState` has it): the jobs table and the world's
+ * budget. Named here so the budget needs nothing from the state module, which calls it.
+ */
+interface BudgetedJobs {
+  readonly jobs: Map<string, ExportJob>;
+  readonly budget?: WorldBudget;
+}
 
 /** What a finished job record costs, about (its fields, its query, its map entry). */
 const JOB_BYTES = 640;
@@ -20,12 +28,12 @@ export const EXPORT_JOBS_TABLE = budgetedTable<string, ExportJob>({
 });
 
 /** A job finished or failed: it counts in the budget from now on. */
-export function countFinishedJob(state: EventsState, job: ExportJob): void {
+export function countFinishedJob(state: BudgetedJobs, job: ExportJob): void {
   if (state.jobs.get(job.rqId) === job) EXPORT_JOBS_TABLE.count(state.budget, state.jobs, job.rqId);
 }
 
 /** Counts a world's finished jobs in the budget (after an import). */
-export function enrollFinishedJobs(state: EventsState): void {
+export function enrollFinishedJobs(state: BudgetedJobs): void {
   EXPORT_JOBS_TABLE.sync(state.budget, state.jobs);
 }
 
@@ -35,6 +43,6 @@ export function releaseExportJobsBudget(budget: WorldBudget | undefined): void {
 }
 
 /** A job leaves the table for its own reasons (expired, downloaded, replaced): the budget forgets it too. */
-export function forgetJob(state: EventsState, rqId: string): void {
+export function forgetJob(state: BudgetedJobs, rqId: string): void {
   EXPORT_JOBS_TABLE.forget(state.jobs, rqId);
 }

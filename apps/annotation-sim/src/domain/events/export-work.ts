@@ -5,7 +5,8 @@
  */
 import type { WorkKind, WorldTimers } from '@sims/sim-core';
 import { endStep } from '@sims/sim-core';
-import { completeJob, type ExportJob } from './export';
+import { completeJob } from './export';
+import type { ExportJob } from './export-job';
 import type { EventsState } from './state';
 
 /** The name of the export jobs' kind of work: what cancels a job's step without the state's accessor. */

@@ -1,7 +1,7 @@
 import { lazy, parseDuration, parseInput, type WorldBudget } from '@sims/sim-core';
 import * as z from 'zod';
-import type { ExportJob } from './export';
 import { enrollFinishedJobs, releaseExportJobsBudget } from './export-budget';
+import type { ExportJob } from './export-job';
 import type { EventRecord } from './record';
 import { EventStore } from './store';
 import { eventsBudgetIfMade, eventsBudgetOf, releaseEventsBudget } from './store-budget';

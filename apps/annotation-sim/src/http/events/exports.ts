@@ -4,7 +4,6 @@ import {
   buildExportQuery,
   countPoll,
   type EventsCaller,
-  type ExportJob,
   exportFileName,
   findJob,
   forcedFilters,
@@ -16,6 +15,7 @@ import {
   startExportJob,
 } from '../../domain/events/export';
 import { forgetJob } from '../../domain/events/export-budget';
+import type { ExportJob } from '../../domain/events/export-job';
 import { exportJobs } from '../../domain/events/export-work';
 import type { EventsState } from '../../domain/events/state';
 import { annotationEffects } from '../../domain/fault-effects';
