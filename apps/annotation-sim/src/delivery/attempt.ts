@@ -15,11 +15,11 @@ import {
   connectionErrorText,
   failedConnectionResult,
   jobTimeoutText,
-  type OutboundRequest,
   type OutboundResult,
   readTimeoutText,
   type WebhookSender,
 } from './outbound';
+import type { OutboundRequest } from './outbound-request';
 import { DELIVERY_ROWS } from './rows-budget';
 import type { OutboundEntry } from './types';
 

@@ -1,6 +1,7 @@
 // The webhook senders: the wire client on the calling thread, or on the delivery thread (the default), and
 // the lanes the engine queues a webhook's deliveries in ahead of their turn (docs/decisions/0010, 0011).
-import { type OutboundRequest, type OutboundResult, outboundResult, type WebhookSender } from './outbound';
+import { type OutboundResult, outboundResult, type WebhookSender } from './outbound';
+import type { OutboundRequest } from './outbound-request';
 import { claimGeneration, type DeliveryThread, deliveryThread } from './thread/host';
 import { MAX_RESPONSE_BYTES, wireRequestOf } from './thread/protocol';
 import { wireSender } from './thread/wire';
@@ -8,11 +9,11 @@ import { wireSender } from './thread/wire';
 // What the tests and the package's index take from here.
 export {
   connectionAbortedText,
-  type OutboundRequest,
   type OutboundResult,
   pythonStrRepr,
   type WebhookSender,
 } from './outbound';
+export type { OutboundRequest } from './outbound-request';
 export { DELIVERY_THREAD_IDLE_MS, profilingArgs } from './thread/host';
 
 /**

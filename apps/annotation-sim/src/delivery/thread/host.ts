@@ -1,7 +1,7 @@
 // The API thread's side of the delivery thread: starting it, posting requests, matching the answers, ending
 // it when idle; and the generation counters it shares with it (docs/decisions/0010, 0011).
 import { Worker } from 'node:worker_threads';
-import type { OutboundRequest } from '../outbound';
+import type { OutboundRequest } from '../outbound-request';
 import {
   encodeRequest,
   type FromThread,

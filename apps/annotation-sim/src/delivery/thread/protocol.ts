@@ -1,6 +1,6 @@
 // What the API thread and the delivery thread say to each other. Both sides import this module: the API
 // thread from the sources, the thread from its bundle (worker.generated.ts), so the two cannot disagree.
-import type { OutboundRequest } from '../outbound';
+import type { OutboundRequest } from '../outbound-request';
 
 /** CVAT streams the response and keeps at most 1 MiB; a longer body is recorded as "" (not truncated). */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
