@@ -1,7 +1,8 @@
-// dependency-cruiser (`pnpm lint` runs `depcruise apps/*/src packages/*/src`): the import graph of both
-// simulators and the packages has no cycle. A cycle means neither module can be read, tested or loaded
-// without the other (issue 34 found operations → operation-changes → cluster-rotation → cluster-update →
-// pool-requests → operations), and each new feature copied into such a knot makes it harder to undo.
+// dependency-cruiser (`pnpm lint:cycles`, part of `pnpm lint` and so of CI's lint step): the import graph
+// of both simulators and the packages (`apps/*/src packages/*/src`) has no cycle. A cycle means neither
+// module can be read, tested or loaded without the other (issue 34 found operations → operation-changes →
+// cluster-rotation → cluster-update → pool-requests → operations), and each new feature copied into such
+// a knot makes it harder to undo.
 // Type-only imports count too (`tsPreCompilationDeps`): they vanish at run time, but a reader still has
 // to understand both files together, and a type-only cycle becomes a runtime one with the first value
 // imported along the same edge. Break a cycle by moving the types to a types file or the function to the
