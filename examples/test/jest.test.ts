@@ -15,6 +15,7 @@ interface JestReport {
   testResults: { name: string; assertionResults: { fullName: string; status: string }[] }[];
 }
 
+// jest's own start (a second test runner, its transform cache cold) takes seconds on a busy machine.
 it('runs the jest example (CommonJS, require() of the built packages) and every one of its tests passes', () => {
   const out = mkdtempSync(join(tmpdir(), 'sims-jest-'));
   try {
@@ -41,4 +42,4 @@ it('runs the jest example (CommonJS, require() of the built packages) and every 
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
-});
+}, 120_000);
