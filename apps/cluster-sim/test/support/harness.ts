@@ -23,10 +23,11 @@ const T0 = '2026-01-01T00:00:00.000Z';
 
 /**
  * One harness for the cluster simulator's tests: a manual clock at T0, seed 42, an in-memory world,
- * and a typed `request()` through `app.request()` (no socket).
+ * and a typed `request()` through `app.request()` (no socket). `create` is the app's factory, another
+ * copy's for a test that loads an edited copy of the sources (adding-a-method.test.ts).
  */
-export function createHarness(options: ClusterSimOptions = {}) {
-  const sim = createClusterSim({ seed: 42, clock: { mode: 'manual', start: T0 }, ...options });
+export function createHarness(options: ClusterSimOptions = {}, create = createClusterSim) {
+  const sim = create({ seed: 42, clock: { mode: 'manual', start: T0 }, ...options });
 
   async function request<T = AnyJson>(
     method: string,

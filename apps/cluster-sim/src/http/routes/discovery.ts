@@ -1,5 +1,5 @@
 import type { ApiVersion } from '../../domain/names';
-import { METHOD_STATES } from '../method-states';
+import { METHOD_STATES, type MethodState } from '../method-states';
 import { DISCOVERY_METHODS, type DiscoveryMethod } from '../methods.generated';
 import type { RouteSpec } from '../route-support';
 import { discoverySpecs } from './cluster-setters';
@@ -14,6 +14,14 @@ import { discoverySpecs } from './cluster-setters';
 export type DiscoveryTarget =
   | { kind: 'spec'; method: DiscoveryMethod; spec: RouteSpec<never>; viaZones: boolean }
   | { kind: 'refused'; method: DiscoveryMethod; name: string; reason: string };
+
+/**
+ * What cluster-sim does with an RPC of the table: simulated by its row when the discovery table serves
+ * it (`discoverySpecs`), else its entry in METHOD_STATES (none: the method is new to cluster-sim).
+ */
+export function methodState(rpc: string): MethodState | undefined {
+  return discoverySpecs.has(rpc) ? { state: 'simulated' } : METHOD_STATES[rpc];
+}
 
 /** Decodes a path segment, keeping it as it is when it is not valid percent-encoding. */
 function decode(segment: string): string {
@@ -87,7 +95,7 @@ export function discoveryTargets(): ReadonlyMap<string, DiscoveryTarget> {
   for (const method of DISCOVERY_METHODS) {
     const k = methodKey(method);
     const spec = discoverySpecs.get(method.rpc);
-    const state = METHOD_STATES[method.rpc];
+    const state = methodState(method.rpc);
     if (spec) {
       targets.set(k, { kind: 'spec', method, spec, viaZones: method.path.split('/')[2] === 'zones' });
     } else if (state?.state !== 'simulated') {
