@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiFailure } from '../src/domain/errors';
 import {
   checkFilterBounds,
   checkQueryBounds,
@@ -179,13 +178,9 @@ describe('list query parameters', () => {
 
 /** The 400 list checkFilterBounds answers `filter` with, or undefined when it is within the bounds. */
 function filterRefusal(filter: string): unknown {
-  try {
-    checkFilterBounds(filter);
-    return undefined;
-  } catch (err) {
-    const error = (err as ApiFailure).error;
-    return error.code === 'INVALID_LIST' ? error.messages : error;
-  }
+  const checked = checkFilterBounds(filter);
+  if (checked.ok) return undefined;
+  return checked.error.code === 'INVALID_LIST' ? checked.error.messages : checked.error;
 }
 
 describe('query limits', () => {
@@ -199,18 +194,28 @@ describe('query limits', () => {
   });
 
   it('deduplicates search terms case-insensitively and sort keys by field', () => {
-    expect(searchTerms('Cat cat,CAT  dog')).toEqual(['cat', 'dog']);
-    expect(searchTerms(undefined)).toEqual([]);
-    expect(sortKeys('-id,id,name, -name ,,-')).toEqual(['-id', 'name', '-']);
-    expect(sortKeys(undefined)).toEqual([]);
+    expect(searchTerms('Cat cat,CAT  dog')).toEqual({ ok: true, value: ['cat', 'dog'] });
+    expect(searchTerms(undefined)).toEqual({ ok: true, value: [] });
+    expect(sortKeys('-id,id,name, -name ,,-')).toEqual({ ok: true, value: ['-id', 'name', '-'] });
+    expect(sortKeys(undefined)).toEqual({ ok: true, value: [] });
   });
 
   it('counts repeated parameters and checks names and values', () => {
     const params = (n: number) => new URLSearchParams('a=1&'.repeat(n));
-    expect(() => checkQueryBounds(params(QUERY_LIMITS.params))).not.toThrow();
-    expect(() => checkQueryBounds(params(QUERY_LIMITS.params + 1))).toThrow();
-    expect(() =>
-      checkQueryBounds(new URLSearchParams(`${'n'.repeat(QUERY_LIMITS.valueChars + 1)}=1`)),
-    ).toThrow();
+    expect(checkQueryBounds(params(QUERY_LIMITS.params)).ok).toBe(true);
+    expect(checkQueryBounds(params(QUERY_LIMITS.params + 1))).toEqual({
+      ok: false,
+      error: {
+        code: 'INVALID_LIST',
+        messages: [`query: more than ${QUERY_LIMITS.params} parameters are not supported`],
+      },
+    });
+    expect(checkQueryBounds(new URLSearchParams(`${'n'.repeat(QUERY_LIMITS.valueChars + 1)}=1`))).toEqual({
+      ok: false,
+      error: {
+        code: 'INVALID_LIST',
+        messages: [`query: names longer than ${QUERY_LIMITS.valueChars} characters are not supported`],
+      },
+    });
   });
 });

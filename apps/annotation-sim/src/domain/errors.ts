@@ -29,8 +29,9 @@ export type ApiError =
   | { code: 'SERVER_ERROR'; reason: string };
 
 /**
- * What a domain decision returns: the value, or the error the HTTP layer renders (`renderApiError`).
- * Handlers answer a failed result with its rendering instead of throwing.
+ * What a domain decision (and an edge check: authentication, the organization context, a list's query)
+ * returns: the value, or the error the HTTP layer renders once (`renderApiError`). No client error is
+ * thrown past its function (the JSON Logic interpreter unwinds its own, `json-logic-python.ts`).
  */
 export type Result<T, E = ApiError> = CoreResult<T, E>;
 
@@ -45,10 +46,3 @@ export const denied = (detail?: string): ApiError => ({
   ...(detail ? { detail } : {}),
 });
 export const invalid = (errors: Record<string, unknown>): ApiError => ({ code: 'INVALID', errors });
-
-/** Thrown by domain helpers deep in a handler; the HTTP layer renders it like a returned error. */
-export class ApiFailure extends Error {
-  constructor(readonly error: ApiError) {
-    super(error.code);
-  }
-}

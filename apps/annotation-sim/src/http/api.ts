@@ -1,13 +1,13 @@
 import type { RequestSim, World } from '@sims/sim-core';
 import type { Context, Handler } from 'hono';
 import type { Actor } from '../domain/changes';
-import { ApiFailure, fail, notFound, ok, type Result } from '../domain/errors';
+import { fail, notFound, ok, type Result } from '../domain/errors';
 import type { UserRec } from '../domain/model';
 import type { MutationContext } from '../domain/mutation';
 import type { OrgContext } from '../domain/org-context';
 import { PythonJsonError, parsePythonJson } from '../domain/python-json-parse';
 import type { AnnotationData, AnnotationState } from '../domain/state';
-import { type Authenticated, type AuthOptions, authenticate, requireAuth } from './auth';
+import { type Authenticated, type AuthOptions, authenticate } from './auth';
 import { orgContextOf } from './org-context';
 import { type RequestSchema, validateFields } from './parse';
 import { queryValue } from './query-values';
@@ -38,8 +38,8 @@ export class ApiRequest<B = unknown> {
   readonly world: World<AnnotationState>;
   readonly state: AnnotationState;
   readonly now: number;
-  private authCache: Authenticated | undefined | null = null;
-  private orgCache: OrgContext | undefined;
+  private authCache: Result<Authenticated | undefined> | undefined;
+  private orgCache: Result<OrgContext> | undefined;
   private paramsCache: URLSearchParams | undefined;
 
   constructor(
@@ -53,23 +53,36 @@ export class ApiRequest<B = unknown> {
     this.now = this.world.clock.now();
   }
 
-  /** The caller if authenticated, else undefined (bad credentials throw 401/403). */
-  optionalAuth(): Authenticated | undefined {
-    if (this.authCache === null) this.authCache = authenticate(this.c, this.state, this.deps.auth, this.now);
+  /** The caller if authenticated, else undefined, or the 401/403 for bad credentials. */
+  optionalAuth(): Result<Authenticated | undefined> {
+    this.authCache ??= authenticate(this.c, this.state, this.deps.auth, this.now);
     return this.authCache;
   }
 
+  /** The caller, or 401 "Authentication credentials were not provided." (or the 401/403 of bad ones). */
+  authenticated(): Result<Authenticated> {
+    const auth = this.optionalAuth();
+    if (!auth.ok) return auth;
+    return auth.value === undefined ? fail({ code: 'NOT_AUTHENTICATED' }) : ok(auth.value);
+  }
+
+  /**
+   * The caller the edge authenticated ({@link api} refuses an unauthenticated request before the view
+   * runs). A view of an `anonymous` route reads {@link optionalAuth} instead: asking it for a caller
+   * it may not have is a bug of the view, not the client's error.
+   */
   auth(): Authenticated {
-    if (this.authCache === null) this.authCache = requireAuth(this.c, this.state, this.deps.auth, this.now);
-    if (!this.authCache) throw new ApiFailure({ code: 'NOT_AUTHENTICATED' });
-    return this.authCache;
+    const auth = this.authenticated();
+    if (!auth.ok) throw new Error(`${this.c.req.method} ${this.c.req.path}: no authenticated caller`);
+    return auth.value;
   }
 
   user(): UserRec {
     return this.auth().user;
   }
 
-  orgContext(): OrgContext {
+  /** The request's organization context (query `org`, `org_id`, header `X-Organization`), or its 400/404. */
+  orgContext(): Result<OrgContext> {
     this.orgCache ??= orgContextOf(this.c, this.state);
     return this.orgCache;
   }
@@ -244,30 +257,27 @@ function baseUrlOf(data: AnnotationData, requestUrl: string, host: string | unde
 
 /**
  * Wraps a route handler: builds the ApiRequest, records the base URL for absolute `url` fields,
- * checks the Accept header, authenticates (unless `anonymous`), and renders an ApiFailure through the
- * one error renderer: handlers return their refusals, but authentication, the organization context and
- * the pagination and filter parameters still throw theirs.
+ * checks the Accept header and authenticates (unless `anonymous`); the handler returns its refusals,
+ * rendered by `renderApiError`.
  */
 export function api<B = unknown>(
   deps: RouteDeps,
   fn: (r: ApiRequest<B>) => Response | Promise<Response>,
   options: { anonymous?: boolean; body?: BodySpec } = {},
 ): Handler {
-  return async (c) => {
+  return (c) => {
     const r = new ApiRequest<B>(c, deps, options.body);
     r.state.baseUrl = baseUrlOf(r.state, c.req.url, c.req.header('host'));
-    try {
-      if (deps.strictAccept && !acceptable(c.req.header('accept'))) {
-        // DRF renders a failed negotiation with its first renderer (force=True): CVAT's own JSON type.
-        return cvatJson(c, { detail: 'Could not satisfy the request Accept header.' }, 406);
-      }
-      // DRF authenticates and checks IsAuthenticated before the view looks anything up: 401 before 404.
-      if (!options.anonymous) r.auth();
-      return await fn(r);
-    } catch (err) {
-      if (err instanceof ApiFailure) return renderApiError(c, err.error);
-      throw err;
+    if (deps.strictAccept && !acceptable(c.req.header('accept'))) {
+      // DRF renders a failed negotiation with its first renderer (force=True): CVAT's own JSON type.
+      return cvatJson(c, { detail: 'Could not satisfy the request Accept header.' }, 406);
     }
+    // DRF authenticates and checks IsAuthenticated before the view looks anything up: 401 before 404.
+    if (!options.anonymous) {
+      const auth = r.authenticated();
+      if (!auth.ok) return renderApiError(c, auth.error);
+    }
+    return fn(r);
   };
 }
 

@@ -1,8 +1,18 @@
-import { ApiFailure } from '../domain/errors';
+import type { Result } from '../domain/errors';
 import { type PythonJson as Py, PyDict, PyInt } from '../domain/python-json';
 import { PythonJsonError, parsePythonJson } from '../domain/python-json-parse';
 import { type Column, columnOf, comparison, type FilterTerms, type Lookup } from './json-logic-columns';
-import { hashable, item, len, pyStr, truthy, typeName, uncaught } from './json-logic-python';
+import {
+  FilterRefusal,
+  hashable,
+  item,
+  len,
+  pyStr,
+  refusalOf,
+  truthy,
+  typeName,
+  uncaught,
+} from './json-logic-python';
 import { checkFilterBounds } from './query-limits';
 
 export type { FilterTerms } from './json-logic-columns';
@@ -21,7 +31,7 @@ export type { FilterTerms } from './json-logic-columns';
 
 type Predicate<T> = (item: T) => boolean;
 
-const invalid = (message: string) => new ApiFailure({ code: 'INVALID_LIST', messages: [message] });
+const invalid = (message: string) => new FilterRefusal({ code: 'INVALID_LIST', messages: [message] });
 
 /** Python's limit on the digits of an int read from text (`sys.get_int_max_str_digits()`). */
 const INT_MAX_STR_DIGITS = 4300;
@@ -29,11 +39,13 @@ const INT_MAX_STR_DIGITS = 4300;
 /**
  * The rules of a `filter` value, or undefined when CVAT ignores it (absent or empty: `if json_rules:`).
  * `parse_query`'s 400s: `filter: can't parse filter expression: <Python's message>`, and `filter shouldn't
- * be empty` for a value Python finds false (`{}`, `[]`, `0`, `""`, `null`, `false`).
+ * be empty` for a value Python finds false (`{}`, `[]`, `0`, `""`, `null`, `false`). Raises its refusal
+ * (FilterRefusal): called inside a filter's `refusalOf`.
  */
 export function parseRules(filter: string | undefined): Py | undefined {
   if (!filter) return undefined;
-  checkFilterBounds(filter);
+  const bounded = checkFilterBounds(filter);
+  if (!bounded.ok) throw new FilterRefusal(bounded.error);
   let rules: Py;
   try {
     rules = parsePythonJson(filter);
@@ -67,14 +79,20 @@ function checkIntDigits(v: Py): void {
  * `<=` (also the 3-argument range), `>`, `>=`, `in` (in a list, or a substring). The terms are the view's
  * `filter_fields`, each compared as the database compares its column (json-logic-columns.ts).
  */
-export function jsonLogicFilter<T>(items: T[], filter: string | undefined, terms: FilterTerms<T>): T[] {
-  const rules = parseRules(filter);
-  if (rules === undefined) return items;
-  const query = new QueryBuilder(terms);
-  const predicate = query.build(rules, undefined);
-  // Errors Django raises when it resolves the built query (after every FilterParsingError): the first.
-  if (query.deferred.length > 0) uncaught(query.deferred[0] as string);
-  return items.filter(predicate);
+export function jsonLogicFilter<T>(
+  items: T[],
+  filter: string | undefined,
+  terms: FilterTerms<T>,
+): Result<T[]> {
+  return refusalOf(() => {
+    const rules = parseRules(filter);
+    if (rules === undefined) return items;
+    const query = new QueryBuilder(terms);
+    const predicate = query.build(rules, undefined);
+    // Errors Django raises when it resolves the built query (after every FilterParsingError): the first.
+    if (query.deferred.length > 0) uncaught(query.deferred[0] as string);
+    return items.filter(predicate);
+  });
 }
 
 // --- JsonLogicFilter._build_Q ------------------------------------------------------------------------

@@ -1,7 +1,8 @@
-import { ApiFailure } from '../domain/errors';
+import type { Result } from '../domain/errors';
 import { type PythonJson as Py, PyDict, PyFloat, PyInt, pythonRepr } from '../domain/python-json';
 import { parseRules } from './json-logic-filter';
 import {
+  FilterRefusal,
   hashable,
   item,
   iterate,
@@ -9,6 +10,7 @@ import {
   pyCompare,
   pyContains,
   pyStr,
+  refusalOf,
   typeName,
   uncaught,
 } from './json-logic-python';
@@ -28,11 +30,17 @@ const NON_MODEL_COMPARISONS = new Set(['!=', '==', '<', '>', '<=', '>=']);
  * the 3-argument range), `>`, `>=`, `in`. The rule is compiled once. What does not depend on the row
  * is worked out then, and a failure found then is raised when a row reaches it, in CVAT's order.
  */
-export function nonModelJsonLogicFilter<T>(items: T[], filter: string | undefined, fields: Fields<T>): T[] {
-  const rules = parseRules(filter);
-  if (rules === undefined) return items;
-  const evaluate = compile(rules, fields);
-  return items.filter(evaluate);
+export function nonModelJsonLogicFilter<T>(
+  items: T[],
+  filter: string | undefined,
+  fields: Fields<T>,
+): Result<T[]> {
+  return refusalOf(() => {
+    const rules = parseRules(filter);
+    if (rules === undefined) return items;
+    const evaluate = compile(rules, fields);
+    return items.filter(evaluate);
+  });
 }
 
 /** A rule's evaluation. A failure while compiling it is raised when a row reaches it. */
@@ -40,7 +48,7 @@ function compile<T>(rules: Py, fields: Fields<T>): Evaluate<T> {
   try {
     return compileRule(rules, fields);
   } catch (err) {
-    if (!(err instanceof ApiFailure)) throw err;
+    if (!(err instanceof FilterRefusal)) throw err;
     return () => {
       throw err;
     };
@@ -100,7 +108,7 @@ function compileRule<T>(rules: Py, fields: Fields<T>): Evaluate<T> {
       return pyCompare(v, '>=', low as Py) && pyCompare(v, '<=', high as Py);
     };
   }
-  throw new ApiFailure({
+  throw new FilterRefusal({
     code: 'INVALID_LIST',
     messages: [`filter: ${op} operation with ${pyStr(args)} arguments is not implemented`],
   });

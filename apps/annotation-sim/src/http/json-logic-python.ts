@@ -1,4 +1,4 @@
-import { ApiFailure } from '../domain/errors';
+import { type ApiError, fail, ok, type Result } from '../domain/errors';
 import { type PythonJson as Py, PyDict, PyFloat, PyInt, pythonRepr } from '../domain/python-json';
 
 /**
@@ -8,10 +8,32 @@ import { type PythonJson as Py, PyDict, PyFloat, PyInt, pythonRepr } from '../do
  * page, the exception named in `X-Sim-Reason` (in Python 3.12's words).
  */
 
+/**
+ * A Python exception raised inside the JSON Logic interpreter (json-logic-*.ts): a 400 CVAT raises
+ * while it builds the query, or one it does not catch (500). The interpreter recurses through a rule
+ * and evaluates it per row, so a refusal unwinds as Python's exception does; it never leaves these
+ * files: each filter's entry point returns it as a `Result` ({@link refusalOf}).
+ */
+export class FilterRefusal extends Error {
+  constructor(readonly error: ApiError) {
+    super(error.code);
+  }
+}
+
 /** An exception CVAT does not catch: Django's 500 page. */
 export const uncaught = (reason: string): never => {
-  throw new ApiFailure({ code: 'SERVER_ERROR', reason });
+  throw new FilterRefusal({ code: 'SERVER_ERROR', reason });
 };
+
+/** What `run` gives, or the refusal the interpreter raised while it ran. */
+export function refusalOf<T>(run: () => T): Result<T> {
+  try {
+    return ok(run());
+  } catch (err) {
+    if (err instanceof FilterRefusal) return fail(err.error);
+    throw err;
+  }
+}
 
 /** `for x in v`: a list's items, a string's characters, a dict's keys. */
 export function iterate(v: Py): Py[] {

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { ApiFailure } from '../domain/errors';
+import type { Result } from '../domain/errors';
 import { type OrgContext, resolveOrgContext } from '../domain/org-context';
 import type { AnnotationState } from '../domain/state';
 import { queryValue } from './query-values';
@@ -9,19 +9,17 @@ export type { OrgContext };
 /**
  * The organization context of a request, from query `org` (slug), query `org_id` or header
  * `X-Organization` (slug), like CVAT's IAM middleware (which reads them on every endpoint).
- * Throws ApiFailure (400 list, 404) that the route wrapper renders.
+ * A context naming no organization is a 400 list or a 404, as CVAT answers it.
  *
- * @example const ctx = orgContextOf(c, state); if (ctx.org) ...
+ * @example const ctx = orgContextOf(c, state); if (ctx.ok && ctx.value.org) ...
  */
-export function orgContextOf(c: Context, state: AnnotationState): OrgContext {
+export function orgContextOf(c: Context, state: AnnotationState): Result<OrgContext> {
   const q = new URL(c.req.url).searchParams;
   const header = c.req.header('x-organization');
   // `request.GET.get(...)`: the last of repeated values.
-  const result = resolveOrgContext(state, {
+  return resolveOrgContext(state, {
     org: queryValue(q, 'org'),
     orgId: queryValue(q, 'org_id'),
     header: header === undefined ? undefined : header,
   });
-  if (!result.ok) throw new ApiFailure(result.error);
-  return result.value;
 }

@@ -1,16 +1,25 @@
-import { ApiFailure } from '../domain/errors';
+import { fail, ok, type Result } from '../domain/errors';
 import type { ApiRequest } from './api';
 import { codePointOrder } from './json-logic-python';
 import { checkQueryBounds, searchTerms, sortKeys } from './query-limits';
 import { queryValue } from './query-values';
+import { cvatJson, renderApiError } from './respond';
 
 /**
  * The list query within the bounds of query-limits.ts, else a 400. A list view calls it before it reads
  * any query value (simple filters, `search`, `sort`, `filter`), so which bound a query breaks decides
  * the answer, not the order of those readers. `paginate` checks again for views that do not.
  */
-export function checkListQuery(r: ApiRequest): void {
-  checkQueryBounds(new URL(r.c.req.url).searchParams);
+export function checkListQuery(r: ApiRequest): Result<void> {
+  return checkQueryBounds(new URL(r.c.req.url).searchParams);
+}
+
+/** A page of a list, as CVAT's `CustomPagination` answers it. */
+interface Page {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: unknown[];
 }
 
 /**
@@ -19,9 +28,10 @@ export function checkListQuery(r: ApiRequest): void {
  * `next`/`previous` are absolute URLs built like DRF's replace_query_param (query keys sorted);
  * `previous` of page 2 drops `page`. A query past the bounds of query-limits.ts is a 400.
  */
-export function paginate<T>(r: ApiRequest, items: T[], serialize: (item: T) => unknown) {
+function paginate<T>(r: ApiRequest, items: T[], serialize: (item: T) => unknown): Result<Page> {
   const url = new URL(r.c.req.url);
-  checkQueryBounds(url.searchParams);
+  const bounded = checkQueryBounds(url.searchParams);
+  if (!bounded.ok) return bounded;
   const host = r.c.req.header('host') ?? url.host;
   // `query_params[...]` and `.get(...)`: the last of repeated values (`?page_size=1&page_size=5` is 5).
   const sizeRaw = queryValue(url.searchParams, 'page_size');
@@ -32,7 +42,7 @@ export function paginate<T>(r: ApiRequest, items: T[], serialize: (item: T) => u
   const pages = Math.max(1, Math.ceil(items.length / size));
   const page = pageRaw === 'last' ? pages : /^\d+$/.test(pageRaw) ? Number(pageRaw) : Number.NaN;
   if (!Number.isInteger(page) || page < 1 || page > pages)
-    throw new ApiFailure({ code: 'NOT_FOUND', detail: 'Invalid page.' });
+    return fail({ code: 'NOT_FOUND', detail: 'Invalid page.' });
   const link = (p: number | null) => {
     const params = new Map<string, string[]>();
     for (const [k, v] of url.searchParams) {
@@ -48,12 +58,18 @@ export function paginate<T>(r: ApiRequest, items: T[], serialize: (item: T) => u
       .join('&');
     return `${url.protocol}//${host}${url.pathname}${qs ? `?${qs}` : ''}`;
   };
-  return {
+  return ok({
     count: items.length,
     next: page < pages ? link(page + 1) : null,
     previous: page > 1 ? link(page === 2 ? null : page - 1) : null,
     results: items.slice((page - 1) * size, page * size).map(serialize),
-  };
+  });
+}
+
+/** The page of `items` the query asks for, answered (or its 400/404). */
+export function pageAnswer<T>(r: ApiRequest, items: T[], serialize: (item: T) => unknown): Response {
+  const page = paginate(r, items, serialize);
+  return page.ok ? cvatJson(r.c, page.value) : renderApiError(r.c, page.error);
 }
 
 /**
@@ -66,20 +82,24 @@ export function sortBy<T>(
   sort: string | undefined,
   fields: Record<string, (item: T) => unknown>,
   fallback: string,
-): T[] {
+): Result<T[]> {
+  const sorted = sortKeys(sort);
+  if (!sorted.ok) return sorted;
   // Own fields only: `?sort=constructor` names no field (Object's members are not sort keys).
-  const keys = sortKeys(sort).filter((s) => Object.hasOwn(fields, s.replace(/^-/, '')));
+  const keys = sorted.value.filter((s) => Object.hasOwn(fields, s.replace(/^-/, '')));
   const order = (keys.length > 0 ? keys : [fallback]).map((key) => ({
     desc: key.startsWith('-'),
     get: fields[key.replace(/^-/, '')] as (item: T) => unknown,
   }));
-  return [...items].sort((a, b) => {
-    for (const { desc, get } of order) {
-      const cmp = ascending(get(a), get(b));
-      if (cmp !== 0) return desc ? -cmp : cmp;
-    }
-    return 0;
-  });
+  return ok(
+    [...items].sort((a, b) => {
+      for (const { desc, get } of order) {
+        const cmp = ascending(get(a), get(b));
+        if (cmp !== 0) return desc ? -cmp : cmp;
+      }
+      return 0;
+    }),
+  );
 }
 
 /** PostgreSQL's ascending order of two values of one column, NULL (or undefined) the largest. */
@@ -96,15 +116,19 @@ export function searchFilter<T>(
   items: T[],
   search: string | undefined,
   fields: ((item: T) => unknown)[],
-): T[] {
-  const terms = searchTerms(search);
-  if (terms.length === 0) return items;
-  return items.filter((item) =>
-    terms.every((t) =>
-      fields.some((f) =>
-        String(f(item) ?? '')
-          .toLowerCase()
-          .includes(t),
+): Result<T[]> {
+  const parsed = searchTerms(search);
+  if (!parsed.ok) return parsed;
+  const terms = parsed.value;
+  if (terms.length === 0) return ok(items);
+  return ok(
+    items.filter((item) =>
+      terms.every((t) =>
+        fields.some((f) =>
+          String(f(item) ?? '')
+            .toLowerCase()
+            .includes(t),
+        ),
       ),
     ),
   );

@@ -1,5 +1,5 @@
 import { measureJson } from '@sims/sim-core';
-import { ApiFailure } from '../domain/errors';
+import { fail, ok, type Result } from '../domain/errors';
 
 /**
  * Bounds on the query of a list view, so that what it costs a row to answer is bounded: a row is read
@@ -29,31 +29,31 @@ export const QUERY_LIMITS = {
   searchTerms: 100,
 } as const;
 
-const refuse = (message: string): never => {
-  throw new ApiFailure({ code: 'INVALID_LIST', messages: [message] });
-};
+const refuse = (message: string): Result<never> => fail({ code: 'INVALID_LIST', messages: [message] });
 
 /** The value as given, or a 400 when it is longer than a query value may be. */
-function boundedValue(name: string, value: string | undefined): string | undefined {
+function boundedValue(name: string, value: string | undefined): Result<string | undefined> {
   if (value !== undefined && value.length > QUERY_LIMITS.valueChars) {
-    refuse(`${name}: values longer than ${QUERY_LIMITS.valueChars} characters are not supported`);
+    return refuse(`${name}: values longer than ${QUERY_LIMITS.valueChars} characters are not supported`);
   }
-  return value;
+  return ok(value);
 }
 
 /** Every parameter of the query within the bounds (count and each name and value), else a 400. */
-export function checkQueryBounds(params: URLSearchParams): void {
+export function checkQueryBounds(params: URLSearchParams): Result<void> {
   let count = 0;
   for (const [name, value] of params) {
     count++;
     if (count > QUERY_LIMITS.params) {
-      refuse(`query: more than ${QUERY_LIMITS.params} parameters are not supported`);
+      return refuse(`query: more than ${QUERY_LIMITS.params} parameters are not supported`);
     }
     if (name.length > QUERY_LIMITS.valueChars) {
-      refuse(`query: names longer than ${QUERY_LIMITS.valueChars} characters are not supported`);
+      return refuse(`query: names longer than ${QUERY_LIMITS.valueChars} characters are not supported`);
     }
-    boundedValue(name, value);
+    const bounded = boundedValue(name, value);
+    if (!bounded.ok) return bounded;
   }
+  return ok(undefined);
 }
 
 /**
@@ -61,21 +61,24 @@ export function checkQueryBounds(params: URLSearchParams): void {
  * measured in one pass before it is parsed, without recursion; brackets inside strings are not counted.
  * Malformed text is measured as far as it goes (the parser says the rest).
  */
-export function checkFilterBounds(filter: string): void {
-  boundedValue('filter', filter);
+export function checkFilterBounds(filter: string): Result<void> {
+  const bounded = boundedValue('filter', filter);
+  if (!bounded.ok) return bounded;
   // Within valueChars, so measured whole: the depth is reported before the values, whichever binds.
   const { depth, values } = measureJson(filter, QUERY_LIMITS.valueChars);
   if (depth > QUERY_LIMITS.filterDepth) {
-    refuse(`filter: nesting deeper than ${QUERY_LIMITS.filterDepth} levels is not supported`);
+    return refuse(`filter: nesting deeper than ${QUERY_LIMITS.filterDepth} levels is not supported`);
   }
   if (values > QUERY_LIMITS.filterValues) {
-    refuse(`filter: more than ${QUERY_LIMITS.filterValues} values are not supported`);
+    return refuse(`filter: more than ${QUERY_LIMITS.filterValues} values are not supported`);
   }
+  return ok(undefined);
 }
 
 /** `search` terms, deduplicated (each must match anyway), within their bound, else a 400. */
-export function searchTerms(search: string | undefined): string[] {
-  boundedValue('search', search);
+export function searchTerms(search: string | undefined): Result<string[]> {
+  const bounded = boundedValue('search', search);
+  if (!bounded.ok) return bounded;
   const terms = [
     ...new Set(
       (search ?? '')
@@ -85,17 +88,18 @@ export function searchTerms(search: string | undefined): string[] {
     ),
   ];
   if (terms.length > QUERY_LIMITS.searchTerms) {
-    refuse(`search: more than ${QUERY_LIMITS.searchTerms} terms are not supported`);
+    return refuse(`search: more than ${QUERY_LIMITS.searchTerms} terms are not supported`);
   }
-  return terms;
+  return ok(terms);
 }
 
 /**
  * `sort` keys in order, each field once (a later key on a field already sorted by never decides), within
  * the value's bound, else a 400.
  */
-export function sortKeys(sort: string | undefined): string[] {
-  boundedValue('sort', sort);
+export function sortKeys(sort: string | undefined): Result<string[]> {
+  const bounded = boundedValue('sort', sort);
+  if (!bounded.ok) return bounded;
   const seen = new Set<string>();
   const keys: string[] = [];
   for (const raw of (sort ?? '').split(',')) {
@@ -105,5 +109,5 @@ export function sortKeys(sort: string | undefined): string[] {
     seen.add(field);
     keys.push(key);
   }
-  return keys;
+  return ok(keys);
 }

@@ -1,17 +1,24 @@
 import { isAdmin, roleIn } from '../../domain/access';
+import { ok, type Result } from '../../domain/errors';
 import type { EventsCaller } from '../../domain/events/export';
 import { minimalExportDate } from '../../domain/events/minimal-date';
 import { eventsOf } from '../../domain/events/state';
 import type { AnnotationState } from '../../domain/state';
 import { type ApiRequest, api, type RouteDeps } from '../api';
+import { renderApiError } from '../respond';
 import type { EventsContext, EventsEdge } from './edge';
 
-/** The caller as the events permission sees it: the authenticated user in the request's organization context. */
-function eventsCaller(r: ApiRequest): EventsCaller {
+/**
+ * The caller as the events permission sees it: the authenticated user in the request's organization
+ * context (or the context's 400/404).
+ */
+function eventsCaller(r: ApiRequest): Result<EventsCaller> {
   const auth = r.auth();
-  const ctx = r.orgContext();
+  const context = r.orgContext();
+  if (!context.ok) return context;
+  const ctx = context.value;
   const u = auth.user;
-  return {
+  return ok({
     id: u.id,
     username: u.username,
     email: u.email,
@@ -20,7 +27,7 @@ function eventsCaller(r: ApiRequest): EventsCaller {
     org: ctx.org ? { id: ctx.org.id, slug: ctx.org.slug } : null,
     role: ctx.org ? roleIn(r.state, u.id, ctx.org.id) : null,
     accessTokenId: auth.accessTokenId ?? null,
-  };
+  });
 }
 
 /**
@@ -32,7 +39,13 @@ function eventsCaller(r: ApiRequest): EventsCaller {
 export function annotationEventsEdge(deps: RouteDeps): EventsEdge<AnnotationState> {
   return {
     events: eventsOf,
-    route: (handler) => api(deps, (r) => handler(r.c as EventsContext<AnnotationState>, eventsCaller(r))),
+    route: (handler) =>
+      api(deps, (r) => {
+        const caller = eventsCaller(r);
+        return caller.ok
+          ? handler(r.c as EventsContext<AnnotationState>, caller.value)
+          : renderApiError(r.c, caller.error);
+      }),
     minimalFrom: minimalExportDate,
   };
 }

@@ -15,7 +15,7 @@ import type { Result } from '../../domain/errors';
 import type { AccessTokenRec } from '../../domain/model';
 import type { ApiRequest, RouteDeps } from '../api';
 import type { Kernel } from '../deps';
-import { paginate } from '../pagination';
+import { pageAnswer } from '../pagination';
 import { cvatJson, noContent } from '../respond';
 import { type RouteSpec, refused, registerRoutes, withBody } from '../route-table';
 
@@ -28,10 +28,7 @@ function loadToken(r: ApiRequest): Result<AccessTokenRec> {
 /** The caller's tokens, newest first. */
 function handleListTokens(r: ApiRequest): Response {
   const tokens = tokensOf(r.state, r.user().id).sort((a, b) => b.id - a.id);
-  return cvatJson(
-    r.c,
-    paginate(r, tokens, (t) => tokenRead(r.state, t)),
-  );
+  return pageAnswer(r, tokens, (t) => tokenRead(r.state, t));
 }
 
 /** A new token, answered once with its raw value. */

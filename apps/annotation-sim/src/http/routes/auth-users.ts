@@ -7,7 +7,7 @@ import { signUrlToken } from '../../domain/url-signing';
 import { logIn, loginUser, logOut, signingTarget, userFor, usersInContext } from '../../domain/users';
 import type { ApiRequest, RouteDeps } from '../api';
 import type { Kernel } from '../deps';
-import { checkListQuery, paginate } from '../pagination';
+import { checkListQuery, pageAnswer } from '../pagination';
 import { cvatJson } from '../respond';
 import { byId, type RouteSpec, refused, registerRoutes, withBody } from '../route-table';
 import { simpleFiltersOf, userTerms } from './filter-terms';
@@ -29,7 +29,8 @@ function handleLogin(r: ApiRequest<LoginRequest>): Response {
 /** Anyone may log out; a caller with credentials loses their tokens and sessions. */
 function handleLogout(r: ApiRequest): Response {
   const auth = r.optionalAuth();
-  if (auth) logOut(r.state, auth.user.id);
+  if (!auth.ok) return refused(r, auth);
+  if (auth.value) logOut(r.state, auth.value.user.id);
   const res = cvatJson(r.c, { detail: 'Successfully logged out.' });
   setCookie(r.c, 'sessionid', '', { maxAge: 0, path: '/' });
   return res;
@@ -60,19 +61,17 @@ function handleRetrieveSelf(r: ApiRequest): Response {
 /** UserViewSet: the query's bounds, the organization context, then its filter backends. */
 function handleListUsers(r: ApiRequest): Response {
   const me = r.user();
-  checkListQuery(r);
+  const bounded = checkListQuery(r);
+  if (!bounded.ok) return refused(r, bounded);
   const ctx = r.orgContext();
-  let users = usersInContext(r.state, ctx.org?.id ?? null);
-  users = queryList(r, users, {
+  if (!ctx.ok) return refused(r, ctx);
+  const users = queryList(r, usersInContext(r.state, ctx.value.org?.id ?? null), {
     terms: userTerms(r.state),
     simpleFilters: simpleFiltersOf('/api/users'),
     search: [(u) => u.username, (u) => u.first_name, (u) => u.last_name],
     defaultOrder: '-id',
   });
-  return cvatJson(
-    r.c,
-    paginate(r, users, (u) => userFor(r.state, me, u)),
-  );
+  return users.ok ? pageAnswer(r, users.value, (u) => userFor(r.state, me, u)) : refused(r, users);
 }
 
 function handleRetrieveUser(r: ApiRequest): Response {

@@ -20,7 +20,7 @@ import { invitationRead } from '../../domain/serializers';
 import type { AnnotationState } from '../../domain/state';
 import type { ApiRequest } from '../api';
 import { columnOf, orderingOf } from '../json-logic-columns';
-import { checkListQuery, paginate } from '../pagination';
+import { checkListQuery, pageAnswer } from '../pagination';
 import { cvatJson, noContent } from '../respond';
 import { type RouteSpec, refused, withBody } from '../route-table';
 import { invitationTerms, simpleFiltersOf } from './filter-terms';
@@ -33,13 +33,17 @@ import { username } from './resource-support';
  */
 function handleListInvitations(r: ApiRequest): Response {
   const user = r.user();
-  checkListQuery(r);
+  const bounded = checkListQuery(r);
+  if (!bounded.ok) return refused(r, bounded);
   const ctx = r.orgContext();
-  const allowed = mayListInOrganization(r.state, user, ctx);
+  if (!ctx.ok) return refused(r, ctx);
+  const allowed = mayListInOrganization(r.state, user, ctx.value);
   if (!allowed.ok) return refused(r, allowed);
-  let rows = [...r.state.invitations.values()].filter((i) => invitationListed(r.state, user, ctx, i));
+  const listed = [...r.state.invitations.values()].filter((i) =>
+    invitationListed(r.state, user, ctx.value, i),
+  );
   const terms = invitationTerms(r.state);
-  rows = queryList(r, rows, {
+  const rows = queryList(r, listed, {
     terms,
     simpleFilters: simpleFiltersOf('/api/invitations'),
     search: [(i) => username(r, i.owner_id)],
@@ -49,15 +53,14 @@ function handleListInvitations(r: ApiRequest): Response {
     },
     defaultOrder: '-created_date',
   });
-  return cvatJson(
-    r.c,
-    paginate(r, rows, (i) => invitationRead(r.state, i, r.now)),
-  );
+  return rows.ok ? pageAnswer(r, rows.value, (i) => invitationRead(r.state, i, r.now)) : refused(r, rows);
 }
 
 function handleCreateInvitation(r: ApiRequest<InvitationWriteRequest>): Response {
   const user = r.user();
-  const org = mayInvite(r.state, user, r.orgContext());
+  const ctx = r.orgContext();
+  if (!ctx.ok) return refused(r, ctx);
+  const org = mayInvite(r.state, user, ctx.value);
   if (!org.ok) return refused(r, org);
   const body = r.body();
   if (!body.ok) return refused(r, body);

@@ -1,3 +1,4 @@
+import type { Result } from '../../domain/errors';
 import type { ApiRequest } from '../api';
 import { type FilterTerms, orderingOf } from '../json-logic-columns';
 import { jsonLogicFilter } from '../json-logic-filter';
@@ -23,9 +24,17 @@ export interface ListQuery<T> {
  * SimpleFilter (a 400 naming every refused value), SearchFilter, OrderingFilter, JsonLogicFilter. The
  * caller checks the query's bounds first (checkListQuery, right after authentication).
  */
-export function queryList<T>(r: ApiRequest, items: T[], list: ListQuery<T>): T[] {
-  let out = applySimpleFilters(items, (name) => r.query(name), list.simpleFilters, list.terms, r.state);
-  out = searchFilter(out, r.query('search'), list.search);
-  out = sortBy(out, r.query('sort'), list.ordering ?? orderingOf(list.terms), list.defaultOrder);
-  return jsonLogicFilter(out, r.query('filter'), list.terms);
+export function queryList<T>(r: ApiRequest, items: T[], list: ListQuery<T>): Result<T[]> {
+  const simple = applySimpleFilters(items, (name) => r.query(name), list.simpleFilters, list.terms, r.state);
+  if (!simple.ok) return simple;
+  const searched = searchFilter(simple.value, r.query('search'), list.search);
+  if (!searched.ok) return searched;
+  const sorted = sortBy(
+    searched.value,
+    r.query('sort'),
+    list.ordering ?? orderingOf(list.terms),
+    list.defaultOrder,
+  );
+  if (!sorted.ok) return sorted;
+  return jsonLogicFilter(sorted.value, r.query('filter'), list.terms);
 }

@@ -26,7 +26,7 @@ import {
 import { membershipRead, organizationRead } from '../../domain/serializers';
 import type { ApiRequest, RouteDeps } from '../api';
 import type { Kernel } from '../deps';
-import { checkListQuery, paginate } from '../pagination';
+import { checkListQuery, pageAnswer } from '../pagination';
 import { cvatJson, noContent } from '../respond';
 import { byId, type RouteSpec, refused, registerRoutes, withBody } from '../route-table';
 import { membershipTerms, organizationTerms, simpleFiltersOf } from './filter-terms';
@@ -37,18 +37,16 @@ import { username } from './resource-support';
 /** OrganizationViewSet: the query's bounds first (after authentication), then its filter backends. */
 function handleListOrganizations(r: ApiRequest): Response {
   const user = r.user();
-  checkListQuery(r);
-  let orgs = [...r.state.organizations.values()].filter((o) => isMember(r.state, user, o.id));
-  orgs = queryList(r, orgs, {
+  const bounded = checkListQuery(r);
+  if (!bounded.ok) return refused(r, bounded);
+  const mine = [...r.state.organizations.values()].filter((o) => isMember(r.state, user, o.id));
+  const orgs = queryList(r, mine, {
     terms: organizationTerms(r.state),
     simpleFilters: simpleFiltersOf('/api/organizations'),
     search: [(o) => o.name, (o) => username(r, o.owner_id), (o) => o.slug],
     defaultOrder: '-id',
   });
-  return cvatJson(
-    r.c,
-    paginate(r, orgs, (o) => organizationRead(r.state, o)),
-  );
+  return orgs.ok ? pageAnswer(r, orgs.value, (o) => organizationRead(r.state, o)) : refused(r, orgs);
 }
 
 function handleCreateOrganization(r: ApiRequest<OrganizationWriteRequest>): Response {
@@ -93,21 +91,22 @@ function handleDestroyOrganization(r: ApiRequest): Response {
 /** MembershipViewSet: the query's bounds, the organization context, then its filter backends. */
 function handleListMemberships(r: ApiRequest): Response {
   const user = r.user();
-  checkListQuery(r);
+  const bounded = checkListQuery(r);
+  if (!bounded.ok) return refused(r, bounded);
   const ctx = r.orgContext();
-  const allowed = mayListInOrganization(r.state, user, ctx);
+  if (!ctx.ok) return refused(r, ctx);
+  const allowed = mayListInOrganization(r.state, user, ctx.value);
   if (!allowed.ok) return refused(r, allowed);
-  let rows = [...r.state.memberships.values()].filter((m) => membershipListed(r.state, user, ctx, m));
-  rows = queryList(r, rows, {
+  const listed = [...r.state.memberships.values()].filter((m) =>
+    membershipListed(r.state, user, ctx.value, m),
+  );
+  const rows = queryList(r, listed, {
     terms: membershipTerms(r.state),
     simpleFilters: simpleFiltersOf('/api/memberships'),
     search: [(m) => username(r, m.user_id)],
     defaultOrder: '-id',
   });
-  return cvatJson(
-    r.c,
-    paginate(r, rows, (m) => membershipRead(r.state, m)),
-  );
+  return rows.ok ? pageAnswer(r, rows.value, (m) => membershipRead(r.state, m)) : refused(r, rows);
 }
 
 /** The membership the path names, if the caller is a member of its organization. */

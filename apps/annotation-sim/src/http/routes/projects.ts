@@ -40,7 +40,9 @@ function handleListProjects(r: ApiRequest): Response {
 
 function handleCreateProject(r: ApiRequest<ProjectWriteRequest>): Response {
   const user = r.user();
-  const ctx = r.orgContext();
+  const context = r.orgContext();
+  if (!context.ok) return refused(r, context);
+  const ctx = context.value;
   const allowed = mayCreate(r.state, user, ctx);
   if (!allowed.ok) return refused(r, allowed);
   return createResource(

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { ok, type Result } from '../../domain/errors';
 import { countPoll, findJob } from '../../domain/events/export';
 import { eventsOf } from '../../domain/events/state';
 import { countRequestPoll, findRequest } from '../../domain/requests/lifecycle';
@@ -13,7 +14,7 @@ import {
 import { requestsOf } from '../../domain/requests/state';
 import type { ApiRequest } from '../api';
 import { nonModelJsonLogicFilter } from '../json-logic-non-model';
-import { checkListQuery, paginate } from '../pagination';
+import { checkListQuery, pageAnswer } from '../pagination';
 import { sortKeys } from '../query-limits';
 import { cvatJson, djangoHtml, emptyBody } from '../respond';
 import { type RouteSpec, refused } from '../route-table';
@@ -82,11 +83,13 @@ const FILTER_FIELDS = [
 const SIMPLE_FILTERS = [...FILTER_FIELDS, 'org', 'org_id'] as const;
 
 /** `sort=`: CVAT's requests ordering (one direction for the whole list: any `-` makes it descending). */
-function sortEntries(entries: RequestEntry[], sort: string | undefined): RequestEntry[] {
+function sortEntries(entries: RequestEntry[], sort: string | undefined): Result<RequestEntry[]> {
   const raw = sort ?? '-created_date';
   // Read before the keys are deduplicated: `created_date,-created_date` is descending too.
   const descending = raw.split(',').some((k) => k.trim().startsWith('-'));
-  const fields = sortKeys(raw)
+  const keys = sortKeys(raw);
+  if (!keys.ok) return keys;
+  const fields = keys.value
     .map((k) => k.replace(/^-/, ''))
     .filter((k) => ['created_date', 'status', 'action'].includes(k));
   const value = (e: RequestEntry, f: string): string | number =>
@@ -99,13 +102,14 @@ function sortEntries(entries: RequestEntry[], sort: string | undefined): Request
     }
     return 0;
   });
-  return descending ? sorted.reverse() : sorted;
+  return ok(descending ? sorted.reverse() : sorted);
 }
 
 /** `GET /api/requests`: the caller's own requests, filtered, sorted (newest first) and paginated. */
 function handleListRequests(r: ApiRequest): Response {
   const user = r.user();
-  checkListQuery(r);
+  const bounded = checkListQuery(r);
+  if (!bounded.ok) return refused(r, bounded);
   const src = sources(r);
   let entries = ownEntries(src, user.id);
   for (const name of SIMPLE_FILTERS) {
@@ -118,12 +122,10 @@ function handleListRequests(r: ApiRequest): Response {
   const fields = Object.fromEntries(
     FILTER_FIELDS.map((name) => [name, (e: RequestEntry) => e.fields[name]]),
   ) as Record<string, (e: RequestEntry) => unknown>;
-  entries = nonModelJsonLogicFilter(entries, r.query('filter'), fields);
-  entries = sortEntries(entries, r.query('sort'));
-  return cvatJson(
-    r.c,
-    paginate(r, entries, (e) => e.render()),
-  );
+  const filtered = nonModelJsonLogicFilter(entries, r.query('filter'), fields);
+  if (!filtered.ok) return refused(r, filtered);
+  const sorted = sortEntries(filtered.value, r.query('sort'));
+  return sorted.ok ? pageAnswer(r, sorted.value, (e) => e.render()) : refused(r, sorted);
 }
 
 // Fault rules can target one request by `resource`, its id (`action=create&target=task&target_id=*`).

@@ -5,7 +5,7 @@ import type { CommentRec, IssueRec, JobRec, ProjectRec, TaskRec } from '../../do
 import type { MutationContext } from '../../domain/mutation';
 import { type LabelInput, mayAccess, mayList } from '../../domain/resource-rules';
 import type { ApiRequest } from '../api';
-import { checkListQuery, paginate } from '../pagination';
+import { checkListQuery, pageAnswer } from '../pagination';
 import { cvatJson, noContent } from '../respond';
 import { refused } from '../route-table';
 import { filterTermsOf } from './filter-terms';
@@ -41,24 +41,23 @@ export interface ListSpec<T extends AnyRec> extends RecordSpec<T> {
  */
 export function listResources<T extends AnyRec>(r: ApiRequest, spec: ListSpec<T>): Response {
   const user = r.user();
-  checkListQuery(r);
+  const bounded = checkListQuery(r);
+  if (!bounded.ok) return refused(r, bounded);
   const ctx = r.orgContext();
-  const allowed = mayList(r.state, user, ctx);
+  if (!ctx.ok) return refused(r, ctx);
+  const allowed = mayList(r.state, user, ctx.value);
   if (!allowed.ok) return refused(r, allowed);
-  let items = [...spec.map(r).values()].filter((rec) =>
-    resourceVisible(r.state, user, ctx, { kind: spec.kind, rec } as Resource),
+  const visible = [...spec.map(r).values()].filter((rec) =>
+    resourceVisible(r.state, user, ctx.value, { kind: spec.kind, rec } as Resource),
   );
   // CVAT's ordering_fields are its filter_fields: dates in time order, booleans false first.
-  items = queryList(r, items, {
+  const items = queryList(r, visible, {
     terms: filterTermsOf<T>(r.state, spec.kind),
     simpleFilters: spec.simpleFilters,
     search: spec.search.map((f) => (rec: T) => f(r, rec)),
     defaultOrder: '-id',
   });
-  return cvatJson(
-    r.c,
-    paginate(r, items, (rec) => spec.serialize(r, rec)),
-  );
+  return items.ok ? pageAnswer(r, items.value, (rec) => spec.serialize(r, rec)) : refused(r, items);
 }
 
 /**

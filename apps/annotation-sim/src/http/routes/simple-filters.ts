@@ -1,4 +1,4 @@
-import { ApiFailure } from '../../domain/errors';
+import { fail, ok, type Result } from '../../domain/errors';
 import { PyInt, type PythonJson } from '../../domain/python-json';
 import type { AnnotationState } from '../../domain/state';
 import { columnOf, type FilterTerms } from '../json-logic-columns';
@@ -142,7 +142,7 @@ export function applySimpleFilters<T>(
   filters: SimpleFilters,
   terms: FilterTerms<T>,
   state: AnnotationState,
-): T[] {
+): Result<T[]> {
   const errors: Record<string, string[]> = {};
   const tests: ((item: T) => boolean)[] = [];
   for (const [name, filter] of filters) {
@@ -155,6 +155,6 @@ export function applySimpleFilters<T>(
     const wanted = column.prepare(cleaned.value, '==');
     tests.push((item) => wanted !== undefined && column.read(item) === wanted);
   }
-  if (Object.keys(errors).length > 0) throw new ApiFailure({ code: 'INVALID', errors });
-  return tests.length === 0 ? items : items.filter((item) => tests.every((test) => test(item)));
+  if (Object.keys(errors).length > 0) return fail({ code: 'INVALID', errors });
+  return ok(tests.length === 0 ? items : items.filter((item) => tests.every((test) => test(item))));
 }

@@ -42,7 +42,9 @@ function handleListTasks(r: ApiRequest): Response {
 
 function handleCreateTask(r: ApiRequest<TaskWriteRequest>): Response {
   const user = r.user();
-  const ctx = r.orgContext();
+  const context = r.orgContext();
+  if (!context.ok) return refused(r, context);
+  const ctx = context.value;
   const allowed = mayCreate(r.state, user, ctx);
   if (!allowed.ok) return refused(r, allowed);
   return createResource(

@@ -22,7 +22,7 @@ import { webhookEventsFor, webhookFields } from '../../domain/webhooks';
 import type { ApiRequest } from '../api';
 import type { AppDeps, Kernel } from '../deps';
 import type { FilterTerms } from '../json-logic-columns';
-import { checkListQuery, paginate } from '../pagination';
+import { checkListQuery, pageAnswer } from '../pagination';
 import { cvatJson, noContent } from '../respond';
 import { byId, type RouteSpec, refused, registerRoutes, withBody } from '../route-table';
 import { simpleFiltersOf } from './filter-terms';
@@ -43,7 +43,8 @@ function loadDelivery(r: ApiRequest, deps: AppDeps, w: WebhookRec): Result<Deliv
 
 /** `permission_classes=[]`: anonymous callers are fine, but bad credentials are still 401. */
 function handleRetrieveEvents(r: ApiRequest): Response {
-  r.optionalAuth();
+  const auth = r.optionalAuth();
+  if (!auth.ok) return refused(r, auth);
   const events = webhookEventsFor(r.query('type') ?? 'all');
   return events.ok ? cvatJson(r.c, events.value) : refused(r, events);
 }
@@ -66,21 +67,20 @@ function webhookTerms(r: ApiRequest): FilterTerms<WebhookRec> {
 
 function handleListWebhooks(r: ApiRequest): Response {
   const user = r.user();
-  checkListQuery(r);
+  const bounded = checkListQuery(r);
+  if (!bounded.ok) return refused(r, bounded);
   const ctx = r.orgContext();
-  const allowed = mayListWebhooks(r.state, user, ctx);
+  if (!ctx.ok) return refused(r, ctx);
+  const allowed = mayListWebhooks(r.state, user, ctx.value);
   if (!allowed.ok) return refused(r, allowed);
-  let items = [...r.state.webhooks.values()].filter((w) => webhookVisible(r.state, user, ctx, w));
-  items = queryList(r, items, {
+  const visible = [...r.state.webhooks.values()].filter((w) => webhookVisible(r.state, user, ctx.value, w));
+  const items = queryList(r, visible, {
     terms: webhookTerms(r),
     simpleFilters: simpleFiltersOf('/api/webhooks'),
     search: [(w) => w.target_url, (w) => username(r, w.owner_id), (w) => w.description],
     defaultOrder: '-id',
   });
-  return cvatJson(
-    r.c,
-    paginate(r, items, (w) => webhookRead(r.state, w)),
-  );
+  return items.ok ? pageAnswer(r, items.value, (w) => webhookRead(r.state, w)) : refused(r, items);
 }
 
 /** PUT: the create fields but the write-once `type` and `project_id` (ignored when sent). */
@@ -106,13 +106,20 @@ function webhookClaim(data: unknown): WebhookClaim {
 function handleCreateWebhook(r: ApiRequest<WebhookWriteRequest>, deps: AppDeps): Response {
   const user = r.user();
   const ctx = r.orgContext();
+  if (!ctx.ok) return refused(r, ctx);
   const data = r.parsedBody();
   if (!data.ok) return refused(r, data);
-  const project = mayCreateWebhook(r.state, user, ctx, webhookClaim(data.value));
+  const project = mayCreateWebhook(r.state, user, ctx.value, webhookClaim(data.value));
   if (!project.ok) return refused(r, project);
   const body = r.bodyFrom(data.value);
   if (!body.ok) return refused(r, body);
-  const creation = webhookCreation(user, ctx, project.value, body.value, deps.quirks.webhookConstraint500);
+  const creation = webhookCreation(
+    user,
+    ctx.value,
+    project.value,
+    body.value,
+    deps.quirks.webhookConstraint500,
+  );
   if (!creation.ok) return refused(r, creation);
   return cvatJson(r.c, webhookRead(r.state, createWebhook(r.state, r.now, user.id, creation.value)), 201);
 }
@@ -151,7 +158,7 @@ async function handlePing(r: ApiRequest, deps: AppDeps): Promise<Response> {
 
 function handleListDeliveries(r: ApiRequest): Response {
   const w = loadWebhook(r, 'view');
-  return w.ok ? cvatJson(r.c, paginate(r, deliveriesOf(r.state, w.value), deliveryRead)) : refused(r, w);
+  return w.ok ? pageAnswer(r, deliveriesOf(r.state, w.value), deliveryRead) : refused(r, w);
 }
 
 function handleRetrieveDelivery(r: ApiRequest, deps: AppDeps): Response {
