@@ -62,12 +62,12 @@ import {
 import { routeChange } from './domain/webhooks';
 import { keptAsBytes } from './http/api';
 import {
-  cvatJson,
   DJANGO_400_PAGE,
   DJANGO_404_PAGE,
   DJANGO_500_PAGE,
   djangoErrorResponse,
-  PERMISSION_DENIED,
+  renderApiError,
+  renderFaultError,
 } from './http/respond';
 
 export const SIMULATOR_NAME = 'annotation-sim';
@@ -146,15 +146,6 @@ const STATUS_BY_NAME: Record<string, number> = {
   THROTTLED: 429,
   SERVER_ERROR: 500,
   UNAVAILABLE: 503,
-};
-const DEFAULT_DETAIL: Record<number, string> = {
-  400: 'Invalid input.',
-  401: 'Authentication credentials were not provided.',
-  403: PERMISSION_DENIED,
-  404: 'Not found.',
-  409: 'This resource is currently busy with another operation. Please try again in a moment.',
-  429: 'Request was throttled.',
-  503: 'Service temporarily unavailable, try again later.',
 };
 
 /** The events API's state: a part of every world, kept in snapshots. */
@@ -344,14 +335,7 @@ export function createAnnotationDefinition(
         .strict(),
     renderFaultError(c: Context, error: FaultErrorEffect) {
       const status = typeof error.status === 'number' ? error.status : (STATUS_BY_NAME[error.status] ?? 500);
-      if (status === 500 && error.message === undefined) return djangoErrorResponse(c, 500, DJANGO_500_PAGE);
-      const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Token' } : {};
-      return cvatJson(
-        c,
-        { detail: error.message ?? DEFAULT_DETAIL[status] ?? 'A server error occurred.' },
-        status,
-        headers,
-      );
+      return renderFaultError(c, status, error.message);
     },
     domainEffects: annotationEffects.schemas,
     controlOpenApiPaths: {
@@ -379,7 +363,7 @@ export function createAnnotationDefinition(
     renderNotFound(c: Context) {
       const path = c.req.path.replace(/^\/_ns\/[^/]+/, '');
       if (knownRoutes.some((r) => r.re.test(path))) {
-        return cvatJson(c, { detail: `Method "${c.req.method}" not allowed.` }, 405);
+        return renderApiError(c, { code: 'METHOD_NOT_ALLOWED', method: c.req.method });
       }
       return djangoErrorResponse(c, 404, DJANGO_404_PAGE);
     },

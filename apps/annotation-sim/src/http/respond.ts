@@ -138,6 +138,41 @@ function bounded<T>(body: T): T {
   return body;
 }
 
+/** The detail DRF's exception of each status gives by default (`APIException.default_detail`). */
+const DEFAULT_DETAIL: Readonly<Record<number, string>> = {
+  400: 'Invalid input.',
+  409: 'This resource is currently busy with another operation. Please try again in a moment.',
+  429: 'Request was throttled.',
+  503: 'Service temporarily unavailable, try again later.',
+};
+
+/**
+ * An injected fault's answer (a fault rule's `error` effect): the status with `message` as DRF's
+ * `detail`, or that status's default detail. The statuses `renderApiError` knows (401, 403, 404) are
+ * its answers, headers included; a 500 without a message is Django's error page.
+ */
+export function renderFaultError(c: Context, status: number, message: string | undefined): Response {
+  switch (status) {
+    case 401:
+      return renderApiError(
+        c,
+        message === undefined
+          ? { code: 'NOT_AUTHENTICATED' }
+          : { code: 'AUTHENTICATION_FAILED', detail: message },
+      );
+    case 403:
+      return renderApiError(c, {
+        code: 'PERMISSION_DENIED',
+        ...(message === undefined ? {} : { detail: message }),
+      });
+    case 404:
+      return renderApiError(c, { code: 'NOT_FOUND', detail: message ?? 'Not found.' });
+    case 500:
+      if (message === undefined) return djangoErrorResponse(c, 500, DJANGO_500_PAGE);
+  }
+  return cvatJson(c, { detail: message ?? DEFAULT_DETAIL[status] ?? 'A server error occurred.' }, status);
+}
+
 /**
  * The one place domain errors become HTTP: DRF's bodies and statuses. Authentication failures carry
  * `WWW-Authenticate: Token` because TokenAuthentication is CVAT's first authentication class.
