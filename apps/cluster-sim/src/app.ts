@@ -1,4 +1,11 @@
-import { createSimKernel, type KernelOptions, serve, type World } from '@sims/sim-core';
+import {
+  createSimKernel,
+  type KernelOptions,
+  type RunningServer,
+  type SimKernel,
+  serve,
+  type World,
+} from '@sims/sim-core';
 import { createClusterDefinition } from './definition';
 import type { ClusterState, Settings } from './domain/state';
 import { registerApiRoutes } from './http/routes';
@@ -6,6 +13,16 @@ import { registerApiRoutes } from './http/routes';
 export interface ClusterSimOptions extends KernelOptions {
   /** Settings every new world starts with (timing, strictness, quota, auth principals, …). */
   settings?: Partial<Settings>;
+}
+
+/** A cluster simulator in-process: its app, kernel and worlds. */
+export interface ClusterSim {
+  app: SimKernel<ClusterState>['app'];
+  kernel: SimKernel<ClusterState>;
+  namespaces: SimKernel<ClusterState>['namespaces'];
+  /** The world of a namespace (default `default`), for in-process tests. */
+  world(namespace?: string): World<ClusterState>;
+  close(): void;
 }
 
 /**
@@ -16,7 +33,7 @@ export interface ClusterSimOptions extends KernelOptions {
  * const sim = createClusterSim({ clock: { mode: 'manual' } });
  * await sim.app.request('/_sim/seed', { method: 'POST', body: JSON.stringify({ clusters: [...] }) });
  */
-export function createClusterSim(options: ClusterSimOptions = {}) {
+export function createClusterSim(options: ClusterSimOptions = {}): ClusterSim {
   const def = createClusterDefinition({ settings: options.settings });
   const kernel = createSimKernel(def, options);
   // Built on the first request: zod's toJSONSchema takes ~10 ms, which every start paid. The module is
@@ -31,13 +48,19 @@ export function createClusterSim(options: ClusterSimOptions = {}) {
     app: kernel.app,
     kernel,
     namespaces: kernel.namespaces,
-    /** The world of a namespace (default `default`), for in-process tests. */
-    world: (namespace = 'default'): World<ClusterState> => kernel.namespaces.get(namespace),
+    world: (namespace = 'default') => kernel.namespaces.get(namespace),
     close: () => kernel.close(),
   };
 }
 
-export type ClusterSim = ReturnType<typeof createClusterSim>;
+/** A cluster simulator on a socket. */
+export interface StartedClusterSim extends ClusterSim {
+  url: string;
+  port: number;
+  host: string;
+  server: RunningServer['server'];
+  close(): Promise<void>;
+}
 
 /**
  * Starts a cluster simulator on a socket (default 127.0.0.1 and a free port).
@@ -46,7 +69,9 @@ export type ClusterSim = ReturnType<typeof createClusterSim>;
  * const sim = await startClusterSim({ port: 0 });
  * // point a client at sim.url, then: await sim.close();
  */
-export async function startClusterSim(options: ClusterSimOptions & { port?: number; host?: string } = {}) {
+export async function startClusterSim(
+  options: ClusterSimOptions & { port?: number; host?: string } = {},
+): Promise<StartedClusterSim> {
   const sim = createClusterSim(options);
   const running = await serve(sim.app, { port: options.port ?? 0, host: options.host });
   return {
@@ -61,5 +86,3 @@ export async function startClusterSim(options: ClusterSimOptions & { port?: numb
     },
   };
 }
-
-export type StartedClusterSim = Awaited<ReturnType<typeof startClusterSim>>;
