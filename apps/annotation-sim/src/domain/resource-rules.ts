@@ -18,9 +18,13 @@ export type Fields = Record<string, unknown>;
  * A related object by primary key (`undefined` when the field is absent or null), or DRF's
  * `Invalid pk "N" - object does not exist.` on the field.
  */
-export function relatedPk<T>(map: Map<number, T>, field: string, id: unknown): Result<T | undefined> {
+export function relatedPk<T>(
+  map: Map<number, T>,
+  field: string,
+  id: number | null | undefined,
+): Result<T | undefined> {
   if (id === undefined || id === null) return ok(undefined);
-  const rec = map.get(id as number);
+  const rec = map.get(id);
   if (rec === undefined)
     return fail({
       code: 'INVALID',
@@ -30,7 +34,11 @@ export function relatedPk<T>(map: Map<number, T>, field: string, id: unknown): R
 }
 
 /** The users a body names in `fields` (e.g. `owner_id`, `assignee_id`) exist, checked in that order. */
-export function usersExist(state: AnnotationState, v: Fields, fields: readonly string[]): Result<void> {
+export function usersExist<K extends string>(
+  state: AnnotationState,
+  v: { readonly [F in K]?: number | null },
+  fields: readonly K[],
+): Result<void> {
   for (const field of fields) {
     const user = relatedPk(state.users, field, v[field]);
     if (!user.ok) return user;
