@@ -1,6 +1,7 @@
-import { BlueGreenPhase, Cluster, NodePool, OperationType, RpcCode } from '@sims/cluster-schema';
+import { BlueGreenPhase, NodePool, OperationType, RpcCode } from '@sims/cluster-schema';
 import { lazy } from '@sims/sim-core';
 import * as z from 'zod';
+import { pendingChangeSchema } from './pending-change';
 
 /**
  * An operation record as a snapshot holds it (state.ts `OperationRecord`), every field typed: an import
@@ -11,29 +12,7 @@ import * as z from 'zod';
 export const operationSnapshotSchema = lazy(() => {
   const time = z.number();
   const count = z.int().nonnegative();
-  const change = z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('updatePool'), desired: NodePool }).strict(),
-    z.object({ kind: z.literal('setPool'), fields: NodePool }).strict(),
-    z.object({ kind: z.literal('rollbackPool'), restore: NodePool }).strict(),
-    z.object({ kind: z.literal('upgradeMaster'), version: z.string() }).strict(),
-    z.object({ kind: z.literal('setLocations'), locations: z.array(z.string()), hash: z.string() }).strict(),
-    z
-      .object({ kind: z.literal('setCluster'), fields: Cluster, recreatesNodes: z.boolean().optional() })
-      .strict(),
-    z.object({ kind: z.literal('startIpRotation'), credentials: z.boolean(), endpoint: z.string() }).strict(),
-    z
-      .object({
-        kind: z.enum([
-          'createPool',
-          'deletePool',
-          'createCluster',
-          'deleteCluster',
-          'completeIpRotation',
-          'none',
-        ]),
-      })
-      .strict(),
-  ]);
+  const change = pendingChangeSchema();
   const plan = z.discriminatedUnion('mode', [
     z.object({ mode: z.literal('time'), runningAt: time, doneAt: time }).strict(),
     z.object({ mode: z.literal('polls'), polls: z.int().positive(), seen: count }).strict(),

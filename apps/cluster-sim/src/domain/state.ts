@@ -9,6 +9,7 @@ import type {
 } from '@sims/cluster-schema';
 import type { WorldBudget } from '@sims/sim-core';
 import type { z } from 'zod';
+import type { PendingChange } from './pending-change';
 
 export type NodePoolShape = z.infer<typeof NodePool>;
 export type ClusterShape = z.infer<typeof Cluster>;
@@ -143,32 +144,7 @@ export interface Rollout {
   startedAt: number;
 }
 
-/** What an operation does to its target when it completes. */
-export type PendingChange =
-  | { kind: 'updatePool'; desired: NodePoolShape }
-  /** Fields of the pool replaced when the operation is DONE (setSize, setManagement, setAutoscaling). */
-  | { kind: 'setPool'; fields: Partial<NodePoolShape> }
-  /** A rollback: the pool's nodes are all back on `restore` when DONE. */
-  | { kind: 'rollbackPool'; restore: NodePoolShape }
-  | { kind: 'createPool' }
-  | { kind: 'deletePool' }
-  | { kind: 'createCluster' }
-  | { kind: 'deleteCluster' }
-  | { kind: 'upgradeMaster'; version: string }
-  /** The cluster's node zones (desiredLocations): every pool moves to them when DONE. */
-  | { kind: 'setLocations'; locations: string[]; hash: string }
-  /** Top-level fields of the cluster replaced when DONE (the cluster setters: labels, policies, services). */
-  | {
-      kind: 'setCluster';
-      fields: Partial<ClusterShape>;
-      /** Every pool's nodes are recreated by the change (network policy on or off): etags move when DONE. */
-      recreatesNodes?: boolean;
-    }
-  /** startIpRotation: the control plane serves on `endpoint` too when DONE. */
-  | { kind: 'startIpRotation'; credentials: boolean; endpoint: string }
-  /** completeIpRotation: the previous endpoint and credentials stop when DONE. */
-  | { kind: 'completeIpRotation' }
-  | { kind: 'none' };
+export type { PendingChange };
 
 export interface OperationFailure {
   /** Fraction in [0, 1] of the work done when it fails. */

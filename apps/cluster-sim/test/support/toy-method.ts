@@ -79,17 +79,10 @@ export const TOY_EDITS: Readonly<Record<string, readonly ToyEdit[]>> = {
       ].join(''),
     },
   ],
-  // 3. The kind of change an operation carries, as the world and a snapshot hold it.
-  'src/domain/state.ts': [
+  // 3. The kind of change an operation carries: its type and its snapshot check, in one schema.
+  'src/domain/pending-change.ts': [
     {
-      anchor: "  | { kind: 'none' };\n",
-      where: 'before',
-      insert: "  | { kind: 'setToyField'; value: string }\n",
-    },
-  ],
-  'src/domain/snapshot-operations.ts': [
-    {
-      anchor: "    z.object({ kind: z.literal('startIpRotation')",
+      anchor: "    z.object({ kind: z.literal('createPool') }).strict(),\n",
       where: 'before',
       insert: "    z.object({ kind: z.literal('setToyField'), value: z.string() }).strict(),\n",
     },
