@@ -71,6 +71,45 @@ describe('simulator plumbing', () => {
     expect(denied.body).toEqual({ detail: 'You do not have permission to perform this action.' });
   });
 
+  it("renders each injected fault status with DRF's default detail, its message, or Django's 500 page", async () => {
+    h = createHarness();
+    const cases: [unknown, string | undefined, number, unknown, Record<string, string>][] = [
+      [
+        401,
+        undefined,
+        401,
+        { detail: 'Authentication credentials were not provided.' },
+        { 'www-authenticate': 'Token' },
+      ],
+      [401, 'Invalid token.', 401, { detail: 'Invalid token.' }, { 'www-authenticate': 'Token' }],
+      ['NOT_FOUND', undefined, 404, { detail: 'Not found.' }, {}],
+      [403, 'nope', 403, { detail: 'nope' }, {}],
+      ['THROTTLED', undefined, 429, { detail: 'Request was throttled.' }, {}],
+      [418, undefined, 418, { detail: 'A server error occurred.' }, {}],
+      [500, 'boom', 500, { detail: 'boom' }, { 'content-type': 'application/vnd.cvat+json' }],
+    ];
+    for (const [status, message, code, body, headers] of cases) {
+      await h.request('DELETE', '/_sim/faults');
+      await h.post('/_sim/faults', {
+        match: { operation: 'projects.list' },
+        effect: { error: { status, ...(message === undefined ? {} : { message }) } },
+      });
+      const res = await h.get('/api/projects', { as: 'admin' });
+      expect([res.status, res.body], String(status)).toEqual([code, body]);
+      for (const [name, value] of Object.entries(headers)) expect(res.headers.get(name)).toBe(value);
+      if (code !== 401) expect(res.headers.get('www-authenticate')).toBeNull();
+    }
+    await h.request('DELETE', '/_sim/faults');
+    await h.post('/_sim/faults', {
+      match: { operation: 'projects.list' },
+      effect: { error: { status: 500 } },
+    });
+    const page = await h.get('/api/projects', { as: 'admin' });
+    expect(page.status).toBe(500);
+    expect(page.headers.get('content-type')).toBe('text/html');
+    expect(page.text).toContain('<title>Server Error (500)</title>');
+  });
+
   it('accepts the delivery and events fault vocabularies and lists the control routes in openapi.json', async () => {
     h = createHarness();
     for (const effect of [{ corruptSignature: true }, { deliveryDelay: '2s' }]) {
