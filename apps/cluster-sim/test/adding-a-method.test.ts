@@ -4,7 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLUSTER, createHarness, type Harness, LOC, OPS, ZONE } from './support/harness';
-import { applyEdit, GENERATED_EDITS, TOY_EDITS, type ToyEdit } from './support/toy-method';
+import { applyEdit, GENERATED_EDITS, READ_EDITS, TOY_EDITS, type ToyEdit } from './support/toy-method';
 
 /**
  * Adding a GKE method takes the files docs/ARCHITECTURE.md lists ("Adding a GKE method"), and only
@@ -36,14 +36,18 @@ function edit(copy: string, edits: Readonly<Record<string, readonly ToyEdit[]>>)
   }
 }
 
-/** The file each numbered step of ARCHITECTURE.md's "Adding a GKE method" names first. */
-function documentedFiles(): string[] {
+/** The numbered lists of ARCHITECTURE.md's "Adding a GKE method": the file each step names first. */
+function documentedLists(): string[][] {
   const doc = readFileSync(join(ROOT, 'docs', 'ARCHITECTURE.md'), 'utf8');
   const section = doc.split(/^## /m).find((s) => s.startsWith('Adding a GKE method\n')) ?? '';
-  return section
-    .split('\n')
-    .filter((line) => /^\d+\. /.test(line))
-    .map((line) => /`((?:src|test)\/[\w./-]+\.ts|FIDELITY\.md)`/.exec(line)?.[1] ?? line);
+  const lists: string[][] = [];
+  for (const line of section.split('\n')) {
+    if (!/^\d+\. /.test(line)) continue;
+    if (line.startsWith('1. ')) lists.push([]);
+    const file = /`((?:src|test)\/[\w./-]+\.ts|FIDELITY\.md)`/.exec(line)?.[1] ?? line;
+    lists[lists.length - 1]?.push(file);
+  }
+  return lists;
 }
 
 let copy: string;
@@ -60,6 +64,7 @@ beforeAll(async () => {
   symlinkSync(join(APP, 'node_modules'), join(copy, 'node_modules'), 'dir');
   edit(copy, GENERATED_EDITS);
   edit(copy, TOY_EDITS);
+  edit(copy, READ_EDITS);
   const app = await import(/* @vite-ignore */ join(copy, 'src', 'index.ts'));
   h = createHarness({}, app.createClusterSim);
   const generated = await import(/* @vite-ignore */ join(copy, 'src', 'http', 'methods.generated.ts'));
@@ -87,9 +92,14 @@ describe('adding a GKE method that starts an operation', () => {
       }
       return before !== readFileSync(join(copy, file), 'utf8');
     });
-    expect(changed.sort()).toEqual([...Object.keys(TOY_EDITS), ...Object.keys(GENERATED_EDITS)].sort());
+    const edited = new Set([GENERATED_EDITS, TOY_EDITS, READ_EDITS].flatMap((e) => Object.keys(e)));
+    expect(changed.sort()).toEqual([...edited].sort());
     // The docs list the same files in the same order, then this test as the method's tests.
-    expect(documentedFiles()).toEqual([...Object.keys(TOY_EDITS), 'test/adding-a-method.test.ts']);
+    const test = 'test/adding-a-method.test.ts';
+    expect(documentedLists()).toEqual([
+      [...Object.keys(TOY_EDITS), test],
+      [...Object.keys(READ_EDITS), test],
+    ]);
   });
 
   it("keeps the discovery table's rules: every RPC has a state, every method a FIDELITY.md row", () => {
@@ -141,6 +151,20 @@ describe('adding a GKE method that starts an operation', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.status).toBe('INVALID_ARGUMENT');
     expect(await toyCalls()).toBe(before + 3);
+  });
+
+  it('answers a read-only method from its row and its domain read', async () => {
+    await h.advance('5s'); // whatever an earlier case left running ends first
+    const set = await h.post(`${CLUSTER}:setToyField`, { toyField: 'read me' });
+    expect(set.status, set.text).toBe(200);
+    await h.advance('5s');
+    const read = await h.get(`${CLUSTER}:getToyInfo`);
+    expect(read.status, read.text).toBe(200);
+    expect(read.body).toEqual({ description: 'read me' });
+    const missing = await h.get(`${LOC}/clusters/nope:getToyInfo`);
+    expect(missing.status).toBe(404);
+    const names = (await h.journal()).map((e) => e.operation);
+    expect(names).toContain('clusters.getToyInfo');
   });
 
   it('is in the OpenAPI document with its request message', async () => {

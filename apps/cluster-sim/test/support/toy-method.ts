@@ -23,6 +23,7 @@ export const GENERATED_EDITS: Readonly<Record<string, readonly ToyEdit[]>> = {
       where: 'after',
       insert: [
         "  { id: 'container.projects.locations.clusters.setToyField', version: 'v1beta1', httpMethod: 'POST', path: 'projects/{projectsId}/locations/{locationsId}/clusters/{clustersId}:setToyField', rpc: 'SetToyField', request: 'SetToyFieldRequest' },\n",
+        "  { id: 'container.projects.locations.clusters.getToyInfo', version: 'v1beta1', httpMethod: 'GET', path: 'projects/{projectsId}/locations/{locationsId}/clusters/{clustersId}:getToyInfo', rpc: 'GetToyInfo', request: 'GetToyInfoRequest' },\n",
         "  { id: 'container.projects.zones.clusters.toyField', version: 'v1beta1', httpMethod: 'POST', path: 'projects/{projectId}/zones/{zone}/clusters/{clusterId}/toyField', rpc: 'SetToyField', request: 'SetToyFieldRequest' },\n",
       ].join(''),
     },
@@ -114,6 +115,56 @@ export const TOY_EDITS: Readonly<Record<string, readonly ToyEdit[]>> = {
       where: 'before',
       insert:
         '| Toy field | `setToyField` starts one UPDATE_CLUSTER operation; its text is the description when DONE. |\n',
+    },
+  ],
+};
+
+/**
+ * A read-only toy, `clusters.getToyInfo` (RPC `GetToyInfo`): the cluster's description, read as it is.
+ * Its edits, by file: the list ARCHITECTURE.md gives for a read-only method.
+ */
+export const READ_EDITS: Readonly<Record<string, readonly ToyEdit[]>> = {
+  // 1. The route row, readOnly, with its response message.
+  'src/http/routes/cluster-setters.ts': [
+    {
+      anchor:
+        "import { clusterJwks, clusterOpenIdConfig, listLocations } from '../../domain/cluster-info';\n",
+      where: 'after',
+      insert: "import { toyInfo } from '../../domain/cluster-info';\n",
+    },
+    {
+      anchor: '/** The simulated RPCs served through the discovery table, by RPC name. */\n',
+      where: 'before',
+      insert:
+        'const GetToyInfoResponse = z.object({ description: z.string().optional() });\n\n' +
+        'function handleGetToyInfo(a: Args<unknown>): Result<unknown, HttpError> {\n' +
+        '  const record = clusterOf(a);\n' +
+        '  return record.ok ? ok(toyInfo(record.value)) : record;\n' +
+        '}\n\n',
+    },
+    {
+      anchor: '      ...rotationSpecs,\n',
+      where: 'before',
+      insert:
+        "      { name: 'clusters.getToyInfo', rpc: 'GetToyInfo', permission: 'container.clusters.get', level: 'cluster', readOnly: true, response: GetToyInfoResponse, handle: handleGetToyInfo },\n",
+    },
+  ],
+  // 2. The read, in the domain file of its family.
+  'src/domain/cluster-info.ts': [
+    {
+      anchor: '\nexport function clusterJwks(',
+      where: 'before',
+      insert:
+        "\n/** getToyInfo: the cluster's description. */\nexport function toyInfo(record: ClusterRecord) {\n  return { description: record.cluster.description };\n}\n",
+    },
+  ],
+  // 3. What is faithful.
+  'FIDELITY.md': [
+    {
+      anchor: '| `container.projects.locations.clusters.setLegacyAbac` |',
+      where: 'before',
+      insert:
+        '| `container.projects.locations.clusters.getToyInfo` | v1beta1 | `GET projects/{projectsId}/locations/{locationsId}/clusters/{clustersId}:getToyInfo` | GetToyInfo | simulated (toy field, below) |\n',
     },
   ],
 };
