@@ -8,9 +8,11 @@ import { applyEdit, GENERATED_EDITS, READ_EDITS, TOY_EDITS, type ToyEdit } from 
 
 /**
  * Adding a GKE method takes the files docs/ARCHITECTURE.md lists ("Adding a GKE method"), and only
- * those: a copy of the app gets the toy method `clusters.setToyField` (support/toy-method.ts) by plain
- * text edits of those files, is loaded as it is (its `@sims/*` imports resolve to this repository's
- * sources through the app's node_modules), and serves the method end to end.
+ * those: a copy of the app gets two toy methods (support/toy-method.ts), `clusters.setToyField`, which
+ * starts an operation, and the read-only `clusters.getToyInfo`, by plain text edits of those files; the
+ * copy is loaded as it is (its `@sims/*` imports resolve to this repository's sources through the app's
+ * node_modules) and serves both end to end. The copy is not type-checked (tsc would take most of a
+ * minute); the edits are written as a maintainer would, and typecheck covers the real files.
  */
 
 const APP = join(dirname(fileURLToPath(import.meta.url)), '..');
