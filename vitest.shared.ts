@@ -17,10 +17,18 @@ const CONDITIONS = [SOURCE_CONDITION, 'module', 'node', 'development|production'
  * - contract:  test/contract/**\/*.test.ts (pact; needs the forks pool for pact's native library)
  * - container: test/container/**\/*.test.ts (needs a Docker engine)
  * - e2e:       test/e2e/**\/*.test.ts (browser tests in headless Chromium, /usr/bin/chromium or $SIMS_CHROMIUM)
- * Each package script picks one project and writes vitest's JSON report to .reports/<project>.json,
+ * - isolated:  src/**\/*.isolated.test.ts and test/**\/*.isolated.test.ts: unit tests that replace a module
+ *              (`vi.mock`) and so need a module graph of their own; a package that has them runs
+ *              `--project unit --project isolated`
+ * Each package script picks its projects and writes vitest's JSON report to .reports/<project>.json,
  * which .ci/run sums into its closing `N passed, N failed` line.
+ *
+ * `shareModules: true` runs the unit project's files in one module graph per worker (vitest's
+ * `isolate: false`): the simulators' modules (zod schemas, route tables) are imported once, not once per
+ * file, which took a third of the apps' unit time (docs/decisions/0022). Their tests keep no state in
+ * modules (a file's simulator is made by its own factory call), so no file sees another's.
  */
-export function defineSimsVitestConfig() {
+export function defineSimsVitestConfig(options: { shareModules?: boolean } = {}) {
   return defineConfig({
     resolve: { conditions: CONDITIONS },
     ssr: { resolve: { conditions: CONDITIONS } },
@@ -37,6 +45,21 @@ export function defineSimsVitestConfig() {
           test: {
             name: 'unit',
             include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+            exclude: [
+              'test/contract/**',
+              'test/container/**',
+              'test/e2e/**',
+              '**/*.isolated.test.ts',
+              '**/node_modules/**',
+            ],
+            isolate: !options.shareModules,
+          },
+        },
+        {
+          extends: true,
+          test: {
+            name: 'isolated',
+            include: ['src/**/*.isolated.test.ts', 'test/**/*.isolated.test.ts'],
             exclude: ['test/contract/**', 'test/container/**', 'test/e2e/**', '**/node_modules/**'],
           },
         },

@@ -1,3 +1,3 @@
 import { defineSimsVitestConfig } from '../../vitest.shared.ts';
 
-export default defineSimsVitestConfig();
+export default defineSimsVitestConfig({ shareModules: true });
