@@ -1,4 +1,5 @@
 import { createSimKernel, type KernelOptions, type RunningServer, serve, type World } from '@sims/sim-core';
+import { createAnnotationDefinition, deliveryOf, type StateExtension } from './definition';
 import type { DeliveryEngine, DeliveryOptions } from './delivery/engine';
 import type { WebhookSender } from './delivery/sender';
 import type { AnnotationState, ChangeListener, Compat } from './domain/state';
@@ -13,7 +14,6 @@ import { registerOrganizationRoutes } from './http/routes/organizations';
 import { requestRoutes } from './http/routes/requests';
 import { registerResourceRoutes } from './http/routes/resources';
 import { registerWebhookRoutes } from './http/routes/webhooks';
-import { createAnnotationDefinition, deliveryOf, type StateExtension } from './simulator';
 
 export interface AnnotationSimOptions extends KernelOptions {
   /** The seeded superuser (default `admin` / `admin`); false for none. */

@@ -10,6 +10,7 @@ export type {
   WebhooksView,
   WebhookView,
 } from './control/views';
+export { createAnnotationDefinition, SIMULATOR_NAME, SIMULATOR_VERSION } from './definition';
 export type { EgressPolicy, EgressResolver, EgressSettings } from './delivery/egress';
 export { EGRESS_POLICIES } from './delivery/egress';
 export type { DeliveryEngine, DeliveryOptions, OutboundEntry } from './delivery/engine';
@@ -22,4 +23,3 @@ export { pythonJsonDumps } from './domain/python-json';
 export type { SeedInput } from './domain/seed';
 export { signWebhookBody } from './domain/signing';
 export type { AnnotationState, Compat } from './domain/state';
-export { createAnnotationDefinition, SIMULATOR_NAME, SIMULATOR_VERSION } from './simulator';

@@ -2,8 +2,8 @@
 import { cliKernelOptions, lazyCommand, nodeProcess, runSimulatorCli, SimInputError } from '@sims/sim-core';
 import { startAnnotationSim } from './app';
 import { ANNOTATION_BUDGET_KINDS } from './budget-kinds';
+import { SIMULATOR_NAME, SIMULATOR_VERSION } from './definition';
 import { type EgressSettings, egressSettingsOf } from './delivery/egress';
-import { SIMULATOR_NAME, SIMULATOR_VERSION } from './simulator';
 
 /**
  * `annotation-sim --port 8086 --scenario faults.yaml`: serve, print the ready line, stop on SIGTERM.

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { deliveryIfMade } from '../src/definition';
 import { entryBytes } from '../src/delivery/journal';
 import { DELIVERY_ROWS } from '../src/delivery/rows-budget';
 import { EXPORT_JOBS_TABLE } from '../src/domain/events/export-budget';
@@ -7,7 +8,6 @@ import { eventsOf } from '../src/domain/events/state';
 import { REQUESTS_TABLE } from '../src/domain/requests/budget';
 import { requestsOf } from '../src/domain/requests/state';
 import type { AnnotationState } from '../src/domain/state';
-import { deliveryIfMade } from '../src/simulator';
 import { createHarness, type Harness } from './support/harness';
 
 const KINDS = ['journal', 'events', 'deliveries', 'requests'] as const;

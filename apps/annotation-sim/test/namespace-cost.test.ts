@@ -3,10 +3,10 @@
 // event-store columns and no functions of its own; each is made by its first use, and the control plane,
 // snapshots and deletion see such a namespace as they always did.
 import { afterEach, describe, expect, it } from 'vitest';
+import { deliveryIfMade } from '../src/definition';
 import type { OutboundRequest, OutboundResult } from '../src/delivery/sender';
 import { eventsOf } from '../src/domain/events/state';
 import { TABLES } from '../src/domain/state-tables';
-import { deliveryIfMade } from '../src/simulator';
 import { aWebhook } from './support/builders';
 import { createHarness, type Harness } from './support/harness';
 

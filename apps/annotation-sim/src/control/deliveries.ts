@@ -48,7 +48,7 @@ export interface DeliverySettings {
 
 /**
  * A world's delivery engine as the control routes reach it. It is made by the first delivery
- * (simulator.ts): what only reads answers for a world that has none the empty answers a new engine would
+ * (definition.ts): what only reads answers for a world that has none the empty answers a new engine would
  * give, and makes none.
  */
 export interface DeliveryEngines {

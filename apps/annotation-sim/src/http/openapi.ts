@@ -16,7 +16,7 @@ import {
   WebhookWriteRequest,
 } from '@sims/annotation-schema';
 import * as z from 'zod';
-import { SIMULATOR_VERSION } from '../simulator';
+import { SIMULATOR_VERSION } from '../definition';
 import { simpleFiltersOf } from './routes/filter-terms';
 import { filterSchema } from './routes/simple-filters';
 
