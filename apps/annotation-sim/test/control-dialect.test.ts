@@ -1,4 +1,9 @@
-import { checkControlDialect, handBuiltEnvelopes, type Send } from '@sims/test-support/control-dialect';
+import {
+  appSender,
+  checkControlDialect,
+  handBuiltEnvelopes,
+  KERNEL_ALIASES,
+} from '@sims/test-support/control-dialect';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, TEAM } from './support/harness';
 
@@ -15,20 +20,9 @@ afterEach(() => {
   guarded = undefined;
 });
 
-const sender =
-  (harness: Harness): Send =>
-  (method, path, init = {}) =>
-    Promise.resolve(
-      harness.sim.app.request(`http://localhost${path}`, {
-        method,
-        body: init.body,
-        headers: init.contentType ? { 'content-type': init.contentType } : {},
-      }),
-    );
-
 /** The older forms this simulator still serves, and what replaces each. */
 const ALIASES = {
-  'PUT /_sim/clock': 'PATCH /_sim/clock',
+  ...KERNEL_ALIASES,
   'POST /_sim/requests/complete': 'POST /_sim/requests/{id}/complete',
   'POST /_sim/events/exports/complete': 'POST /_sim/events/exports/{id}/complete',
   'POST /_sim/events/exports/expire-file': 'POST /_sim/events/exports/{id}/expire-file',
@@ -43,8 +37,8 @@ describe("annotation-sim's control plane", () => {
     h = createHarness();
     guarded = createHarness({ adminToken: 'secret' });
     const report = await checkControlDialect({
-      send: sender(h),
-      sendWithoutToken: sender(guarded),
+      send: appSender(h.sim.app),
+      sendWithoutToken: appSender(guarded.sim.app),
       aliases: ALIASES,
     });
     expect(report.violations).toEqual([]);

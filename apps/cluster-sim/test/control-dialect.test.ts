@@ -1,4 +1,9 @@
-import { checkControlDialect, handBuiltEnvelopes, type Send } from '@sims/test-support/control-dialect';
+import {
+  appSender,
+  checkControlDialect,
+  handBuiltEnvelopes,
+  KERNEL_ALIASES,
+} from '@sims/test-support/control-dialect';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './support/harness';
 
@@ -15,22 +20,11 @@ afterEach(async () => {
   guarded = undefined;
 });
 
-const sender =
-  (harness: Harness): Send =>
-  (method, path, init = {}) =>
-    Promise.resolve(
-      harness.sim.app.request(`http://localhost${path}`, {
-        method,
-        body: init.body,
-        headers: init.contentType ? { 'content-type': init.contentType } : {},
-      }),
-    );
-
 /** The older forms this simulator still serves, and what replaces each. */
 const ALIASES = {
+  ...KERNEL_ALIASES,
   'PUT /_sim/settings': 'PATCH /_sim/settings',
   'PUT /_sim/server-config': 'PATCH /_sim/server-config',
-  'PUT /_sim/clock': 'PATCH /_sim/clock',
 };
 
 describe("cluster-sim's control plane", () => {
@@ -42,8 +36,8 @@ describe("cluster-sim's control plane", () => {
     h = createHarness();
     guarded = createHarness({ adminToken: 'secret' });
     const report = await checkControlDialect({
-      send: sender(h),
-      sendWithoutToken: sender(guarded),
+      send: appSender(h.sim.app),
+      sendWithoutToken: appSender(guarded.sim.app),
       aliases: ALIASES,
     });
     expect(report.violations).toEqual([]);

@@ -16,6 +16,26 @@ export type Send = (
   init?: { body?: string; contentType?: string },
 ) => Promise<Response>;
 
+/** Something that answers requests in process, as a Hono app's `request` does. */
+interface InProcessApp {
+  request(url: string, init: RequestInit): Response | Promise<Response>;
+}
+
+/** A `Send` over a simulator's app in process (`sim.app`): the body and its content type as given. */
+export function appSender(app: InProcessApp): Send {
+  return (method, path, init = {}) =>
+    Promise.resolve(
+      app.request(`http://localhost${path}`, {
+        method,
+        body: init.body,
+        headers: init.contentType ? { 'content-type': init.contentType } : {},
+      }),
+    );
+}
+
+/** The older forms sim-core's own control routes still serve, and what replaces each (every app has them). */
+export const KERNEL_ALIASES: Readonly<Record<string, string>> = { 'PUT /_sim/clock': 'PATCH /_sim/clock' };
+
 export interface ControlDialectOptions {
   send: Send;
   /** The same simulator with an admin token set, sent to without it: every guarded route is a 401. */
