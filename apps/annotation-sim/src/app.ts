@@ -1,8 +1,9 @@
 import { createSimKernel, type KernelOptions, type RunningServer, serve, type World } from '@sims/sim-core';
+import type { ChangeListener } from './changes-dispatch';
 import { createAnnotationDefinition, deliveryOf, type StateExtension } from './definition';
 import type { DeliveryEngine, DeliveryOptions } from './delivery/engine';
 import type { WebhookSender } from './delivery/sender';
-import type { AnnotationState, ChangeListener, Compat } from './domain/state';
+import type { AnnotationState, Compat } from './domain/state';
 import type { AppDeps, Kernel, Quirks } from './http/deps';
 import { annotationEventsEdge } from './http/events/annotation-edge';
 import { registerEventRoutes } from './http/events/routes';
@@ -44,7 +45,10 @@ export interface AnnotationSimOptions extends KernelOptions {
   publicUrl?: string;
   /** More per-world state, kept in snapshots (the events API's is always there). */
   extensions?: StateExtension[];
-  /** Listeners for every resource change of every world. */
+  /**
+   * Listeners for every resource change of every world, called after the change's webhooks are queued
+   * and its server events logged (`src/changes-dispatch.ts`).
+   */
   listeners?: ChangeListener[];
 }
 
@@ -56,6 +60,11 @@ export interface AnnotationSim {
   world(namespace?: string): World<AnnotationState>;
   /** The webhook delivery engine of a namespace: `idle()`, `journal()`, `stats()`. */
   deliveries(namespace?: string): DeliveryEngine;
+  /**
+   * Calls `listener` with every resource change of a namespace's world (default `default`), before its
+   * webhooks and server events, until the returned function is called or the world is reset.
+   */
+  onChange(listener: ChangeListener, namespace?: string): () => void;
   close(): void;
 }
 
@@ -98,6 +107,7 @@ export function createAnnotationSim(options: AnnotationSimOptions = {}): Annotat
       trustedOrigins: options.trustedOrigins ?? [],
     },
     strictAccept: options.strictAccept ?? true,
+    changes: def.changes,
     quirks: { webhookConstraint500: true, unknownDelivery500: true, ...options.quirks },
     delivery: deliveryOf,
   };
@@ -128,6 +138,7 @@ export function createAnnotationSim(options: AnnotationSimOptions = {}): Annotat
     namespaces: kernel.namespaces,
     world: (ns = 'default') => kernel.namespaces.get(ns),
     deliveries: (ns = 'default') => deliveryOf(kernel.namespaces.get(ns).state),
+    onChange: (listener, ns = 'default') => def.changes.subscribe(kernel.namespaces.get(ns).state, listener),
     close: () => kernel.close(),
   };
 }

@@ -1,6 +1,7 @@
 import {
   type ControlTools,
   type FaultErrorEffect,
+  parseInput,
   type SimEnv,
   SimInputError,
   type SimulatorDefinition,
@@ -12,6 +13,7 @@ import * as z from 'zod';
 // Only `version` is bundled (esbuild keeps the JSON fields a named import uses).
 import { version } from '../package.json';
 import { ANNOTATION_BUDGET_KINDS } from './budget-kinds';
+import { type ChangeDispatcher, type ChangeListener, createChangeDispatcher } from './changes-dispatch';
 import { DELIVERY_CONTROL_OPENAPI, registerDeliveryControlRoutes } from './control/deliveries';
 import { registerEventControlRoutes } from './control/events';
 import { EVENTS_CONTROL_OPENAPI, REQUESTS_CONTROL_OPENAPI } from './control/events-openapi';
@@ -23,7 +25,6 @@ import { syncDeliveryRows } from './delivery/rows-budget';
 import { createHttpSender, createWorkerSender, type WebhookSender } from './delivery/sender';
 import { releaseExportJobsBudget } from './domain/events/export-budget';
 import { exportJobs } from './domain/events/export-work';
-import { recordResourceChange } from './domain/events/server-events';
 import {
   createEventsState,
   EVENTS_EXTENSION,
@@ -35,7 +36,6 @@ import {
 } from './domain/events/state';
 import { releaseEventsBudget } from './domain/events/store-budget';
 import { annotationEffects } from './domain/fault-effects';
-import { createEventPayload, senderOf } from './domain/payloads';
 import { releaseRequestsBudget } from './domain/requests/budget';
 import { REQUEST_WORK } from './domain/requests/lifecycle';
 import { requestHooks } from './domain/requests/runners';
@@ -48,18 +48,16 @@ import {
   type RequestsState,
   requestsOf,
 } from './domain/requests/state';
-import { addUser, applySeed, SeedError, seedSchema } from './domain/seed';
-import { basicUser } from './domain/serializers';
+import { addUser, applySeed } from './domain/seed';
+import { seedSchema } from './domain/seed-schema';
 import { checkDataSnapshot, checkEventsPart, checkRequestsPart, within } from './domain/snapshot';
 import {
   type AnnotationState,
-  type ChangeListener,
   type Compat,
   createAnnotationState,
   exportData,
   importData,
 } from './domain/state';
-import { routeChange } from './domain/webhooks';
 import { keptAsBytes } from './http/api';
 import {
   DJANGO_400_PAGE,
@@ -106,7 +104,7 @@ export interface DefinitionOptions {
   extensions?: StateExtension[];
   /** Compatibility switches of the representations (default: all off, CVAT 2.73). */
   compat?: Partial<Compat>;
-  /** Listeners called for every change in every world, after the events API's server-event log. */
+  /** Listeners called for every change in every world, after webhooks and the server-event log. */
   listeners?: ChangeListener[];
 }
 
@@ -161,34 +159,31 @@ const EVENTS_STATE: StateExtension = {
   },
 };
 
-/** The background requests (`/api/requests`): a part of every world, kept in snapshots. */
-const REQUESTS_STATE: StateExtension = {
-  name: REQUESTS_EXTENSION,
-  create: (world, state) => createRequestsState(() => requestHooksOf(state), {}, world.budget),
-  export: (value) => exportRequestsState(value as RequestsState),
-  check: checkRequestsPart,
-  import: (snapshot, world, state) =>
-    importRequestsState(snapshot as RequestsSnapshot, requestHooksOf(state), world.budget),
-  release(_value, world) {
-    releaseRequestsBudget(world.budget);
-  },
-};
-
-/** A world's request hooks: the work on its state, completion webhooks through its delivery engine. */
-function requestHooksOf(state: AnnotationState) {
-  return requestHooks(
-    state,
-    () => requestsOf(state),
-    (webhookId, payload) => deliveryOf(state).enqueue(webhookId, payload),
-  );
+/**
+ * The background requests (`/api/requests`): a part of every world, kept in snapshots. Their work runs
+ * on the world's state, the changes it makes go to `changes`, completion webhooks through the world's
+ * delivery engine.
+ */
+function requestsState(changes: ChangeDispatcher): StateExtension {
+  const hooksOf = (state: AnnotationState) =>
+    requestHooks(
+      state,
+      () => requestsOf(state),
+      (webhookId, payload) => deliveryOf(state).enqueue(webhookId, payload),
+      (made) => changes.dispatch(state, made),
+    );
+  return {
+    name: REQUESTS_EXTENSION,
+    create: (world, state) => createRequestsState(() => hooksOf(state), {}, world.budget),
+    export: (value) => exportRequestsState(value as RequestsState),
+    check: checkRequestsPart,
+    import: (snapshot, world, state) =>
+      importRequestsState(snapshot as RequestsSnapshot, hooksOf(state), world.budget),
+    release(_value, world) {
+      releaseRequestsBudget(world.budget);
+    },
+  };
 }
-
-/** Every resource change of a world becomes server events in its log. */
-const logServerEvents: ChangeListener = (change, state) => {
-  // Changes made while the world is built (the seeded admin) come before its events state.
-  if (state.extensions.has(EVENTS_EXTENSION))
-    recordResourceChange(eventsOf(state), change, Date.parse(change.time));
-};
 
 /**
  * The annotation simulator as the kernel sees it: state, seed, snapshots, CVAT's error envelope and
@@ -198,6 +193,8 @@ export function createAnnotationDefinition(
   options: DefinitionOptions = {},
 ): SimulatorDefinition<AnnotationState> & {
   knownRoutes: { method: string; re: RegExp }[];
+  /** Hands the changes a request or a worker made to webhooks, the server-event log and `listeners`. */
+  changes: ChangeDispatcher;
 } {
   const sender =
     options.sender ?? (options.delivery?.thread === 'main' ? createHttpSender() : createWorkerSender());
@@ -207,27 +204,16 @@ export function createAnnotationDefinition(
     options.sender && options.delivery?.resolve === undefined
       ? { ...options.delivery, resolve: false }
       : options.delivery;
-  const extensions = [EVENTS_STATE, REQUESTS_STATE, ...(options.extensions ?? [])];
+  const changes = createChangeDispatcher({ delivery: deliveryOf, listeners: options.listeners });
+  const extensions = [EVENTS_STATE, requestsState(changes), ...(options.extensions ?? [])];
   const extensionNames = extensions.map((e) => e.name);
-  // Webhooks: one delivery per matching active webhook, with its own webhook_id (the engine is made
-  // by the first one).
-  const routeWebhooks: ChangeListener = (change, state) => {
-    const routes = routeChange(state, change);
-    if (routes.length === 0) return;
-    const sender = senderOf(change, (id) => basicUser(state, id));
-    const engine = deliveryOf(state);
-    for (const { webhook, event } of routes) {
-      engine.enqueue(webhook.id, createEventPayload(change, webhook.id, sender, event));
-    }
-  };
-  const listeners = [routeWebhooks, logServerEvents, ...(options.listeners ?? [])];
   // Checked once, here: every engine, made on first use, starts with these egress settings.
   const startEgress = egressSettingsOf(delivery?.egress, DEFAULT_EGRESS);
   const initialEgress = () => ({ policy: startEgress.policy, allow: [...startEgress.allow] });
   const knownRoutes: { method: string; re: RegExp }[] = [];
 
   function createState(world: WorldCore): AnnotationState {
-    const state = createAnnotationState(options.publicUrl ?? 'http://localhost:8086', () => listeners);
+    const state = createAnnotationState(options.publicUrl ?? 'http://localhost:8086');
     state.compat = { taskSegments: options.compat?.taskSegments ?? false };
     if (options.admin !== false) {
       const admin = options.admin ?? {};
@@ -251,6 +237,7 @@ export function createAnnotationDefinition(
     name: SIMULATOR_NAME,
     version: SIMULATOR_VERSION,
     knownRoutes,
+    changes,
     createState,
     budgetKinds: ANNOTATION_BUDGET_KINDS,
     disposeState(state: AnnotationState) {
@@ -309,19 +296,13 @@ export function createAnnotationDefinition(
       world.timers.rearm(REQUEST_WORK);
     },
     seed(world: World<AnnotationState>, input: unknown) {
-      const parsed = seedSchema().safeParse(input ?? {});
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const path = (issue?.path ?? []).filter((k): k is string | number => typeof k !== 'symbol');
-        throw new SimInputError(`seed.${path.join('.')}: ${issue?.message ?? 'invalid'}`, ['seed', ...path]);
+      const parsed = parseInput(seedSchema(), input ?? {}, 'seed');
+      const seeded = applySeed(world.state, parsed, world.clock.now(), (n) => world.ids.hex(n));
+      if (!seeded.ok) {
+        const { message, path } = seeded.error;
+        throw new SimInputError(`seed.${path.join('.')}: ${message}`, ['seed', ...path]);
       }
-      try {
-        return applySeed(world.state, parsed.data, world.clock.now(), (n) => world.ids.hex(n));
-      } catch (err) {
-        if (err instanceof SeedError)
-          throw new SimInputError(`seed.${err.path.join('.')}: ${err.message}`, ['seed', ...err.path]);
-        throw err;
-      }
+      return seeded.value;
     },
     errorEffect: () =>
       z
@@ -389,6 +370,6 @@ export function createAnnotationDefinition(
       // Django's RequestDataTooBig is a SuspiciousOperation: its default 400 page.
       return djangoErrorResponse(c, 400, DJANGO_400_PAGE, { 'X-Sim-Reason': 'request-body-too-large' });
     },
-  } satisfies SimulatorDefinition<AnnotationState> & { knownRoutes: unknown };
+  } satisfies SimulatorDefinition<AnnotationState> & { knownRoutes: unknown; changes: ChangeDispatcher };
   return def;
 }

@@ -89,7 +89,7 @@ function world(h: Harness, count: number) {
     })),
   });
   const state = h.state();
-  const ctx: MutationContext = { state, now: NOW, actor: null, silent: true };
+  const ctx: MutationContext = { state, now: NOW, actor: null, changes: null };
   for (const j of [...state.jobs.values()]) {
     const issue = createIssue(ctx, {
       frame: 0,
@@ -220,7 +220,7 @@ describe('the parent indexes', () => {
     };
     const any = <T>(table: ReadonlyMap<unknown, T>): T | undefined => [...table.values()][pick(table.size)];
     // Not silent: each change is rendered while it happens, reading the indexes mid-change.
-    const ctx = (): MutationContext => ({ state: h.state(), now: NOW, actor: null });
+    const ctx = (): MutationContext => ({ state: h.state(), now: NOW, actor: null, changes: [] });
     let saved: unknown;
     const changes: [string, () => void][] = [
       [

@@ -16,8 +16,9 @@ export type Actor =
 export type ChangeAction = 'create' | 'update' | 'delete';
 
 /**
- * One create/update/delete of a CVAT resource. Every mutation in the domain calls `state.emit(change)`
- * once; webhooks and the server event log both subscribe to it.
+ * One create/update/delete of a CVAT resource. Every mutation in the domain appends one to its
+ * context's list (`MutationContext.changes`); the edge hands the list to webhooks and the server event
+ * log (`src/changes-dispatch.ts`).
  */
 export interface ResourceChange {
   /** `create:task`, `update:job`, `delete:comment`, ... (the webhook event key). */

@@ -1,6 +1,6 @@
 /**
  * The change machinery every mutation of the domain shares: the context a mutation runs in, the
- * `ResourceChange` it emits (scope, actor, before/after and the changed fields), and Django-like saves.
+ * `ResourceChange` it records (scope, actor, before/after and the changed fields), and Django-like saves.
  */
 import { forgetCounted } from '@sims/sim-core';
 import type { Actor, ChangeAction, ResourceChange } from './changes';
@@ -29,7 +29,11 @@ import {
 } from './serializers';
 import { type AnnotationState, nextId } from './state';
 
-/** What every mutation needs: the state, the clock time, and who acts. */
+/**
+ * What every mutation needs: the state, the clock time, who acts, and the list its changes go to. The
+ * domain only appends to the list; whoever made the context hands it on when the domain call returns
+ * (`src/changes-dispatch.ts`: webhooks and server events).
+ */
 export interface MutationContext {
   state: AnnotationState;
   /** Clock time, epoch ms. */
@@ -38,10 +42,11 @@ export interface MutationContext {
   /** Random hex for invitation keys; injected so ids stay seeded. */
   hex?: (n: number) => string;
   /**
-   * Nothing listens (a seed): no change is rendered. Rendering a task reads all jobs, so a seed of many
-   * tasks with data was quadratic for changes nobody received.
+   * The changes made, in order; null when nothing listens (a seed): then no change is rendered.
+   * Rendering a task reads all jobs, so a seed of many tasks with data was quadratic for changes nobody
+   * received.
    */
-  silent?: boolean;
+  changes: ResourceChange[] | null;
 }
 
 export type Rec = Record<string, unknown>;
@@ -154,6 +159,7 @@ export function represent(ctx: MutationContext, kind: ResourceKind, rec: Rec): R
   }
 }
 
+/** Records one change of `rec` in the context's list (nothing when nothing listens). */
 export function emit(
   ctx: MutationContext,
   action: ChangeAction,
@@ -161,7 +167,7 @@ export function emit(
   rec: Rec,
   extra: { resource?: Rec; before?: Rec; beforeRec?: Rec; scope?: Scope; previousOrgId?: number | null } = {},
 ): void {
-  if (ctx.silent) return;
+  if (ctx.changes === null) return;
   const scope = extra.scope ?? scopeOf(ctx.state, kind, rec);
   const change: ResourceChange = {
     scope: `${action}:${kind}`,
@@ -188,7 +194,7 @@ export function emit(
     change.changes = d.changes;
   }
   if (extra.previousOrgId !== undefined) change.previousOrg = orgRef(ctx.state, extra.previousOrgId);
-  ctx.state.emit(change);
+  ctx.changes.push(change);
 }
 
 export const stamp = (ctx: MutationContext) => formatDrfDate(ctx.now);
@@ -202,7 +208,7 @@ export function update<T extends object>(
   bump = true,
 ): T {
   const beforeRec = { ...rec } as Rec;
-  const before = ctx.silent ? undefined : represent(ctx, kind, beforeRec);
+  const before = ctx.changes === null ? undefined : represent(ctx, kind, beforeRec);
   const previousOrgId = (beforeRec as { organization_id?: number | null }).organization_id;
   Object.assign(rec, patch);
   const r = rec as Rec;

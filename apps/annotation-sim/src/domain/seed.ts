@@ -1,7 +1,6 @@
-import { lazy } from '@sims/sim-core';
-import * as z from 'zod';
 import { formatDrfDate } from './dates';
-import type { UserRec } from './model';
+import { fail, ok, type Result } from './errors';
+import type { ProjectRec, UserRec } from './model';
 import {
   attachTaskData,
   createInvitation,
@@ -10,141 +9,18 @@ import {
   createTask,
   type MutationContext,
 } from './resources';
+import type { Seed } from './seed-schema';
 import { type AnnotationState, nextId } from './state';
-import { EVENT_KEYS } from './webhooks';
 
-const label = () =>
-  z.object({ name: z.string().min(1), color: z.string().optional(), type: z.string().optional() }).strict();
+export type { SeedInput } from './seed-schema';
 
-/**
- * The seed shape of `POST /_sim/seed` and scenario `seed:` (resources refer to each other by name).
- * Built on first use (docs/decisions/0009): a process that is never seeded never builds it.
- */
-export const seedSchema = lazy(() =>
-  z
-    .object({
-      users: z
-        .array(
-          z
-            .object({
-              username: z.string().regex(/^[\w.@+-]+$/),
-              password: z.string().default('password'),
-              email: z.string().optional(),
-              first_name: z.string().default(''),
-              last_name: z.string().default(''),
-              privilege: z.enum(['admin', 'user', 'worker']).default('user'),
-              is_superuser: z.boolean().optional(),
-              is_active: z.boolean().default(true),
-              /** A DRF token key (`Authorization: Token <key>`). */
-              token: z.string().min(1).max(40).optional(),
-              access_tokens: z
-                .array(
-                  z
-                    .object({
-                      key: z.string().min(1),
-                      name: z.string().default('token'),
-                      read_only: z.boolean().default(false),
-                      expiry_date: z.string().nullable().default(null),
-                    })
-                    .strict(),
-                )
-                .default([]),
-            })
-            .strict(),
-        )
-        .default([]),
-      organizations: z
-        .array(
-          z
-            .object({
-              slug: z
-                .string()
-                .regex(/^[-a-zA-Z0-9_]+$/)
-                .max(16),
-              name: z.string().default(''),
-              owner: z.string(),
-              members: z
-                .array(
-                  z
-                    .object({ user: z.string(), role: z.enum(['worker', 'supervisor', 'maintainer']) })
-                    .strict(),
-                )
-                .default([]),
-              invitations: z
-                .array(
-                  z
-                    .object({ user: z.string(), role: z.enum(['worker', 'supervisor', 'maintainer']) })
-                    .strict(),
-                )
-                .default([]),
-            })
-            .strict(),
-        )
-        .default([]),
-      projects: z
-        .array(
-          z
-            .object({
-              name: z.string().min(1),
-              owner: z.string(),
-              assignee: z.string().optional(),
-              org: z.string().optional(),
-              labels: z.array(label()).default([]),
-            })
-            .strict(),
-        )
-        .default([]),
-      tasks: z
-        .array(
-          z
-            .object({
-              name: z.string().min(1),
-              owner: z.string(),
-              assignee: z.string().optional(),
-              project: z.string().optional(),
-              org: z.string().optional(),
-              /** Frames of data: jobs are derived from size, segment_size and overlap. */
-              size: z.number().int().min(0).default(0),
-              segment_size: z.number().int().min(0).default(0),
-              overlap: z.number().int().min(0).nullable().default(null),
-              subset: z.string().default(''),
-              labels: z.array(label()).default([]),
-            })
-            .strict(),
-        )
-        .default([]),
-      webhooks: z
-        .array(
-          z
-            .object({
-              target_url: z.string().min(1),
-              type: z.enum(['project', 'organization']),
-              events: z.array(z.enum(EVENT_KEYS as [string, ...string[]])).default([]),
-              owner: z.string(),
-              project: z.string().optional(),
-              org: z.string().optional(),
-              secret: z.string().max(64).default(''),
-              description: z.string().default(''),
-              is_active: z.boolean().default(true),
-              enable_ssl: z.boolean().default(true),
-            })
-            .strict(),
-        )
-        .default([]),
-    })
-    .strict(),
-);
-
-export type SeedInput = z.input<ReturnType<typeof seedSchema>>;
-
-export class SeedError extends Error {
-  constructor(
-    message: string,
-    readonly path: (string | number)[],
-  ) {
-    super(message);
-  }
+/** Why a seed was refused, and where in the seed (`['projects', 0, 'owner']`). */
+interface SeedProblem {
+  message: string;
+  path: (string | number)[];
 }
+
+type SeedResult<T> = Result<T, SeedProblem>;
 
 /** Adds a user record (no event: users have no webhook events). */
 export function addUser(
@@ -186,169 +62,248 @@ function nameIndex<T>(table: () => Iterable<T>, nameOf: (record: T) => string) {
   };
 }
 
+/** What a seed made: the ids of its records by name (`seeded` of `POST /_sim/seed`). */
+interface Seeded {
+  users: Record<string, number>;
+  organizations: Record<string, number>;
+  projects: Record<string, number>;
+  tasks: Record<string, { id: number; jobs: number[] }>;
+  webhooks: number[];
+}
+
 /**
- * Seeds resources directly. Like CVAT's fixture loading (`post_save` with `raw=True`), seeding sends
- * no webhooks and records no events.
+ * The names a seed refers to, each looked up as a scan of its table found it (the first record of the
+ * name), or the problem at `path`.
+ */
+function seedLookups(state: AnnotationState) {
+  // Names to records, found once and kept as the seed adds to them (a scan of the table per reference
+  // made a seed quadratic).
+  const users = nameIndex(
+    () => state.users.values(),
+    (u) => u.username,
+  );
+  const organizations = nameIndex(
+    () => state.organizations.values(),
+    (o) => o.slug,
+  );
+  const projects = nameIndex(
+    () => state.projects.values(),
+    (p) => p.name,
+  );
+  const userId = (name: string, path: (string | number)[]): SeedResult<number> => {
+    const u = users.get(name);
+    return u ? ok(u.id) : fail({ message: `unknown user "${name}"`, path });
+  };
+  const orgId = (slug: string | undefined, path: (string | number)[]): SeedResult<number | null> => {
+    if (slug === undefined) return ok(null);
+    const o = organizations.get(slug);
+    return o ? ok(o.id) : fail({ message: `unknown organization "${slug}"`, path });
+  };
+  const projectOf = (
+    name: string | undefined,
+    path: (string | number)[],
+  ): SeedResult<ProjectRec | undefined> => {
+    if (name === undefined) return ok(undefined);
+    const p = projects.get(name);
+    return p ? ok(p) : fail({ message: `unknown project "${name}"`, path });
+  };
+  return { users, organizations, projects, userId, orgId, projectOf };
+}
+
+type Lookups = ReturnType<typeof seedLookups>;
+
+function seedUsers(
+  state: AnnotationState,
+  now: number,
+  input: Seed,
+  names: Lookups,
+  out: Seeded,
+): SeedResult<void> {
+  for (const [i, u] of input.users.entries()) {
+    if (names.users.get(u.username))
+      return fail({ message: `user "${u.username}" exists`, path: ['users', i, 'username'] });
+    const rec = addUser(state, now, {
+      username: u.username,
+      password: u.password,
+      email: u.email ?? `${u.username}@example.com`,
+      first_name: u.first_name,
+      last_name: u.last_name,
+      privilege: u.is_superuser ? 'admin' : u.privilege,
+      is_superuser: u.is_superuser ?? u.privilege === 'admin',
+      is_active: u.is_active,
+    });
+    names.users.added(rec);
+    if (u.token) state.tokens.set(u.token, rec.id);
+    for (const t of u.access_tokens) {
+      state.accessTokens.set(t.key, {
+        id: nextId(state, 'accessTokens'),
+        key: t.key,
+        user_id: rec.id,
+        name: t.name,
+        read_only: t.read_only,
+        expiry_date: t.expiry_date,
+      });
+    }
+    out.users[u.username] = rec.id;
+  }
+  return ok(undefined);
+}
+
+function seedOrganizations(ctx: MutationContext, input: Seed, names: Lookups, out: Seeded): SeedResult<void> {
+  const { state, now } = ctx;
+  for (const [i, o] of input.organizations.entries()) {
+    if (names.organizations.get(o.slug))
+      return fail({ message: `organization "${o.slug}" exists`, path: ['organizations', i, 'slug'] });
+    const owner = names.userId(o.owner, ['organizations', i, 'owner']);
+    if (!owner.ok) return owner;
+    const org = createOrganization(ctx, owner.value, { slug: o.slug, name: o.name });
+    names.organizations.added(org);
+    for (const [j, m] of o.members.entries()) {
+      const id = names.userId(m.user, ['organizations', i, 'members', j, 'user']);
+      if (!id.ok) return id;
+      state.memberships.set(nextId(state, 'memberships'), {
+        id: state.seq.memberships as number,
+        user_id: id.value,
+        organization_id: org.id,
+        is_active: true,
+        joined_date: formatDrfDate(now),
+        role: m.role,
+      });
+    }
+    for (const [j, m] of o.invitations.entries()) {
+      const id = names.userId(m.user, ['organizations', i, 'invitations', j, 'user']);
+      if (!id.ok) return id;
+      createInvitation(ctx, org.id, id.value, m.role, org.owner_id as number);
+    }
+    out.organizations[o.slug] = org.id;
+  }
+  return ok(undefined);
+}
+
+/** An optional reference: null when not given, else the id it names (or the problem). */
+function optionalUser(
+  names: Lookups,
+  name: string | undefined,
+  path: (string | number)[],
+): SeedResult<number | null> {
+  return name ? names.userId(name, path) : ok(null);
+}
+
+function seedProjects(ctx: MutationContext, input: Seed, names: Lookups, out: Seeded): SeedResult<void> {
+  for (const [i, p] of input.projects.entries()) {
+    const owner = names.userId(p.owner, ['projects', i, 'owner']);
+    if (!owner.ok) return owner;
+    const assignee = optionalUser(names, p.assignee, ['projects', i, 'assignee']);
+    if (!assignee.ok) return assignee;
+    const org = names.orgId(p.org, ['projects', i, 'org']);
+    if (!org.ok) return org;
+    const rec = createProject(ctx, {
+      name: p.name,
+      owner_id: owner.value,
+      assignee_id: assignee.value,
+      organization_id: org.value,
+      labels: p.labels,
+    });
+    names.projects.added(rec);
+    out.projects[p.name] = rec.id;
+  }
+  return ok(undefined);
+}
+
+function seedTasks(ctx: MutationContext, input: Seed, names: Lookups, out: Seeded): SeedResult<void> {
+  for (const [i, t] of input.tasks.entries()) {
+    const project = names.projectOf(t.project, ['tasks', i, 'project']);
+    if (!project.ok) return project;
+    const owner = names.userId(t.owner, ['tasks', i, 'owner']);
+    if (!owner.ok) return owner;
+    const assignee = optionalUser(names, t.assignee, ['tasks', i, 'assignee']);
+    if (!assignee.ok) return assignee;
+    const org = project.value ? ok(project.value.organization_id) : names.orgId(t.org, ['tasks', i, 'org']);
+    if (!org.ok) return org;
+    const task = createTask(ctx, {
+      name: t.name,
+      project_id: project.value?.id ?? null,
+      owner_id: owner.value,
+      assignee_id: assignee.value,
+      organization_id: org.value,
+      overlap: t.overlap,
+      segment_size: t.segment_size,
+      subset: t.subset,
+      labels: t.labels,
+    });
+    const jobs = t.size > 0 ? attachTaskData(ctx, task, { size: t.size }).map((j) => j.id) : [];
+    out.tasks[t.name] = { id: task.id, jobs };
+  }
+  return ok(undefined);
+}
+
+function seedWebhooks(
+  state: AnnotationState,
+  now: number,
+  input: Seed,
+  names: Lookups,
+  out: Seeded,
+): SeedResult<void> {
+  for (const [i, w] of input.webhooks.entries()) {
+    const project = names.projectOf(w.project, ['webhooks', i, 'project']);
+    if (!project.ok) return project;
+    if (w.type === 'project' && !project.value)
+      return fail({ message: 'a project webhook needs "project"', path: ['webhooks', i, 'project'] });
+    const organizationId = project.value
+      ? ok(project.value.organization_id)
+      : names.orgId(w.org, ['webhooks', i, 'org']);
+    if (!organizationId.ok) return organizationId;
+    if (w.type === 'organization' && organizationId.value === null)
+      return fail({ message: 'an organization webhook needs "org"', path: ['webhooks', i, 'org'] });
+    // The id is taken before the owner is looked up, as it always was: a refused owner still uses it.
+    const id = nextId(state, 'webhooks');
+    const owner = names.userId(w.owner, ['webhooks', i, 'owner']);
+    if (!owner.ok) return owner;
+    state.webhooks.set(id, {
+      id,
+      target_url: w.target_url,
+      description: w.description,
+      events: [...new Set(w.events)].sort(),
+      type: w.type,
+      content_type: 'application/json',
+      secret: w.secret,
+      is_active: w.is_active,
+      enable_ssl: w.enable_ssl,
+      owner_id: owner.value,
+      project_id: project.value?.id ?? null,
+      organization_id: organizationId.value,
+      created_date: formatDrfDate(now),
+      updated_date: formatDrfDate(now),
+    });
+    out.webhooks.push(id);
+  }
+  return ok(undefined);
+}
+
+/**
+ * Seeds resources directly, table by table, or answers the first problem with its path in the seed
+ * (what came before it stays). Like CVAT's fixture loading (`post_save` with `raw=True`), seeding sends
+ * no webhooks and records no events: its context has no change list.
  */
 export function applySeed(
   state: AnnotationState,
-  input: z.output<ReturnType<typeof seedSchema>>,
+  input: Seed,
   now: number,
   hex: (n: number) => string,
-) {
-  const out = {
-    users: {} as Record<string, number>,
-    organizations: {} as Record<string, number>,
-    projects: {} as Record<string, number>,
-    tasks: {} as Record<string, { id: number; jobs: number[] }>,
-    webhooks: [] as number[],
-  };
-  const emit = state.emit;
-  state.emit = () => {};
-  try {
-    const ctx: MutationContext = { state, now, actor: null, hex, silent: true };
-    // Names to records, found once and kept as the seed adds to them (a scan of the table per reference
-    // made a seed quadratic). The first record of a name is the one a name means, as a scan found it.
-    const users = nameIndex(
-      () => state.users.values(),
-      (u) => u.username,
-    );
-    const organizations = nameIndex(
-      () => state.organizations.values(),
-      (o) => o.slug,
-    );
-    const projects = nameIndex(
-      () => state.projects.values(),
-      (p) => p.name,
-    );
-    const userId = (name: string, path: (string | number)[]) => {
-      const u = users.get(name);
-      if (!u) throw new SeedError(`unknown user "${name}"`, path);
-      return u.id;
-    };
-    const orgId = (slug: string | undefined, path: (string | number)[]) => {
-      if (slug === undefined) return null;
-      const o = organizations.get(slug);
-      if (!o) throw new SeedError(`unknown organization "${slug}"`, path);
-      return o.id;
-    };
-    const projectOf = (name: string | undefined, path: (string | number)[]) => {
-      if (name === undefined) return undefined;
-      const p = projects.get(name);
-      if (!p) throw new SeedError(`unknown project "${name}"`, path);
-      return p;
-    };
-    input.users.forEach((u, i) => {
-      if (users.get(u.username)) throw new SeedError(`user "${u.username}" exists`, ['users', i, 'username']);
-      const rec = addUser(state, now, {
-        username: u.username,
-        password: u.password,
-        email: u.email ?? `${u.username}@example.com`,
-        first_name: u.first_name,
-        last_name: u.last_name,
-        privilege: u.is_superuser ? 'admin' : u.privilege,
-        is_superuser: u.is_superuser ?? u.privilege === 'admin',
-        is_active: u.is_active,
-      });
-      users.added(rec);
-      if (u.token) state.tokens.set(u.token, rec.id);
-      for (const t of u.access_tokens) {
-        state.accessTokens.set(t.key, {
-          id: nextId(state, 'accessTokens'),
-          key: t.key,
-          user_id: rec.id,
-          name: t.name,
-          read_only: t.read_only,
-          expiry_date: t.expiry_date,
-        });
-      }
-      out.users[u.username] = rec.id;
-    });
-    input.organizations.forEach((o, i) => {
-      if (organizations.get(o.slug))
-        throw new SeedError(`organization "${o.slug}" exists`, ['organizations', i, 'slug']);
-      const org = createOrganization(ctx, userId(o.owner, ['organizations', i, 'owner']), {
-        slug: o.slug,
-        name: o.name,
-      });
-      organizations.added(org);
-      o.members.forEach((m, j) => {
-        const id = userId(m.user, ['organizations', i, 'members', j, 'user']);
-        state.memberships.set(nextId(state, 'memberships'), {
-          id: state.seq.memberships as number,
-          user_id: id,
-          organization_id: org.id,
-          is_active: true,
-          joined_date: formatDrfDate(now),
-          role: m.role,
-        });
-      });
-      o.invitations.forEach((m, j) => {
-        createInvitation(
-          ctx,
-          org.id,
-          userId(m.user, ['organizations', i, 'invitations', j, 'user']),
-          m.role,
-          org.owner_id as number,
-        );
-      });
-      out.organizations[o.slug] = org.id;
-    });
-    input.projects.forEach((p, i) => {
-      const rec = createProject(ctx, {
-        name: p.name,
-        owner_id: userId(p.owner, ['projects', i, 'owner']),
-        assignee_id: p.assignee ? userId(p.assignee, ['projects', i, 'assignee']) : null,
-        organization_id: orgId(p.org, ['projects', i, 'org']),
-        labels: p.labels,
-      });
-      projects.added(rec);
-      out.projects[p.name] = rec.id;
-    });
-    input.tasks.forEach((t, i) => {
-      const project = projectOf(t.project, ['tasks', i, 'project']);
-      const task = createTask(ctx, {
-        name: t.name,
-        project_id: project?.id ?? null,
-        owner_id: userId(t.owner, ['tasks', i, 'owner']),
-        assignee_id: t.assignee ? userId(t.assignee, ['tasks', i, 'assignee']) : null,
-        organization_id: project ? project.organization_id : orgId(t.org, ['tasks', i, 'org']),
-        overlap: t.overlap,
-        segment_size: t.segment_size,
-        subset: t.subset,
-        labels: t.labels,
-      });
-      const jobs = t.size > 0 ? attachTaskData(ctx, task, { size: t.size }).map((j) => j.id) : [];
-      out.tasks[t.name] = { id: task.id, jobs };
-    });
-    input.webhooks.forEach((w, i) => {
-      const project = projectOf(w.project, ['webhooks', i, 'project']);
-      if (w.type === 'project' && !project)
-        throw new SeedError('a project webhook needs "project"', ['webhooks', i, 'project']);
-      const organizationId = project ? project.organization_id : orgId(w.org, ['webhooks', i, 'org']);
-      if (w.type === 'organization' && organizationId === null)
-        throw new SeedError('an organization webhook needs "org"', ['webhooks', i, 'org']);
-      const id = nextId(state, 'webhooks');
-      state.webhooks.set(id, {
-        id,
-        target_url: w.target_url,
-        description: w.description,
-        events: [...new Set(w.events)].sort(),
-        type: w.type,
-        content_type: 'application/json',
-        secret: w.secret,
-        is_active: w.is_active,
-        enable_ssl: w.enable_ssl,
-        owner_id: userId(w.owner, ['webhooks', i, 'owner']),
-        project_id: project?.id ?? null,
-        organization_id: organizationId,
-        created_date: formatDrfDate(now),
-        updated_date: formatDrfDate(now),
-      });
-      out.webhooks.push(id);
-    });
-  } finally {
-    state.emit = emit;
+): SeedResult<Seeded> {
+  const out: Seeded = { users: {}, organizations: {}, projects: {}, tasks: {}, webhooks: [] };
+  const ctx: MutationContext = { state, now, actor: null, hex, changes: null };
+  const names = seedLookups(state);
+  const steps = [
+    () => seedUsers(state, now, input, names, out),
+    () => seedOrganizations(ctx, input, names, out),
+    () => seedProjects(ctx, input, names, out),
+    () => seedTasks(ctx, input, names, out),
+    () => seedWebhooks(state, now, input, names, out),
+  ];
+  for (const step of steps) {
+    const done = step();
+    if (!done.ok) return done;
   }
-  return out;
+  return ok(out);
 }

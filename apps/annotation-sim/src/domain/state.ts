@@ -1,4 +1,3 @@
-import type { ResourceChange } from './changes';
 import type {
   AccessTokenRec,
   CommentRec,
@@ -56,17 +55,7 @@ export interface Compat {
   taskSegments: boolean;
 }
 
-/**
- * Called with every change a world's state emits, and that state (webhooks and the server event log
- * subscribe). Declared with the state it is given: changes.ts only describes a change.
- */
-export type ChangeListener = (change: ResourceChange, state: AnnotationState) => void;
-
 export interface AnnotationState extends AnnotationData {
-  /** The one hook every mutation calls. Listeners must not throw (errors are caught and logged). */
-  emit(change: ResourceChange): void;
-  /** Subscribes to this world's changes; returns the unsubscribe function. */
-  subscribe(listener: ChangeListener): () => void;
   /** Slots other modules (e.g. the events API) keep their own per-world state in. */
   extensions: Map<string, unknown>;
 }
@@ -77,8 +66,8 @@ function tableIfMade(data: AnnotationData, t: TableName): ReadonlyMap<unknown, u
 }
 
 /**
- * A world's state. Its tables are made on first use ({@link LazyTables}) and its methods are on the
- * prototype, so a namespace that was only touched costs little more than this object.
+ * A world's state. Its tables are made on first use ({@link LazyTables}), so a namespace that was only
+ * touched costs little more than this object.
  */
 class WorldState extends LazyTables implements AnnotationState {
   seq: Record<string, number> = {};
@@ -86,41 +75,19 @@ class WorldState extends LazyTables implements AnnotationState {
   baseUrlFrom: AnnotationData['baseUrlFrom'] = undefined;
   compat: Compat | undefined = undefined;
   extensions = new Map<string, unknown>();
-  /** Made by the first `subscribe` (the simulator's own listeners are global). */
-  private listeners: Set<ChangeListener> | undefined;
 
-  constructor(
-    baseUrl: string,
-    private readonly globalListeners: () => Iterable<ChangeListener>,
-  ) {
+  constructor(baseUrl: string) {
     super();
     this.baseUrl = baseUrl;
   }
-
-  emit(change: ResourceChange): void {
-    for (const listener of [...(this.listeners ?? []), ...this.globalListeners()]) {
-      try {
-        listener(change, this);
-      } catch (err) {
-        console.error('annotation-sim: a change listener failed', err);
-      }
-    }
-  }
-
-  subscribe(listener: ChangeListener): () => void {
-    this.listeners ??= new Set();
-    const set = this.listeners;
-    set.add(listener);
-    return () => set.delete(listener);
-  }
 }
 
-/** Builds a state whose `emit` calls the per-world listeners and then `globalListeners`. */
-export function createAnnotationState(
-  baseUrl: string,
-  globalListeners: () => Iterable<ChangeListener>,
-): AnnotationState {
-  return new WorldState(baseUrl, globalListeners);
+/**
+ * Builds a world's state. It has no change listeners: the domain records its changes in its
+ * MutationContext and the edge hands them on (`src/changes-dispatch.ts`).
+ */
+export function createAnnotationState(baseUrl: string): AnnotationState {
+  return new WorldState(baseUrl);
 }
 
 /** Next id of a table. */

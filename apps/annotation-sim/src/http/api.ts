@@ -1,6 +1,7 @@
 import type { RequestSim, World } from '@sims/sim-core';
 import type { Context, Handler } from 'hono';
-import type { Actor } from '../domain/changes';
+import type { ChangeDispatcher } from '../changes-dispatch';
+import type { Actor, ResourceChange } from '../domain/changes';
 import { fail, notFound, ok, type Result } from '../domain/errors';
 import type { UserRec } from '../domain/model';
 import type { MutationContext } from '../domain/mutation';
@@ -18,6 +19,8 @@ export interface RouteDeps {
   auth: AuthOptions;
   /** DRF content negotiation: a bare `Accept: application/json` gets 406 like CVAT's renderer set. */
   strictAccept: boolean;
+  /** Where the changes a request made go when its view returns: webhooks and the server-event log. */
+  changes: ChangeDispatcher;
 }
 
 /**
@@ -38,6 +41,11 @@ export class ApiRequest<B = unknown> {
   readonly world: World<AnnotationState>;
   readonly state: AnnotationState;
   readonly now: number;
+  /**
+   * The changes the domain made for this request, in order ({@link mutation} gives the list to the
+   * domain); {@link api} hands them on when the view returns.
+   */
+  readonly changes: ResourceChange[] = [];
   private authCache: Result<Authenticated | undefined> | undefined;
   private orgCache: Result<OrgContext> | undefined;
   private paramsCache: URLSearchParams | undefined;
@@ -160,7 +168,13 @@ export class ApiRequest<B = unknown> {
   }
 
   mutation(actor: Actor | null = this.actor()): MutationContext {
-    return { state: this.state, now: this.now, actor, hex: (n) => this.world.ids.hex(n) };
+    return {
+      state: this.state,
+      now: this.now,
+      actor,
+      hex: (n) => this.world.ids.hex(n),
+      changes: this.changes,
+    };
   }
 
   /** A path id as DRF routes it (`\d+`); anything else is 404 "Not found.". */
@@ -258,7 +272,9 @@ function baseUrlOf(data: AnnotationData, requestUrl: string, host: string | unde
 /**
  * Wraps a route handler: builds the ApiRequest, records the base URL for absolute `url` fields,
  * checks the Accept header and authenticates (unless `anonymous`); the handler returns its refusals,
- * rendered by `renderApiError`.
+ * rendered by `renderApiError`. The changes the handler's domain calls made go to the change dispatcher
+ * when it returns (or throws), before the response leaves: their webhooks are queued and their server
+ * events logged in the order they were made, as the request's answer is sent.
  */
 export function api<B = unknown>(
   deps: RouteDeps,
@@ -277,8 +293,20 @@ export function api<B = unknown>(
       const auth = r.authenticated();
       if (!auth.ok) return renderApiError(c, auth.error);
     }
-    return fn(r);
+    let answer: Response | Promise<Response>;
+    try {
+      answer = fn(r);
+    } finally {
+      dispatchChanges(deps, r);
+    }
+    // An async view's changes after its first await go when it settles (none makes any today).
+    return answer instanceof Promise ? answer.finally(() => dispatchChanges(deps, r)) : answer;
   };
+}
+
+/** Hands on the changes a request made so far (none: nothing to do). */
+function dispatchChanges(deps: RouteDeps, r: ApiRequest<unknown>): void {
+  if (r.changes.length > 0) deps.changes.dispatch(r.state, r.changes.splice(0));
 }
 
 /** DRF negotiation against CVAT's renderer (`application/vnd.cvat+json`). */

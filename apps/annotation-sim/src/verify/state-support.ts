@@ -136,7 +136,7 @@ export async function capture(
   action: () => Promise<unknown>,
 ): Promise<ResourceChange> {
   const seen: ResourceChange[] = [];
-  const off = stateOf(ctx).subscribe((change) => {
+  const off = ctx.sim.onChange((change) => {
     if (change.scope === scope) seen.push(change);
   });
   try {

@@ -2,6 +2,8 @@
  * What the simulator's workers do: each kind of background request's work on the world's state, and
  * the `completed:request[…]` webhooks CVAT 2.73 sends when one ends.
  */
+
+import type { ResourceChange } from '../changes';
 import { backupArchive } from '../exports/backup';
 import { datasetArchive } from '../exports/dataset';
 import { exportSource } from '../exports/source';
@@ -34,24 +36,30 @@ const doesNotExist = (model: string) =>
     `${model} matching query does not exist.`,
   );
 
-/** Task data creation: the worker cuts the data into jobs (their events carry the request's id). */
+/**
+ * Task data creation: the worker cuts the data into jobs (their events carry the request's id). The
+ * changes it made are handed on (webhooks, server events) as soon as the work is done, before the
+ * request's `completed:request` webhook.
+ */
 function createTaskData(
   state: AnnotationState,
   r: BackgroundRequest,
   work: Extract<RequestWork, { kind: 'create:task' }>,
   at: number,
+  dispatch: (changes: readonly ResourceChange[]) => void,
 ): RequestResult | { failed: string } {
   const task = state.tasks.get(work.taskId);
   if (task === undefined) return { failed: doesNotExist('Task') };
-  attachTaskData(
-    {
-      state,
-      now: at,
-      actor: { kind: 'worker', ...r.owner, requestId: r.httpRequestId },
-    },
-    task,
-    { size: work.size, image_quality: work.imageQuality, chunk_size: work.chunkSize },
-  );
+  const changes: ResourceChange[] = [];
+  try {
+    attachTaskData(
+      { state, now: at, actor: { kind: 'worker', ...r.owner, requestId: r.httpRequestId }, changes },
+      task,
+      { size: work.size, image_quality: work.imageQuality, chunk_size: work.chunkSize },
+    );
+  } finally {
+    dispatch(changes);
+  }
   return { resultId: null, resultPath: null };
 }
 
@@ -84,22 +92,25 @@ function runExport(
 }
 
 /**
- * The hooks of a world's requests: `run` does the work by kind; `ended` sends
+ * The hooks of a world's requests: `run` does the work by kind and hands the resource changes it made
+ * to `dispatch` (the simulator's change dispatcher: the runner is the edge of a worker's changes, as
+ * `api()` is of a request's); `ended` sends
  * `{"event": "completed:request[<type>]", "request": <the request as GET answers it>, "webhook_id"}`
  * (no `sender`) to the active webhooks of the request's organization and project that subscribe to it.
  *
- * @example createRequestsState(requestHooks(state, () => requestsOf(state), (id, p) => engine.enqueue(id, p)))
+ * @example createRequestsState(requestHooks(state, () => requestsOf(state), (id, p) => engine.enqueue(id, p), (c) => changes.dispatch(state, c)))
  */
 export function requestHooks(
   state: AnnotationState,
   registry: () => RequestsState,
   deliver: (webhookId: number, payload: Payload) => void,
+  dispatch: (changes: readonly ResourceChange[]) => void,
 ): RequestHooks {
   return {
     run(r, at) {
       switch (r.work.kind) {
         case 'create:task':
-          return createTaskData(state, r, r.work, at);
+          return createTaskData(state, r, r.work, at, dispatch);
         case 'export:dataset':
         case 'export:annotations':
         case 'export:backup':
