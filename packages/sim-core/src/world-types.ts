@@ -43,6 +43,13 @@ export interface Namespaces<S> {
   /** The world of `name`, created on first use; throws `NamespaceLimitError` (world.ts) past the limit. */
   get(name: string): World<S>;
   has(name: string): boolean;
+  /**
+   * A world as `name` would start, not kept (not listed, not counted against the limit): what a read of
+   * a namespace that does not exist answers from. Give it back with {@link release}.
+   */
+  detached(name: string): World<S>;
+  /** Disposes a world {@link detached} made. */
+  release(world: World<S>): void;
   /** Deletes a namespace in O(1): its world is dropped whole. */
   delete(name: string): boolean;
   /** Replaces a namespace's world with a fresh one (same options), keeping its clock mode/speed. */

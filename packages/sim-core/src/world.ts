@@ -195,6 +195,9 @@ export function createNamespaces<S>(
       return worlds.get(name) ?? make(name);
     },
     has: (name) => worlds.has(name),
+    detached: (name) =>
+      createWorld(def, name, { ...options, journalBudget, memoryBudget, clock: options.clock }),
+    release: (world) => disposeWorld(def, world),
     delete(name) {
       const world = worlds.get(name);
       if (!world) return false;

@@ -347,6 +347,31 @@ describe('dashboard sign-in (admin token)', () => {
   });
 });
 
+describe('reading a namespace that does not exist', () => {
+  it('answers as a new world would and does not create it, so a deleted namespace stays deleted', async () => {
+    const { app } = createToySim({ clock: { mode: 'manual', start: '2026-01-01T00:00:00.000Z' } });
+    await call(app, 'POST', '/_ns/gone/widgets', { name: 'w' });
+    expect((await call(app, 'DELETE', '/_sim/namespaces/gone')).status).toBe(204);
+    // What a dashboard still showing the namespace polls after it was deleted.
+    for (const path of ['/state', '/faults', '/clock', '/journal', '/memory']) {
+      const res = await call(app, 'GET', `/_ns/gone/_sim${path}`);
+      expect(res.status, path).toBe(200);
+    }
+    expect((await call(app, 'GET', '/_ns/gone/_sim/state')).body.state).toEqual({
+      widgets: [],
+      nextWidget: 1,
+    });
+    expect((await call(app, 'GET', '/_ns/gone/_sim/journal')).body.entries).toEqual([]);
+    expect((await call(app, 'GET', '/_sim/namespaces')).body.namespaces).toEqual([]);
+    // A change creates it, as before.
+    expect(
+      (await call(app, 'POST', '/_ns/gone/_sim/faults', { match: {}, effect: { error: { status: 503 } } }))
+        .status,
+    ).toBe(201);
+    expect((await call(app, 'GET', '/_sim/namespaces')).body.namespaces).toEqual(['gone']);
+  });
+});
+
 describe('PUT /_sim/namespaces/:name', () => {
   it('creates a namespace (201), says when it existed (200), and lists it', async () => {
     const { app } = createToySim();
