@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { METHOD_STATES } from '../src/http/method-states';
 import { DISCOVERY_METHODS } from '../src/http/methods.generated';
-import { openApiPath } from '../src/http/openapi-discovery';
 import { discoverySpecs } from '../src/http/routes/cluster-setters';
 import { methodKey, methodState } from '../src/http/routes/discovery';
+import { openApiPath } from '../src/http/routes/route-entries';
 import { CLUSTER, createHarness, type Harness, ZONE } from './support/harness';
 
 const APP = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -53,6 +53,15 @@ export { createSimKernel } from './http/kernel';
 export { NAMESPACE_HEADER, resolveNamespace } from './http/namespace';
 export type { RequestSim, SimEnv } from './http/request-context';
 export { controlError } from './http/responses';
+export type {
+  ExpandedPath,
+  RouteAction,
+  RouteEntry,
+  RouteMethod,
+  RoutePath,
+  RouteRow,
+} from './http/route-row';
+export { openApiPathOf, routeEntries } from './http/route-row';
 export type { RunningServer, ServeOptions } from './http/serve';
 export { serve } from './http/serve';
 export type { StreamEvents, StreamRequestEvent } from './http/stream';

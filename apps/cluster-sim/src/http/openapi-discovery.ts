@@ -1,23 +1,6 @@
 import { Operation } from '@sims/cluster-schema';
 import * as z from 'zod';
-import { METHOD_STATES } from './method-states';
-import { DISCOVERY_METHODS } from './methods.generated';
-import { discoverySpecs } from './routes/cluster-setters';
-
-/** The discovery flat path's parameters as the OpenAPI document names them. */
-const PARAM_NAMES: Readonly<Record<string, string>> = {
-  projectsId: 'projectId',
-  locationsId: 'location',
-  zonesId: 'zone',
-  clustersId: 'clusterId',
-  nodePoolsId: 'nodePoolId',
-  operationsId: 'operationId',
-};
-
-/** A discovery method's path in the OpenAPI document: `/v1/projects/{projectId}/locations/{location}/…`. */
-export function openApiPath(method: { version: string; path: string }): string {
-  return `/${method.version}/${method.path.replace(/\{(\w+)\}/g, (_, n: string) => `{${PARAM_NAMES[n] ?? n}}`)}`;
-}
+import type { ClusterRouteEntry } from './routes/route-entries';
 
 /** A query parameter of a request message (`pageSize` an int32, the others strings). */
 export function queryParameter(name: string) {
@@ -29,25 +12,24 @@ function jsonSchema(schema: z.ZodType) {
 }
 
 /**
- * Adds every method of the discovery table the document does not have yet: a simulated one with its
- * request and response messages (as components named after them), a refused one with its 501.
+ * Adds the methods of the discovery table the route entries give beyond the family tables' rows: a
+ * simulated one with its request and response messages (as components named after them), a refused one
+ * with its 501.
  */
 export function addDiscoveryPaths(
   paths: Record<string, Record<string, unknown>>,
   components: Record<string, unknown>,
+  entries: readonly ClusterRouteEntry[],
 ): void {
   const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
   const status = { content: { 'application/json': { schema: ref('Status') } } };
-  for (const method of DISCOVERY_METHODS) {
-    const path = openApiPath(method);
-    const verb = method.httpMethod.toLowerCase();
+  for (const { target, path, method: verb, operationId } of entries) {
+    if (target === undefined) continue;
+    const { method } = target;
     const entry = paths[path] ?? {};
     paths[path] = entry;
-    if (entry[verb] !== undefined) continue;
-    const operationId = `${method.version}.${method.id.replace(/^container\.projects\./, '')}`;
-    const spec = discoverySpecs.get(method.rpc);
-    const state = METHOD_STATES[method.rpc];
-    if (spec) {
+    if (target.kind === 'spec') {
+      const { spec } = target;
       const response = spec.response === Operation ? 'Operation' : `${method.rpc}Response`;
       if (response !== 'Operation') components[response] ??= jsonSchema(spec.response);
       if (spec.body) components[method.request] ??= jsonSchema(spec.body);
@@ -70,10 +52,10 @@ export function addDiscoveryPaths(
           default: { description: 'google.rpc.Status in the front end envelope', ...status },
         },
       };
-    } else if (state?.state === 'refused') {
+    } else {
       entry[verb] = {
         operationId,
-        summary: `${method.rpc} (${method.id}): not simulated, ${state.reason}`,
+        summary: `${method.rpc} (${method.id}): not simulated, ${target.reason}`,
         responses: { 501: { description: 'UNIMPLEMENTED, naming the method', ...status } },
       };
     }

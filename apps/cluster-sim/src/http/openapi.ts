@@ -24,6 +24,7 @@ import * as z from 'zod';
 import { SIMULATOR_VERSION } from '../definition';
 import { addDiscoveryPaths, queryParameter } from './openapi-discovery';
 import { DECLARED_SYSTEM_PARAMS, MESSAGE_PARAMS } from './query-params';
+import { clusterRouteEntries } from './routes/route-entries';
 
 const SCHEMAS = {
   UpdateNodePoolRequest,
@@ -50,6 +51,51 @@ const SCHEMAS = {
 
 type SchemaName = keyof typeof SCHEMAS;
 
+/** What the family tables' methods do, by operationId below the version (the paths come from the rows). */
+const SUMMARIES: Readonly<Record<string, string>> = {
+  'nodePools.get': 'Get a node pool (with its etag)',
+  'nodePools.update': 'Update a node pool: UPGRADE_NODES operation',
+  'nodePools.delete': 'Delete a node pool: DELETE_NODE_POOL operation',
+  'nodePools.setSize': 'Set the per-zone node count: SET_NODE_POOL_SIZE operation',
+  'nodePools.setManagement': 'Set auto-upgrade and auto-repair: SET_NODE_POOL_MANAGEMENT operation',
+  'nodePools.setAutoscaling': 'Set the autoscaler: UPDATE_CLUSTER operation on the pool',
+  'nodePools.rollback': 'Roll back a cancelled or failed upgrade: UPGRADE_NODES operation',
+  'nodePools.completeUpgrade': "End a blue-green upgrade's node pool soak now",
+  'nodePools.fetchNodePoolUpgradeInfo': 'Upgrade targets and history',
+  'nodePools.list': 'List node pools',
+  'nodePools.create': 'Create a node pool: CREATE_NODE_POOL operation',
+  'clusters.get': 'Get a cluster with its node pools',
+  'clusters.update': 'Update a cluster: UPGRADE_MASTER, UPGRADE_NODES or UPDATE_CLUSTER operation',
+  'clusters.delete': 'Delete a cluster: DELETE_CLUSTER operation',
+  'clusters.list': 'List clusters (location "-" lists all)',
+  'clusters.create': 'Create a cluster: CREATE_CLUSTER operation',
+  'operations.get': 'Get an operation',
+  'operations.cancel': 'Cancel an operation',
+  'operations.list': 'List operations (location "-" lists all)',
+  getServerConfig: 'Versions and image types',
+  'zones.nodePools.setSize': 'setSize (legacy zonal form)',
+  'zones.nodePools.setManagement': 'setManagement (legacy zonal form)',
+  'zones.nodePools.autoscaling': 'setAutoscaling (legacy zonal form)',
+  'zones.nodePools.rollback': 'rollback (legacy zonal form)',
+  'zones.nodePools.fetchNodePoolUpgradeInfo': 'fetchNodePoolUpgradeInfo (legacy zonal form)',
+  'zones.nodePools.get': 'Get a node pool (legacy zonal form)',
+  'zones.nodePools.delete': 'Delete a node pool (legacy zonal form)',
+  'zones.nodePools.update': 'Update a node pool (legacy zonal form: POST …/update)',
+  'zones.nodePools.updateByPut':
+    'Update a node pool (legacy zonal path, as PUT; GKE documents POST …/update)',
+  'zones.nodePools.list': 'List node pools (legacy zonal form)',
+  'zones.nodePools.create': 'Create a node pool (legacy zonal form)',
+  'zones.clusters.get': 'Get a cluster (legacy zonal form)',
+  'zones.clusters.update': 'Update a cluster (legacy zonal form)',
+  'zones.clusters.delete': 'Delete a cluster (legacy zonal form)',
+  'zones.clusters.list': 'List clusters (legacy zonal form)',
+  'zones.clusters.create': 'Create a cluster (legacy zonal form)',
+  'zones.operations.get': 'Get an operation (legacy zonal form)',
+  'zones.operations.cancel': 'Cancel an operation (legacy zonal form)',
+  'zones.operations.list': 'List operations (legacy zonal form)',
+  'zones.getServerconfig': 'ServerConfig (legacy zonal form)',
+};
+
 /** The OpenAPI 3.1 document of the emulated surface, generated from the zod schemas. */
 export function createOpenApiDocument(): Record<string, unknown> {
   const components: Record<string, unknown> = {};
@@ -67,230 +113,31 @@ export function createOpenApiDocument(): Record<string, unknown> {
       content: { 'application/json': { schema: ref('Status') } },
     },
   };
-  const op = (
-    operationId: string,
-    summary: string,
-    response: SchemaName,
-    body?: SchemaName,
-    query: readonly string[] = [],
-  ) => ({
-    operationId,
-    summary,
-    ...(query.length > 0 ? { parameters: query.map(queryParameter) } : {}),
-    ...(body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: ref(body) } } } }
-      : {}),
-    responses: {
-      200: { description: response, content: { 'application/json': { schema: ref(response) } } },
-      ...errors,
-    },
-  });
+  const schemaName = (schema: unknown): SchemaName | undefined =>
+    (Object.keys(SCHEMAS) as SchemaName[]).find((name) => SCHEMAS[name] === schema);
+  const entries = clusterRouteEntries();
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const v of ['v1beta1', 'v1']) {
-    const loc = `/${v}/projects/{projectId}/locations/{location}`;
-    const zone = `/${v}/projects/{projectId}/zones/{zone}`;
-    const tag = `${v}.`;
-    paths[`${loc}/clusters/{clusterId}/nodePools/{nodePoolId}`] = {
-      get: op(`${tag}nodePools.get`, 'Get a node pool (with its etag)', 'NodePool'),
-      put: op(
-        `${tag}nodePools.update`,
-        'Update a node pool: UPGRADE_NODES operation',
-        'Operation',
-        'UpdateNodePoolRequest',
-      ),
-      delete: op(`${tag}nodePools.delete`, 'Delete a node pool: DELETE_NODE_POOL operation', 'Operation'),
-    };
-    const pool = `${loc}/clusters/{clusterId}/nodePools/{nodePoolId}`;
-    const zonePool = `${zone}/clusters/{clusterId}/nodePools/{nodePoolId}`;
-    paths[`${pool}:setSize`] = {
-      post: op(
-        `${tag}nodePools.setSize`,
-        'Set the per-zone node count: SET_NODE_POOL_SIZE operation',
-        'Operation',
-        'SetNodePoolSizeRequest',
-      ),
-    };
-    paths[`${pool}:setManagement`] = {
-      post: op(
-        `${tag}nodePools.setManagement`,
-        'Set auto-upgrade and auto-repair: SET_NODE_POOL_MANAGEMENT operation',
-        'Operation',
-        'SetNodePoolManagementRequest',
-      ),
-    };
-    paths[`${pool}:setAutoscaling`] = {
-      post: op(
-        `${tag}nodePools.setAutoscaling`,
-        'Set the autoscaler: UPDATE_CLUSTER operation on the pool',
-        'Operation',
-        'SetNodePoolAutoscalingRequest',
-      ),
-    };
-    paths[`${pool}:rollback`] = {
-      post: op(
-        `${tag}nodePools.rollback`,
-        'Roll back a cancelled or failed upgrade: UPGRADE_NODES operation',
-        'Operation',
-        'RollbackNodePoolUpgradeRequest',
-      ),
-    };
-    paths[`${pool}:completeUpgrade`] = {
-      post: op(
-        `${tag}nodePools.completeUpgrade`,
-        "End a blue-green upgrade's node pool soak now",
-        'Empty',
-        'CompleteNodePoolUpgradeRequest',
-      ),
-    };
-    paths[`${pool}:fetchNodePoolUpgradeInfo`] = {
-      get: op(
-        `${tag}nodePools.fetchNodePoolUpgradeInfo`,
-        'Upgrade targets and history',
-        'NodePoolUpgradeInfo',
-        undefined,
-        ['version'],
-      ),
-    };
-    paths[`${zonePool}/setSize`] = {
-      post: op(
-        `${tag}zones.nodePools.setSize`,
-        'setSize (legacy zonal form)',
-        'Operation',
-        'SetNodePoolSizeRequest',
-      ),
-    };
-    paths[`${zonePool}/setManagement`] = {
-      post: op(
-        `${tag}zones.nodePools.setManagement`,
-        'setManagement (legacy zonal form)',
-        'Operation',
-        'SetNodePoolManagementRequest',
-      ),
-    };
-    paths[`${zonePool}/autoscaling`] = {
-      post: op(
-        `${tag}zones.nodePools.autoscaling`,
-        'setAutoscaling (legacy zonal form)',
-        'Operation',
-        'SetNodePoolAutoscalingRequest',
-      ),
-    };
-    paths[`${zonePool}:rollback`] = {
-      post: op(
-        `${tag}zones.nodePools.rollback`,
-        'rollback (legacy zonal form)',
-        'Operation',
-        'RollbackNodePoolUpgradeRequest',
-      ),
-    };
-    paths[`${zonePool}:fetchNodePoolUpgradeInfo`] = {
-      get: op(
-        `${tag}zones.nodePools.fetchNodePoolUpgradeInfo`,
-        'fetchNodePoolUpgradeInfo (legacy zonal form)',
-        'NodePoolUpgradeInfo',
-        undefined,
-        ['version'],
-      ),
-    };
-    paths[`${loc}/clusters/{clusterId}/nodePools`] = {
-      get: op(`${tag}nodePools.list`, 'List node pools', 'ListNodePoolsResponse'),
-      post: op(
-        `${tag}nodePools.create`,
-        'Create a node pool: CREATE_NODE_POOL operation',
-        'Operation',
-        'CreateNodePoolRequest',
-      ),
-    };
-    paths[`${loc}/clusters/{clusterId}`] = {
-      get: op(`${tag}clusters.get`, 'Get a cluster with its node pools', 'Cluster'),
-      put: op(
-        `${tag}clusters.update`,
-        'Update a cluster: UPGRADE_MASTER, UPGRADE_NODES or UPDATE_CLUSTER operation',
-        'Operation',
-        'UpdateClusterRequest',
-      ),
-      delete: op(`${tag}clusters.delete`, 'Delete a cluster: DELETE_CLUSTER operation', 'Operation'),
-    };
-    paths[`${loc}/clusters`] = {
-      get: op(`${tag}clusters.list`, 'List clusters (location "-" lists all)', 'ListClustersResponse'),
-      post: op(
-        `${tag}clusters.create`,
-        'Create a cluster: CREATE_CLUSTER operation',
-        'Operation',
-        'CreateClusterRequest',
-      ),
-    };
-    paths[`${loc}/operations/{operationId}`] = {
-      get: op(`${tag}operations.get`, 'Get an operation', 'Operation'),
-    };
-    paths[`${loc}/operations/{operationId}:cancel`] = {
-      post: op(`${tag}operations.cancel`, 'Cancel an operation', 'Empty', 'CancelOperationRequest'),
-    };
-    paths[`${loc}/operations`] = {
-      get: op(`${tag}operations.list`, 'List operations (location "-" lists all)', 'ListOperationsResponse'),
-    };
-    paths[`${loc}/serverConfig`] = {
-      get: op(`${tag}getServerConfig`, 'Versions and image types', 'ServerConfig'),
-    };
-    paths[`${zone}/clusters/{clusterId}/nodePools/{nodePoolId}`] = {
-      get: op(`${tag}zones.nodePools.get`, 'Get a node pool (legacy zonal form)', 'NodePool'),
-      delete: op(`${tag}zones.nodePools.delete`, 'Delete a node pool (legacy zonal form)', 'Operation'),
-    };
-    paths[`${zone}/clusters/{clusterId}/nodePools/{nodePoolId}/update`] = {
-      post: op(
-        `${tag}zones.nodePools.update`,
-        'Update a node pool (legacy zonal form: POST …/update)',
-        'Operation',
-        'UpdateNodePoolRequest',
-      ),
-    };
-    paths[`${zone}/clusters/{clusterId}/nodePools`] = {
-      get: op(`${tag}zones.nodePools.list`, 'List node pools (legacy zonal form)', 'ListNodePoolsResponse'),
-      post: op(
-        `${tag}zones.nodePools.create`,
-        'Create a node pool (legacy zonal form)',
-        'Operation',
-        'CreateNodePoolRequest',
-      ),
-    };
-    paths[`${zone}/clusters/{clusterId}`] = {
-      get: op(`${tag}zones.clusters.get`, 'Get a cluster (legacy zonal form)', 'Cluster'),
-      put: op(
-        `${tag}zones.clusters.update`,
-        'Update a cluster (legacy zonal form)',
-        'Operation',
-        'UpdateClusterRequest',
-      ),
-      delete: op(`${tag}zones.clusters.delete`, 'Delete a cluster (legacy zonal form)', 'Operation'),
-    };
-    paths[`${zone}/clusters`] = {
-      get: op(`${tag}zones.clusters.list`, 'List clusters (legacy zonal form)', 'ListClustersResponse'),
-      post: op(
-        `${tag}zones.clusters.create`,
-        'Create a cluster (legacy zonal form)',
-        'Operation',
-        'CreateClusterRequest',
-      ),
-    };
-    paths[`${zone}/operations/{operationId}`] = {
-      get: op(`${tag}zones.operations.get`, 'Get an operation (legacy zonal form)', 'Operation'),
-    };
-    paths[`${zone}/operations/{operationId}:cancel`] = {
-      post: op(
-        `${tag}zones.operations.cancel`,
-        'Cancel an operation (legacy zonal form)',
-        'Empty',
-        'CancelOperationRequest',
-      ),
-    };
-    paths[`${zone}/operations`] = {
-      get: op(`${tag}zones.operations.list`, 'List operations (legacy zonal form)', 'ListOperationsResponse'),
-    };
-    paths[`${zone}/serverconfig`] = {
-      get: op(`${tag}zones.getServerconfig`, 'ServerConfig (legacy zonal form)', 'ServerConfig'),
+  for (const { method, path, operationId, action, target } of entries) {
+    if (target !== undefined || action === undefined) continue;
+    const response = schemaName(action.response) ?? 'Empty';
+    const body = action.body === undefined ? undefined : schemaName(action.body);
+    // The message's query fields by their JSON names (the snake_case forms are accepted, undeclared).
+    const query = [...(action.query ?? [])].filter((name) => !name.includes('_'));
+    paths[path] ??= {};
+    (paths[path] as Record<string, unknown>)[method] = {
+      operationId,
+      summary: SUMMARIES[operationId.slice(operationId.indexOf('.') + 1)] ?? action.operation,
+      ...(query.length > 0 ? { parameters: query.map(queryParameter) } : {}),
+      ...(body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: ref(body) } } } }
+        : {}),
+      responses: {
+        200: { description: response, content: { 'application/json': { schema: ref(response) } } },
+        ...errors,
+      },
     };
   }
-  addDiscoveryPaths(paths, components);
+  addDiscoveryPaths(paths, components, entries);
   const parameters = declareQueryParameters(paths);
   return {
     openapi: '3.1.0',

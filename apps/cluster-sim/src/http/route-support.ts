@@ -1,5 +1,11 @@
 import { protoFieldName } from '@sims/cluster-schema';
-import { parseDuration, type SimEnv, type World } from '@sims/sim-core';
+import {
+  type RouteAction as CoreRouteAction,
+  type RouteRow as CoreRouteRow,
+  parseDuration,
+  type SimEnv,
+  type World,
+} from '@sims/sim-core';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { type ClusterRef, checkZonalAccess, findCluster } from '../domain/clusters';
@@ -45,26 +51,45 @@ export interface Args<B> {
   now: number;
 }
 
-export interface RouteSpec<B> {
-  /** The method name fault rules match on, e.g. `nodePools.update`. */
-  name: string;
+/** What a custom verb sharing a row's route (by the `:pool` it arrives in) is: its own method. */
+export interface RouteVariant {
+  /** The verb, after the last `:` of the path's last segment (`np1:fetchNodePoolUpgradeInfo`). */
+  verb: string;
+  operation: string;
+  rpc: string;
+  query: ReadonlySet<string>;
+  response: z.ZodType;
+}
+
+/** What cluster-sim's edge reads of a row besides sim-core's fields. */
+export interface ClusterRowExtra {
   /** The RPC, for ErrorInfo metadata. */
   rpc: string;
   permission: string;
   /** What the permission is checked on. */
   level: 'cluster' | 'location';
   readOnly: boolean;
-  body?: z.ZodType<B>;
   /** Query fields of the request message besides the path's (a GET's `version`, `filter`, …). */
   query?: ReadonlySet<string>;
   /** The response message, for numeric enum encoding. */
   response: z.ZodType;
-  handle(args: Args<B>): Result<unknown, HttpError>;
-  /** A custom verb sharing the route (by the `:pool` it arrives in): its query fields and answer message. */
-  variant?: (
-    pool: string,
-  ) => { name: string; rpc: string; query: ReadonlySet<string>; response: z.ZodType } | undefined;
+  /** A custom verb sharing the route (by the `:pool` it arrives in): its name, query fields and answer. */
+  variant?: RouteVariant;
+  /**
+   * The custom verb the path's last parameter carries (`…/operations/op1:cancel` on `/operations/:operation`):
+   * the OpenAPI document's path has it; the handler checks it.
+   */
+  verb?: string;
 }
+
+/**
+ * A row's handler: its arguments in, a `Result` out. Declared through a method so that a row of a typed
+ * body is still a row of `unknown` in a table (TypeScript checks method parameters bivariantly).
+ */
+export type RouteHandler<B> = { bivarianceHack(args: Args<B>): Result<unknown, HttpError> }['bivarianceHack'];
+
+/** A row served on paths another table decides (the discovery table, a pool's custom verbs). */
+export type RouteAction<B> = CoreRouteAction<RouteHandler<B>, z.ZodType<B>, ClusterRowExtra>;
 
 /** A path below `/projects/:project/locations/:location` (`loc`) and `/projects/:project/zones/:location`. */
 export interface RoutePaths {
@@ -72,11 +97,8 @@ export interface RoutePaths {
   zone?: string;
 }
 
-/** One row of a route table: a spec served by a method on its paths, under both API versions. */
-export interface Route<B = unknown> extends RouteSpec<B> {
-  method: 'get' | 'put' | 'post' | 'delete';
-  paths: RoutePaths;
-}
+/** One row of a route table: served by a method on its paths, under both API versions. */
+export type RouteRow<B = unknown> = CoreRouteRow<RouteHandler<B>, z.ZodType<B>, ClusterRowExtra, RoutePaths>;
 
 /** A node pool id without the custom verb its route's pattern takes along (`np1:setSize` → `np1`). */
 export function withoutVerb(pool: string): string {

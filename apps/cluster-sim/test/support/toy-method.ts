@@ -146,7 +146,7 @@ export const READ_EDITS: Readonly<Record<string, readonly ToyEdit[]>> = {
       anchor: '      ...rotationSpecs,\n',
       where: 'before',
       insert:
-        "      { name: 'clusters.getToyInfo', rpc: 'GetToyInfo', permission: 'container.clusters.get', level: 'cluster', readOnly: true, response: GetToyInfoResponse, handle: handleGetToyInfo },\n",
+        "      { operation: 'clusters.getToyInfo', rpc: 'GetToyInfo', permission: 'container.clusters.get', level: 'cluster', readOnly: true, response: GetToyInfoResponse, handle: handleGetToyInfo },\n",
     },
   ],
   // 2. The read, in the domain file of its family.

@@ -9,7 +9,7 @@ import { clusterUpgradeInfo, usableSubnetworks } from '../../domain/cluster-read
 import { completeIpRotation, setMasterAuth, startIpRotation } from '../../domain/cluster-rotation';
 import { ok, type Result } from '../../domain/errors';
 import type { HttpError } from '../errors';
-import { type Args, clusterOf, type RouteSpec } from '../route-support';
+import { type Args, clusterOf, type RouteAction } from '../route-support';
 import { setter } from './cluster-verb';
 
 /**
@@ -32,7 +32,7 @@ function handleUsableSubnetworks(a: Args<unknown>): Result<unknown, HttpError> {
   });
 }
 
-export const rotationSpecs: readonly RouteSpec<never>[] = [
+export const rotationSpecs: readonly RouteAction<never>[] = [
   setter('StartIPRotation', 'startIpRotation', StartIPRotationRequest, (s, r, b, ctx) =>
     startIpRotation(s, r, b.rotateCredentials === true, ctx),
   ),
@@ -41,7 +41,7 @@ export const rotationSpecs: readonly RouteSpec<never>[] = [
   ),
   setter('SetMasterAuth', 'setMasterAuth', SetMasterAuthRequest, setMasterAuth),
   {
-    name: 'clusters.fetchClusterUpgradeInfo',
+    operation: 'clusters.fetchClusterUpgradeInfo',
     rpc: 'FetchClusterUpgradeInfo',
     permission: 'container.clusters.get',
     level: 'cluster',
@@ -52,7 +52,7 @@ export const rotationSpecs: readonly RouteSpec<never>[] = [
     handle: handleUpgradeInfo,
   },
   {
-    name: 'aggregated.usableSubnetworks.list',
+    operation: 'aggregated.usableSubnetworks.list',
     rpc: 'ListUsableSubnetworks',
     permission: 'container.clusters.list',
     level: 'location',
@@ -61,4 +61,4 @@ export const rotationSpecs: readonly RouteSpec<never>[] = [
     response: ListUsableSubnetworksResponse,
     handle: handleUsableSubnetworks,
   },
-] as RouteSpec<never>[];
+] as RouteAction<never>[];

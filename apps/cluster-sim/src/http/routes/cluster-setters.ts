@@ -24,7 +24,7 @@ import {
 import { updateCluster } from '../../domain/cluster-update';
 import { ok, type Result } from '../../domain/errors';
 import type { HttpError } from '../errors';
-import { type Args, clusterOf, type RouteSpec } from '../route-support';
+import { type Args, clusterOf, type RouteAction } from '../route-support';
 import { rotationSpecs } from './cluster-rotation';
 import { setter } from './cluster-verb';
 
@@ -51,7 +51,7 @@ function handleListLocations(a: Args<unknown>): Result<unknown, HttpError> {
 }
 
 /** The simulated RPCs served through the discovery table, by RPC name. */
-export const discoverySpecs: ReadonlyMap<string, RouteSpec<never>> = new Map<string, RouteSpec<never>>(
+export const discoverySpecs: ReadonlyMap<string, RouteAction<never>> = new Map<string, RouteAction<never>>(
   (
     [
       setter('SetLabels', 'setResourceLabels', SetLabelsRequest, setResourceLabels),
@@ -80,7 +80,7 @@ export const discoverySpecs: ReadonlyMap<string, RouteSpec<never>> = new Map<str
         updateCluster(s, r, { desiredMasterVersion: b.masterVersion }, ctx),
       ),
       {
-        name: 'clusters.getJwks',
+        operation: 'clusters.getJwks',
         rpc: 'GetJSONWebKeys',
         permission: 'container.clusters.get',
         level: 'cluster',
@@ -89,7 +89,7 @@ export const discoverySpecs: ReadonlyMap<string, RouteSpec<never>> = new Map<str
         handle: handleGetJwks,
       },
       {
-        name: 'clusters.well-known.getOpenid-configuration',
+        operation: 'clusters.well-known.getOpenid-configuration',
         rpc: 'GetOpenIDConfig',
         permission: 'container.clusters.get',
         level: 'cluster',
@@ -98,7 +98,7 @@ export const discoverySpecs: ReadonlyMap<string, RouteSpec<never>> = new Map<str
         handle: handleGetOpenIdConfig,
       },
       {
-        name: 'locations.list',
+        operation: 'locations.list',
         rpc: 'ListLocations',
         permission: 'container.clusters.list',
         level: 'location',
@@ -107,6 +107,6 @@ export const discoverySpecs: ReadonlyMap<string, RouteSpec<never>> = new Map<str
         handle: handleListLocations,
       },
       ...rotationSpecs,
-    ] as RouteSpec<never>[]
+    ] as RouteAction<never>[]
   ).map((spec) => [spec.rpc, spec]),
 );

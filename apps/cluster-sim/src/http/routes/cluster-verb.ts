@@ -4,7 +4,7 @@ import type { DomainContext } from '../../domain/context';
 import { fail, ok, type Result } from '../../domain/errors';
 import type { ClusterRecord, ClusterState, OperationRecord } from '../../domain/state';
 import type { HttpError } from '../errors';
-import { type Args, checkIds, clusterOf, domainContext, type RouteSpec, started } from '../route-support';
+import { type Args, checkIds, clusterOf, domainContext, type RouteAction, started } from '../route-support';
 
 /**
  * A method that starts an operation on the cluster (a setter, a rotation): its route spec from the rule
@@ -44,9 +44,9 @@ export function setter<B extends Record<string, unknown>>(
   verb: string,
   body: z.ZodType<B>,
   set: Setter<B>,
-): RouteSpec<B> {
+): RouteAction<B> {
   return {
-    name: `clusters.${verb}`,
+    operation: `clusters.${verb}`,
     rpc,
     permission: 'container.clusters.update',
     level: 'cluster',

@@ -11,7 +11,7 @@ import { updateCluster } from '../../domain/cluster-update';
 import { createCluster, deleteCluster, renderCluster } from '../../domain/clusters';
 import { ok, type Result } from '../../domain/errors';
 import type { HttpError } from '../errors';
-import { type Args, checkIds, clusterOf, domainContext, type Route, started } from '../route-support';
+import { type Args, checkIds, clusterOf, domainContext, type RouteRow, started } from '../route-support';
 
 const CLUSTER_PATH = { loc: '/clusters/:cluster', zone: '/clusters/:cluster' };
 const CLUSTERS_PATH = { loc: '/clusters', zone: '/clusters' };
@@ -52,11 +52,11 @@ function handleDeleteCluster(a: Args<unknown>): Result<unknown, HttpError> {
   return started(a, deleteCluster(a.state, record.value, domainContext(a)));
 }
 
-export const clusterRoutes: readonly Route[] = [
+export const clusterRoutes: readonly RouteRow[] = [
   {
     method: 'get',
-    paths: CLUSTER_PATH,
-    name: 'clusters.get',
+    path: CLUSTER_PATH,
+    operation: 'clusters.get',
     response: Cluster,
     rpc: 'GetCluster',
     permission: 'container.clusters.get',
@@ -66,8 +66,8 @@ export const clusterRoutes: readonly Route[] = [
   },
   {
     method: 'get',
-    paths: CLUSTERS_PATH,
-    name: 'clusters.list',
+    path: CLUSTERS_PATH,
+    operation: 'clusters.list',
     response: ListClustersResponse,
     rpc: 'ListClusters',
     permission: 'container.clusters.list',
@@ -77,8 +77,8 @@ export const clusterRoutes: readonly Route[] = [
   },
   {
     method: 'post',
-    paths: CLUSTERS_PATH,
-    name: 'clusters.create',
+    path: CLUSTERS_PATH,
+    operation: 'clusters.create',
     response: Operation,
     rpc: 'CreateCluster',
     permission: 'container.clusters.create',
@@ -89,8 +89,8 @@ export const clusterRoutes: readonly Route[] = [
   },
   {
     method: 'put',
-    paths: CLUSTER_PATH,
-    name: 'clusters.update',
+    path: CLUSTER_PATH,
+    operation: 'clusters.update',
     response: Operation,
     rpc: 'UpdateCluster',
     permission: 'container.clusters.update',
@@ -101,8 +101,8 @@ export const clusterRoutes: readonly Route[] = [
   },
   {
     method: 'delete',
-    paths: CLUSTER_PATH,
-    name: 'clusters.delete',
+    path: CLUSTER_PATH,
+    operation: 'clusters.delete',
     response: Operation,
     rpc: 'DeleteCluster',
     permission: 'container.clusters.delete',

@@ -1,7 +1,7 @@
 import type { ApiVersion } from '../../domain/names';
 import { METHOD_STATES, type MethodState } from '../method-states';
 import { DISCOVERY_METHODS, type DiscoveryMethod } from '../methods.generated';
-import type { RouteSpec } from '../route-support';
+import type { RouteAction } from '../route-support';
 import { discoverySpecs } from './cluster-setters';
 
 /**
@@ -12,7 +12,7 @@ import { discoverySpecs } from './cluster-setters';
 
 /** What a request that matches a discovery method gets. */
 export type DiscoveryTarget =
-  | { kind: 'spec'; method: DiscoveryMethod; spec: RouteSpec<never>; viaZones: boolean }
+  | { kind: 'spec'; method: DiscoveryMethod; spec: RouteAction<never>; viaZones: boolean }
   | { kind: 'refused'; method: DiscoveryMethod; name: string; reason: string };
 
 /**

@@ -7,7 +7,14 @@ import { encodeEnumsAsNumbers, wantsNumericEnums } from '../encode';
 import { googleHeaders, type HttpError, renderError } from '../errors';
 import { createParseCache } from '../parse';
 import { checkQuery } from '../query-params';
-import { type Ctx, type Route, type RoutePaths, type RouteSpec, withoutVerb } from '../route-support';
+import {
+  type Ctx,
+  type RouteAction,
+  type RoutePaths,
+  type RouteRow,
+  type RouteVariant,
+  withoutVerb,
+} from '../route-support';
 import { clusterRoutes } from './clusters';
 import { type DiscoveryTarget, discoveryTargets, matchDiscovery } from './discovery';
 import { nodePoolRoutes, POOL_PATH, poolVerbs } from './node-pools';
@@ -18,7 +25,7 @@ import { serverConfigRoutes } from './server-config';
  * The emulated API's routes, registered in this order after the pool methods' custom verbs (Hono runs the
  * handlers whose patterns match a request in the order they were registered).
  */
-const API_ROUTES: readonly Route[] = [
+export const API_ROUTES: readonly RouteRow[] = [
   ...nodePoolRoutes,
   ...clusterRoutes,
   ...operationRoutes,
@@ -56,6 +63,11 @@ function resourceOf(c: Ctx): string {
   return `projects/${project}/locations/${location}`;
 }
 
+/** The variant a row's `:pool` asks for (`np1:fetchNodePoolUpgradeInfo`), if any. */
+function variantOf(variant: RouteVariant | undefined, pool: string): RouteVariant | undefined {
+  return variant && pool.endsWith(`:${variant.verb}`) ? variant : undefined;
+}
+
 /** What the wrapper of every route shares, per simulator. */
 interface Edge {
   kernel: SimKernel<ClusterState>;
@@ -69,7 +81,7 @@ interface Edge {
  */
 function handler<B>(
   edge: Edge,
-  spec: RouteSpec<B>,
+  spec: RouteAction<B>,
   version: ApiVersion,
   viaZones: boolean,
   params?: (c: Ctx) => Record<string, string>,
@@ -80,7 +92,7 @@ function handler<B>(
     const world = sim.world;
     const state = world.state;
     const p = params ? params(c) : (c.req.param() as Record<string, string>);
-    const variant = spec.variant?.(p.pool ?? '');
+    const variant = variantOf(spec.variant, p.pool ?? '');
     const errorCtx = {
       requestId: sim.requestId,
       method: `google.container.${version}.ClusterManager.${variant?.rpc ?? spec.rpc}`,
@@ -158,14 +170,16 @@ function handler<B>(
 }
 
 /** A route under both API versions and the forms it has (`locations`, legacy `zones`). */
-function route(edge: Edge, { method, paths, ...spec }: Route) {
+function route(edge: Edge, { method, path: paths, ...spec }: RouteRow) {
   const { app } = edge.kernel;
   for (const version of ['v1beta1', 'v1'] as const) {
     for (const form of ['loc', 'zone'] as const) {
       const suffix = paths[form];
       if (suffix === undefined) continue;
       const variant = spec.variant;
-      const name = variant ? (c: Ctx) => variant(c.req.param('pool') ?? '')?.name ?? spec.name : spec.name;
+      const name = variant
+        ? (c: Ctx) => variantOf(variant, c.req.param('pool') ?? '')?.operation ?? spec.operation
+        : spec.operation;
       app[method](
         `/${version}${ROOT[form]}${suffix}`,
         edge.kernel.operation(name, resourceOf),
@@ -194,13 +208,13 @@ function verbHandlers(
   method: 'post',
   form: keyof RoutePaths,
   suffix: string,
-  byVerb: ReadonlyMap<string, RouteSpec<unknown>>,
+  byVerb: ReadonlyMap<string, RouteAction<unknown>>,
 ) {
   const { app } = edge.kernel;
   for (const version of ['v1beta1', 'v1'] as const) {
     const chains = new Map(
       [...byVerb].map(([verb, spec]) => {
-        const named = edge.kernel.operation(spec.name, resourceOf);
+        const named = edge.kernel.operation(spec.operation, resourceOf);
         const handle = handler(edge, spec, version, form === 'zone');
         return [verb, { named, handle }] as const;
       }),
@@ -234,7 +248,7 @@ function discoveryMethods(edge: Edge): void {
     const { version } = target.method;
     if (target.kind === 'spec') {
       chains.set(target, {
-        named: edge.kernel.operation(target.spec.name, resource),
+        named: edge.kernel.operation(target.spec.operation, resource),
         handle: handler(edge, target.spec, version, target.viaZones, paramsOf),
       });
     } else {

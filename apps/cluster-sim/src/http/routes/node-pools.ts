@@ -41,8 +41,9 @@ import {
   clusterOf,
   domainContext,
   type IdField,
-  type Route,
-  type RouteSpec,
+  type RouteAction,
+  type RouteRow,
+  type RouteVariant,
   started,
   withoutVerb,
 } from '../route-support';
@@ -68,16 +69,16 @@ const CREATE_POOL_IDS = ['projectId', 'zone', 'clusterId', 'parent'] as const;
 
 /** A pool method: its handler gets the cluster and the pool id once the body's deprecated ids agree. */
 interface PoolMethodSpec<B> {
-  name: string;
+  operation: string;
   rpc: string;
   body: z.ZodType<B>;
   response: z.ZodType;
   handle(a: Args<B>, record: ClusterRecord, pool: string): Result<unknown, HttpError>;
 }
 
-function poolMethod<B>(spec: PoolMethodSpec<B>): RouteSpec<B> {
+function poolMethod<B>(spec: PoolMethodSpec<B>): RouteAction<B> {
   return {
-    name: spec.name,
+    operation: spec.operation,
     rpc: spec.rpc,
     response: spec.response,
     permission: 'container.clusters.update',
@@ -118,12 +119,12 @@ const handleCompleteUpgrade: PoolHandler<unknown> = (a, record, pool) => {
 };
 
 /** The pool methods by custom verb, with the path suffix of their legacy zonal form where they have one. */
-const poolMethods = [
+export const poolMethods = [
   {
     verb: 'setSize',
     zone: '/setSize',
     spec: poolMethod({
-      name: 'nodePools.setSize',
+      operation: 'nodePools.setSize',
       rpc: 'SetNodePoolSize',
       body: SetNodePoolSizeRequest,
       response: Operation,
@@ -134,7 +135,7 @@ const poolMethods = [
     verb: 'setManagement',
     zone: '/setManagement',
     spec: poolMethod({
-      name: 'nodePools.setManagement',
+      operation: 'nodePools.setManagement',
       rpc: 'SetNodePoolManagement',
       body: SetNodePoolManagementRequest,
       response: Operation,
@@ -145,7 +146,7 @@ const poolMethods = [
     verb: 'setAutoscaling',
     zone: '/autoscaling',
     spec: poolMethod({
-      name: 'nodePools.setAutoscaling',
+      operation: 'nodePools.setAutoscaling',
       rpc: 'SetNodePoolAutoscaling',
       body: SetNodePoolAutoscalingRequest,
       response: Operation,
@@ -156,7 +157,7 @@ const poolMethods = [
     verb: 'rollback',
     zone: ':rollback',
     spec: poolMethod({
-      name: 'nodePools.rollback',
+      operation: 'nodePools.rollback',
       rpc: 'RollbackNodePoolUpgrade',
       body: RollbackNodePoolUpgradeRequest,
       response: Operation,
@@ -166,7 +167,7 @@ const poolMethods = [
   {
     verb: 'completeUpgrade',
     spec: poolMethod({
-      name: 'nodePools.completeUpgrade',
+      operation: 'nodePools.completeUpgrade',
       rpc: 'CompleteNodePoolUpgrade',
       body: CompleteNodePoolUpgradeRequest,
       response: Empty,
@@ -176,8 +177,8 @@ const poolMethods = [
 ] as const;
 
 /** The custom verbs a form takes on the pool's own path: all under `locations`, `:rollback` under `zones`. */
-export function poolVerbs(form: 'loc' | 'zone'): ReadonlyMap<string, RouteSpec<unknown>> {
-  return new Map<string, RouteSpec<unknown>>(
+export function poolVerbs(form: 'loc' | 'zone'): ReadonlyMap<string, RouteAction<unknown>> {
+  return new Map<string, RouteAction<unknown>>(
     poolMethods
       .filter((m) => form === 'loc' || ('zone' in m && m.zone === `:${m.verb}`))
       .map((m) => [m.verb, m.spec] as const),
@@ -185,9 +186,9 @@ export function poolVerbs(form: 'loc' | 'zone'): ReadonlyMap<string, RouteSpec<u
 }
 
 /** The legacy zonal forms that are paths of their own (`…/nodePools/np1/setSize`). */
-const zonalPoolMethods: Route[] = poolMethods.flatMap((m) =>
+const zonalPoolMethods: RouteRow[] = poolMethods.flatMap((m) =>
   'zone' in m && m.zone.startsWith('/')
-    ? [{ ...m.spec, method: 'post' as const, paths: { zone: `${POOL_PATH.zone}${m.zone}` } }]
+    ? [{ ...m.spec, method: 'post' as const, path: { zone: `${POOL_PATH.zone}${m.zone}` } }]
     : [],
 );
 
@@ -203,20 +204,17 @@ function handleFetchNodePoolUpgradeInfo(a: Args<unknown>): Result<unknown, HttpE
   return ok(nodePoolUpgradeInfo(a.state, record.value, pool.value));
 }
 
-const FETCH_VARIANT = {
-  name: 'nodePools.fetchNodePoolUpgradeInfo',
-  rpc: 'FetchNodePoolUpgradeInfo',
-  query: new Set(['version']),
-  response: NodePoolUpgradeInfo,
-};
-
 /**
  * The GET verb is another method: its own name and RPC, a `version` query field ("API request version
  * that initiates this operation"), and a NodePoolUpgradeInfo answer (for numeric enums).
  */
-function fetchVariant(pool: string): typeof FETCH_VARIANT | undefined {
-  return pool.endsWith(':fetchNodePoolUpgradeInfo') ? FETCH_VARIANT : undefined;
-}
+const FETCH_VARIANT: RouteVariant = {
+  verb: 'fetchNodePoolUpgradeInfo',
+  operation: 'nodePools.fetchNodePoolUpgradeInfo',
+  rpc: 'FetchNodePoolUpgradeInfo',
+  query: new Set(['version']),
+  response: NodePoolUpgradeInfo,
+};
 
 function handleGetNodePool(a: Args<unknown>): Result<unknown, HttpError> {
   // Named, journaled and matched by fault rules as the method called (the variant above).
@@ -264,8 +262,8 @@ function handleDeleteNodePool(a: Args<unknown>): Result<unknown, HttpError> {
   return started(a, deleteNodePool(a.state, record.value, a.pool, domainContext(a)));
 }
 
-const updateNodePoolSpec: RouteSpec<UpdateNodePoolRequestShape> = {
-  name: 'nodePools.update',
+const updateNodePoolSpec: RouteAction<UpdateNodePoolRequestShape> = {
+  operation: 'nodePools.update',
   response: Operation,
   rpc: 'UpdateNodePool',
   permission: 'container.clusters.update',
@@ -276,24 +274,24 @@ const updateNodePoolSpec: RouteSpec<UpdateNodePoolRequestShape> = {
 };
 
 /** Node pool routes, after the custom verbs' handlers (see `poolVerbs`). */
-export const nodePoolRoutes: readonly Route[] = [
+export const nodePoolRoutes: readonly RouteRow[] = [
   ...zonalPoolMethods,
   {
     method: 'get',
-    paths: POOL_PATH,
-    name: 'nodePools.get',
+    path: POOL_PATH,
+    operation: 'nodePools.get',
     response: NodePool,
     rpc: 'GetNodePool',
     permission: 'container.clusters.get',
     level: 'cluster',
     readOnly: true,
-    variant: fetchVariant,
+    variant: FETCH_VARIANT,
     handle: handleGetNodePool,
   },
   {
     method: 'get',
-    paths: POOLS_PATH,
-    name: 'nodePools.list',
+    path: POOLS_PATH,
+    operation: 'nodePools.list',
     response: ListNodePoolsResponse,
     rpc: 'ListNodePools',
     permission: 'container.clusters.get',
@@ -301,16 +299,16 @@ export const nodePoolRoutes: readonly Route[] = [
     readOnly: true,
     handle: handleListNodePools,
   },
-  { ...updateNodePoolSpec, method: 'put', paths: POOL_PATH },
+  { ...updateNodePoolSpec, method: 'put', path: POOL_PATH },
   {
     ...updateNodePoolSpec,
     method: 'post',
-    paths: { zone: '/clusters/:cluster/nodePools/:pool/update' },
+    path: { zone: '/clusters/:cluster/nodePools/:pool/update' },
   },
   {
     method: 'post',
-    paths: POOLS_PATH,
-    name: 'nodePools.create',
+    path: POOLS_PATH,
+    operation: 'nodePools.create',
     response: Operation,
     rpc: 'CreateNodePool',
     permission: 'container.clusters.update',
@@ -321,8 +319,8 @@ export const nodePoolRoutes: readonly Route[] = [
   },
   {
     method: 'delete',
-    paths: POOL_PATH,
-    name: 'nodePools.delete',
+    path: POOL_PATH,
+    operation: 'nodePools.delete',
     response: Operation,
     rpc: 'DeleteNodePool',
     permission: 'container.clusters.update',

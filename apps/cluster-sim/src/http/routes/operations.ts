@@ -5,7 +5,7 @@ import { OPERATION_WORK, pollOperationWork } from '../../domain/operation-work';
 import { cancelOperation } from '../../domain/operations';
 import type { OperationRecord } from '../../domain/state';
 import type { HttpError } from '../errors';
-import type { Args, Route } from '../route-support';
+import type { Args, RouteRow } from '../route-support';
 
 const OPERATION_PATH = { loc: '/operations/:operation', zone: '/operations/:operation' };
 
@@ -52,11 +52,11 @@ function handleCancelOperation(a: Args<unknown>): Result<unknown, HttpError> {
   return ok({});
 }
 
-export const operationRoutes: readonly Route[] = [
+export const operationRoutes: readonly RouteRow[] = [
   {
     method: 'get',
-    paths: OPERATION_PATH,
-    name: 'operations.get',
+    path: OPERATION_PATH,
+    operation: 'operations.get',
     response: Operation,
     rpc: 'GetOperation',
     permission: 'container.operations.get',
@@ -66,8 +66,8 @@ export const operationRoutes: readonly Route[] = [
   },
   {
     method: 'get',
-    paths: { loc: '/operations', zone: '/operations' },
-    name: 'operations.list',
+    path: { loc: '/operations', zone: '/operations' },
+    operation: 'operations.list',
     response: ListOperationsResponse,
     rpc: 'ListOperations',
     permission: 'container.operations.list',
@@ -77,8 +77,9 @@ export const operationRoutes: readonly Route[] = [
   },
   {
     method: 'post',
-    paths: OPERATION_PATH,
-    name: 'operations.cancel',
+    path: OPERATION_PATH,
+    operation: 'operations.cancel',
+    verb: 'cancel',
     response: Empty,
     rpc: 'CancelOperation',
     permission: 'container.operations.cancel',
