@@ -80,6 +80,8 @@ export async function startClusterSim(
     port: running.port,
     host: running.host,
     server: running.server,
+    // The server first, as annotation-sim's: it stops taking requests and cuts open connections (the
+    // live stream, long-polls), then the kernel disposes the worlds no request can reach any more.
     async close() {
       await running.close();
       sim.close();
