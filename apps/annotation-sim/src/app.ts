@@ -1,20 +1,20 @@
-import { createSimKernel, type KernelOptions, type RunningServer, serve, type World } from '@sims/sim-core';
+import {
+  createSimKernel,
+  type KernelOptions,
+  type RunningServer,
+  routeEntries,
+  serve,
+  type World,
+} from '@sims/sim-core';
 import type { ChangeListener } from './changes-dispatch';
 import { createAnnotationDefinition, deliveryOf, type StateExtension } from './definition';
 import type { DeliveryEngine, DeliveryOptions } from './delivery/engine';
 import type { WebhookSender } from './delivery/sender';
 import type { AnnotationState, Compat } from './domain/state';
+import { apiRoutes } from './http/api-routes';
 import type { AppDeps, Kernel, Quirks } from './http/deps';
-import { annotationEventsEdge } from './http/events/annotation-edge';
-import { registerEventRoutes } from './http/events/routes';
 import { hasRequestId } from './http/respond';
 import { registerRoutes } from './http/route-table';
-import { registerAccessTokenRoutes } from './http/routes/access-tokens';
-import { registerAuthAndUserRoutes } from './http/routes/auth-users';
-import { registerOrganizationRoutes } from './http/routes/organizations';
-import { requestRoutes } from './http/routes/requests';
-import { registerResourceRoutes } from './http/routes/resources';
-import { registerWebhookRoutes } from './http/routes/webhooks';
 
 export interface AnnotationSimOptions extends KernelOptions {
   /** The seeded superuser (default `admin` / `admin`); false for none. */
@@ -111,19 +111,13 @@ export function createAnnotationSim(options: AnnotationSimOptions = {}): Annotat
     quirks: { webhookConstraint500: true, unknownDelivery500: true, ...options.quirks },
     delivery: deliveryOf,
   };
-  registerAuthAndUserRoutes(kernel, deps);
-  registerAccessTokenRoutes(kernel, deps);
-  registerOrganizationRoutes(kernel, deps);
-  registerResourceRoutes(kernel, deps);
-  registerWebhookRoutes(kernel, deps);
-  registerEventRoutes(kernel, annotationEventsEdge(deps));
-  registerRoutes(kernel, deps, requestRoutes);
-  const served = kernel.app.routes.map((r) => ({ method: r.method, path: r.path }));
+  const rows = apiRoutes(deps);
+  registerRoutes(kernel, deps, rows);
   let openApi: Record<string, unknown> | undefined;
   kernel.app.get('/openapi.json', async (c) => {
     // Imported on first use: the document is built from every wire schema of @sims/annotation-schema,
     // which a process that never serves it should not build at startup (docs/decisions/0009).
-    openApi ??= (await import('./http/openapi')).buildOpenApi(served);
+    openApi ??= (await import('./http/openapi')).buildOpenApi(routeEntries(rows));
     return c.json(openApi);
   });
   for (const route of kernel.app.routes) {

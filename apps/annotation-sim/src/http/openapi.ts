@@ -15,6 +15,7 @@ import {
   WebhookRead,
   WebhookWriteRequest,
 } from '@sims/annotation-schema';
+import type { RouteEntry } from '@sims/sim-core';
 import * as z from 'zod';
 import { SIMULATOR_VERSION } from '../definition';
 import { simpleFiltersOf } from './routes/filter-terms';
@@ -143,16 +144,13 @@ function operationId(method: string, path: string): string {
 }
 
 /**
- * The emulated API's OpenAPI document at `/openapi.json`: every served path with CVAT's operationId
- * and the wire shapes from `@sims/annotation-schema` as components.
+ * The emulated API's OpenAPI document at `/openapi.json`: every route row's path (`routeEntries` of
+ * the rows, in their order) with CVAT's operationId, and the wire shapes from `@sims/annotation-schema`
+ * as components.
  */
-export function buildOpenApi(routes: { method: string; path: string }[]): Record<string, unknown> {
+export function buildOpenApi(routes: readonly RouteEntry[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of routes) {
-    if (!(r.path.startsWith('/api/') || r.path.startsWith('/webhooks/')) || r.method === 'ALL') continue;
-    // `:name` and `:name{regex}` are both the path parameter `{name}`.
-    const path = r.path.replace(/:([A-Za-z_]+)(\{(?:[^{}]|\{[^{}]*\})*\})?/g, '{$1}');
-    const method = r.method.toLowerCase();
+  for (const { path, method } of routes) {
     const family = path.split('/')[2] ?? '';
     const read = READ[family];
     const detail = path.endsWith('}');

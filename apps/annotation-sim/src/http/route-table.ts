@@ -1,3 +1,4 @@
+import type { RouteRow as CoreRouteRow } from '@sims/sim-core';
 import type { Context } from 'hono';
 import type * as z from 'zod';
 import type { ApiError } from '../domain/errors';
@@ -7,29 +8,36 @@ import type { RequestSchema } from './parse';
 import { renderApiError } from './respond';
 
 /**
- * One route of the emulated API: what it matches, the operation it is journaled and fault-matched under,
- * the body it takes, and its handler. A resource family exports a table of these (`routes/projects.ts`,
- * …); the tables are registered in order by {@link registerRoutes}. Write a row with a body through
- * {@link withBody}, which checks that the handler takes what the schema gives.
+ * A row's view: answers the request, a refused decision rendered with {@link refused}. Declared through
+ * a method so that a row of a typed body is still a row of `unknown` in a table (TypeScript checks method
+ * parameters bivariantly).
  */
-export interface RouteSpec<B = unknown> {
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  /** Hono path patterns (several when CVAT routes more than one form to the view). */
-  path: string | readonly string[];
-  /** The operation name the journal records and fault rules match on, e.g. `projects.partial_update`. */
-  operation: string;
+export type RouteHandler<B> = {
+  bivarianceHack(r: ApiRequest<B>): Response | Promise<Response>;
+}['bivarianceHack'];
+
+/**
+ * A row's body: a request schema of `@sims/annotation-schema` (a DRF serializer), built on its first
+ * use. The edge checks the body against it with DRF's errors when the view reads it (`r.body()`); a
+ * PATCH is partial, as DRF's `partial_update` is.
+ */
+export type RouteBody<B> = () => RequestSchema & z.ZodType<B>;
+
+/**
+ * One route of the emulated API, sim-core's route row: what it matches (Hono patterns, several when CVAT
+ * routes more than one form to the view), the operation the journal records and fault rules match on
+ * (e.g. `projects.partial_update`), the body it takes, `anonymous` for a view that authenticates itself,
+ * and its handler; the journal's resource (e.g. `projects/3`) is annotation-sim's extra. A resource
+ * family exports a table of these (`routes/projects.ts`, …); `http/api-routes.ts` lists the tables in
+ * order and {@link registerRoutes} registers them. Write a row with a body through {@link withBody},
+ * which checks that the handler takes what the schema gives.
+ */
+export type RouteRow<B = unknown> = CoreRouteRow<RouteHandler<B>, RouteBody<B>, RouteExtra>;
+
+/** What annotation-sim's rows add to sim-core's. */
+export interface RouteExtra {
   /** The resource the journal records and fault rules match on, e.g. `projects/3`. */
-  resource?: (c: Context) => string;
-  /**
-   * The body's fields: a request schema of `@sims/annotation-schema` (a DRF serializer), built on its
-   * first use. The edge checks the body against it with DRF's errors when the view reads it
-   * (`r.body()`); a PATCH is partial, as DRF's `partial_update` is.
-   */
-  body?: () => RequestSchema & z.ZodType<B>;
-  /** The view: answers the request, a refused decision rendered with {@link refused}. */
-  handle(r: ApiRequest<B>): Response | Promise<Response>;
-  /** No authentication before the handler (the view authenticates itself, if at all). */
-  anonymous?: boolean;
+  resource?: (c: Context) => string | undefined;
 }
 
 /**
@@ -37,12 +45,12 @@ export interface RouteSpec<B = unknown> {
  * schema does not give a field the handler needs does not compile.
  */
 export function withBody<B>(
-  row: Omit<RouteSpec<B>, 'body' | 'handle'> & {
-    body: () => RequestSchema & z.ZodType<B>;
+  row: Omit<RouteRow<B>, 'body' | 'handle'> & {
+    body: RouteBody<B>;
     handle: (r: ApiRequest<B>) => Response | Promise<Response>;
   },
-): RouteSpec {
-  return row as RouteSpec;
+): RouteRow {
+  return row as RouteRow;
 }
 
 /** The journal's resource for a route with an `:id`: `<kind>/<id>`, e.g. `tasks/7`. */
@@ -57,10 +65,11 @@ export function refused(r: ApiRequest, failure: { error: ApiError }): Response {
 }
 
 /**
- * Registers routes in table order (Hono tries matching routes in registration order), each behind the
- * kernel's operation middleware and the {@link api} wrapper.
+ * Registers the emulated API's rows (every route it answers: `apiRoutes` in `http/api-routes.ts`) in
+ * table order (Hono tries matching routes in registration order), each behind the kernel's operation
+ * middleware and the {@link api} wrapper. The one place a route of the API is registered.
  */
-export function registerRoutes(kernel: Kernel, deps: RouteDeps, routes: readonly RouteSpec[]): void {
+export function registerRoutes(kernel: Kernel, deps: RouteDeps, routes: readonly RouteRow[]): void {
   const { app, operation } = kernel;
   for (const route of routes) {
     const paths = typeof route.path === 'string' ? [route.path] : route.path;

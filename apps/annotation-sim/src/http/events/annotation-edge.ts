@@ -4,9 +4,11 @@ import type { EventsCaller } from '../../domain/events/export';
 import { minimalExportDate } from '../../domain/events/minimal-date';
 import { eventsOf } from '../../domain/events/state';
 import type { AnnotationState } from '../../domain/state';
-import { type ApiRequest, api, type RouteDeps } from '../api';
+import type { ApiRequest } from '../api';
 import { renderApiError } from '../respond';
+import type { RouteRow } from '../route-table';
 import type { EventsContext, EventsEdge } from './edge';
+import { eventRoutes } from './routes';
 
 /**
  * The caller as the events permission sees it: the authenticated user in the request's organization
@@ -30,22 +32,26 @@ function eventsCaller(r: ApiRequest): Result<EventsCaller> {
   });
 }
 
+/** The events API's state and dates on the annotation simulator. */
+const ANNOTATION_EVENTS_EDGE: EventsEdge<AnnotationState> = {
+  events: eventsOf,
+  minimalFrom: minimalExportDate,
+};
+
 /**
- * The events API on the annotation simulator's edge: each handler runs inside `api()` (Accept
- * negotiation, authentication, organization context, DRF's error bodies), with the caller it resolved.
- *
- * @example registerEventRoutes(kernel, annotationEventsEdge(deps))
+ * The events API's rows on the annotation simulator's edge: each handler runs inside `api()` (Accept
+ * negotiation, authentication, organization context, DRF's error bodies) with the caller it resolved.
  */
-export function annotationEventsEdge(deps: RouteDeps): EventsEdge<AnnotationState> {
-  return {
-    events: eventsOf,
-    route: (handler) =>
-      api(deps, (r) => {
+export function annotationEventRoutes(): readonly RouteRow[] {
+  return eventRoutes(ANNOTATION_EVENTS_EDGE).map(
+    (row): RouteRow => ({
+      ...row,
+      handle: (r: ApiRequest) => {
         const caller = eventsCaller(r);
         return caller.ok
-          ? handler(r.c as EventsContext<AnnotationState>, caller.value)
+          ? row.handle(r.c as EventsContext<AnnotationState>, caller.value)
           : renderApiError(r.c, caller.error);
-      }),
-    minimalFrom: minimalExportDate,
-  };
+      },
+    }),
+  );
 }

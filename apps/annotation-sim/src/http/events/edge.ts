@@ -1,5 +1,5 @@
-import type { SimEnv } from '@sims/sim-core';
-import type { Context, Handler } from 'hono';
+import type { RouteRow, SimEnv } from '@sims/sim-core';
+import type { Context } from 'hono';
 import type { EventsCaller, ExportError } from '../../domain/events/export';
 import type { IdFilter } from '../../domain/events/record';
 import type { EventsState } from '../../domain/events/state';
@@ -8,14 +8,13 @@ import { cvatJson, djangoServerError, PERMISSION_DENIED } from '../respond';
 
 /**
  * The events API (`POST /api/events`, the export flows) over any world state: what it
- * needs from the rest of the simulator is this edge. The annotation simulator runs each handler
- * inside its API wrapper (Accept negotiation, authentication, organization context, DRF errors).
+ * needs from the rest of the simulator is this edge. The annotation simulator runs each of its rows'
+ * handlers inside its API wrapper (Accept negotiation, authentication, organization context, DRF errors)
+ * with the caller it resolved.
  */
 export interface EventsEdge<S> {
   /** The events API's part of a world's state. */
   events(state: S): EventsState;
-  /** A route handler that runs `handler` with the authenticated caller (or answers 401, 404, … itself). */
-  route(handler: (c: EventsContext<S>, caller: EventsCaller) => Response | Promise<Response>): Handler;
   /**
    * `find_minimal_date_for_filter` (epoch ms): the `created_date` of the most specific of job, task,
    * project; else the earliest of the organization and its projects and tasks; else 0. Default: 0.
@@ -24,6 +23,16 @@ export interface EventsEdge<S> {
 }
 
 export type EventsContext<S> = Context<SimEnv<S>>;
+
+/**
+ * A route row of the events API (sim-core's): its handler takes the request and its authenticated
+ * caller; `resource` is what the journal records and fault rules match on.
+ */
+export type EventsRow<S> = RouteRow<
+  (c: EventsContext<S>, caller: EventsCaller) => Response | Promise<Response>,
+  never,
+  { resource?: (c: Context) => string | undefined }
+>;
 
 /** A handler of the events API: the request, its authenticated caller, and the edge. */
 export type EventsHandler<S> = (

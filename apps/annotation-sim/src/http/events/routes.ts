@@ -1,4 +1,3 @@
-import type { SimKernel } from '@sims/sim-core';
 import type { Context } from 'hono';
 import { processClientEvents } from '../../domain/events/client-events';
 import type { EventsCaller } from '../../domain/events/export';
@@ -7,7 +6,7 @@ import { annotationEffects } from '../../domain/fault-effects';
 import { PythonJsonError, parsePythonJson } from '../../domain/python-json-parse';
 import { JSON_MEDIA_TYPE, PYTHON_MESSAGE_MAX_CHARS } from '../api';
 import { cvatJson, djangoServerError } from '../respond';
-import type { EventsContext, EventsEdge, EventsHandler } from './edge';
+import type { EventsContext, EventsEdge, EventsHandler, EventsRow } from './edge';
 import { createExport, downloadExport, legacyExport } from './exports';
 
 /** `POST /api/events`: a client's batch of events, validated as `ClientEventsSerializer` does. */
@@ -73,21 +72,36 @@ async function createClientEvents<S>(
 }
 
 /**
- * Adds the events API to a simulator: `POST /api/events`, `GET /api/events` (deprecated flow),
+ * The events API's route rows: `POST /api/events`, `GET /api/events` (deprecated flow),
  * `POST /api/events/export` and `GET /api/events/download`; its export jobs are read and cancelled
  * through the requests API (`http/routes/requests.ts`). The control routes (`/_sim/events…`) are the
- * definition's.
+ * definition's. The simulator runs each handler inside its API wrapper with the caller it resolved
+ * (`annotation-edge.ts`), and registers the rows with its others.
  *
- * @example registerEventRoutes(kernel, { events: eventsOf, route: (h) => api(deps, (r) => h(r.c, callerOf(r))) })
+ * @example eventRoutes(annotationEventsEdge()) // [{ method: 'post', path: '/api/events', operation: 'events.create', … }, …]
  */
-export function registerEventRoutes<S>(kernel: SimKernel<S>, edge: EventsEdge<S>): void {
-  const { app, operation } = kernel;
-  const on = (handler: EventsHandler<S>) => edge.route((c, caller) => handler(c, caller, edge));
+export function eventRoutes<S>(edge: EventsEdge<S>): readonly EventsRow<S>[] {
+  const on =
+    (handler: EventsHandler<S>) =>
+    (c: EventsContext<S>, caller: EventsCaller): Response | Promise<Response> =>
+      handler(c, caller, edge);
   // Fault rules can target one download by `resource` (its rq_id, e.g. `action=export&target=events&id=*&user_id=2`).
   const rqIdQuery = (c: Context) => c.req.query('rq_id');
-
-  app.post('/api/events', operation('events.create'), on(createClientEvents));
-  app.post('/api/events/export', operation('events.create_export'), on(createExport));
-  app.get('/api/events/download', operation('events.download', rqIdQuery), on(downloadExport));
-  app.get('/api/events', operation('events.list'), on(legacyExport));
+  return [
+    { method: 'post', path: '/api/events', operation: 'events.create', handle: on(createClientEvents) },
+    {
+      method: 'post',
+      path: '/api/events/export',
+      operation: 'events.create_export',
+      handle: on(createExport),
+    },
+    {
+      method: 'get',
+      path: '/api/events/download',
+      operation: 'events.download',
+      resource: rqIdQuery,
+      handle: on(downloadExport),
+    },
+    { method: 'get', path: '/api/events', operation: 'events.list', handle: on(legacyExport) },
+  ];
 }

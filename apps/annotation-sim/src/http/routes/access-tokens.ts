@@ -13,11 +13,10 @@ import {
 } from '../../domain/access-tokens';
 import type { Result } from '../../domain/errors';
 import type { AccessTokenRec } from '../../domain/model';
-import type { ApiRequest, RouteDeps } from '../api';
-import type { Kernel } from '../deps';
+import type { ApiRequest } from '../api';
 import { pageAnswer } from '../pagination';
 import { cvatJson, noContent } from '../respond';
-import { type RouteSpec, refused, registerRoutes, withBody } from '../route-table';
+import { type RouteRow, refused, withBody } from '../route-table';
 
 /** The caller's token the path's `:id` names: 404 for an id DRF would not route or another's token. */
 function loadToken(r: ApiRequest): Result<AccessTokenRec> {
@@ -70,7 +69,7 @@ function handleDestroyToken(r: ApiRequest): Response {
 }
 
 /** `/api/auth/access_tokens`: personal access tokens, the caller's own only. */
-const accessTokenRoutes: readonly RouteSpec[] = [
+export const accessTokenRoutes: readonly RouteRow[] = [
   {
     method: 'get',
     path: '/api/auth/access_tokens',
@@ -110,8 +109,3 @@ const accessTokenRoutes: readonly RouteSpec[] = [
     handle: handleDestroyToken,
   },
 ];
-
-/** Registers the personal access token routes on the kernel's app. */
-export function registerAccessTokenRoutes(kernel: Kernel, deps: RouteDeps): void {
-  registerRoutes(kernel, deps, accessTokenRoutes);
-}

@@ -6,10 +6,9 @@ import { userRead } from '../../domain/serializers';
 import { signUrlToken } from '../../domain/url-signing';
 import { logIn, loginUser, logOut, signingTarget, userFor, usersInContext } from '../../domain/users';
 import type { ApiRequest, RouteDeps } from '../api';
-import type { Kernel } from '../deps';
 import { checkListQuery, pageAnswer } from '../pagination';
 import { cvatJson } from '../respond';
-import { byId, type RouteSpec, refused, registerRoutes, withBody } from '../route-table';
+import { byId, type RouteRow, refused, withBody } from '../route-table';
 import { simpleFiltersOf, userTerms } from './filter-terms';
 import { queryList } from './list-query';
 
@@ -81,7 +80,7 @@ function handleRetrieveUser(r: ApiRequest): Response {
 }
 
 /** `/api/auth` (login, logout, URL signing when `signedUrls`) and `/api/users`. */
-function authAndUserRoutes(deps: RouteDeps): readonly RouteSpec[] {
+export function authAndUserRoutes(deps: RouteDeps): readonly RouteRow[] {
   return [
     withBody({
       method: 'post',
@@ -118,9 +117,4 @@ function authAndUserRoutes(deps: RouteDeps): readonly RouteSpec[] {
       handle: handleRetrieveUser,
     },
   ];
-}
-
-/** Registers the auth and user routes on the kernel's app. */
-export function registerAuthAndUserRoutes(kernel: Kernel, deps: RouteDeps): void {
-  registerRoutes(kernel, deps, authAndUserRoutes(deps));
 }

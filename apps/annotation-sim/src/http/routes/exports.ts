@@ -16,7 +16,7 @@ import type { ApiRequest } from '../api';
 import { queryValue } from '../query-values';
 import { requestPlan } from '../request-plan';
 import { cvatJson, djangoHtml, PERMISSION_DENIED } from '../respond';
-import { byId, type RouteSpec, refused } from '../route-table';
+import { byId, type RouteRow, refused } from '../route-table';
 import { loadRecord } from './resource-support';
 
 type Exported =
@@ -217,8 +217,8 @@ const download = (target: ExportTarget, kind: keyof typeof SERVES) => (r: ApiReq
 const rqIdQuery = (c: Context) => queryValue(new URL(c.req.url).searchParams, 'rq_id') ?? '';
 
 /** The export and download routes of projects, tasks and jobs. */
-export const exportRoutes: readonly RouteSpec[] = [
-  ...(['project', 'task', 'job'] as const).flatMap((target): RouteSpec[] => [
+export const exportRoutes: readonly RouteRow[] = [
+  ...(['project', 'task', 'job'] as const).flatMap((target): RouteRow[] => [
     {
       method: 'post',
       path: `/api/${target}s/:id/dataset/export`,
@@ -234,7 +234,7 @@ export const exportRoutes: readonly RouteSpec[] = [
       handle: download(target, 'dataset'),
     },
   ]),
-  ...(['project', 'task'] as const).flatMap((target): RouteSpec[] => [
+  ...(['project', 'task'] as const).flatMap((target): RouteRow[] => [
     {
       method: 'post',
       path: `/api/${target}s/:id/backup/export`,

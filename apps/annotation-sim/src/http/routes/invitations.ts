@@ -22,7 +22,7 @@ import type { ApiRequest } from '../api';
 import { columnOf, orderingOf } from '../json-logic-columns';
 import { checkListQuery, pageAnswer } from '../pagination';
 import { cvatJson, noContent } from '../respond';
-import { type RouteSpec, refused, withBody } from '../route-table';
+import { type RouteRow, refused, withBody } from '../route-table';
 import { invitationTerms, simpleFiltersOf } from './filter-terms';
 import { queryList } from './list-query';
 import { username } from './resource-support';
@@ -110,7 +110,7 @@ function handleDeclineInvitation(r: ApiRequest): Response {
 const INVITATION = (c: Context): string => `invitations/${c.req.param('key')}`;
 
 /** `/api/invitations`: CVAT's InvitationViewSet (list, create, retrieve, destroy, accept, decline). */
-export const invitationRoutes: readonly RouteSpec[] = [
+export const invitationRoutes: readonly RouteRow[] = [
   { method: 'get', path: '/api/invitations', operation: 'invitations.list', handle: handleListInvitations },
   withBody({
     method: 'post',

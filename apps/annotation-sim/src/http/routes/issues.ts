@@ -21,7 +21,7 @@ import type { CommentRec, IssueRec } from '../../domain/model';
 import type { MutationContext } from '../../domain/mutation';
 import { commentRead, issueRead } from '../../domain/serializers';
 import type { ApiRequest } from '../api';
-import { byId, type RouteSpec, withBody } from '../route-table';
+import { byId, type RouteRow, withBody } from '../route-table';
 import { simpleFiltersOf } from './filter-terms';
 import {
   createResource,
@@ -103,7 +103,7 @@ const ISSUE = byId('issues');
 const COMMENT = byId('comments');
 
 /** `/api/issues`: CVAT's IssueViewSet (list, create, retrieve, partial update, destroy). */
-export const issueRoutes: readonly RouteSpec[] = [
+export const issueRoutes: readonly RouteRow[] = [
   { method: 'get', path: '/api/issues', operation: 'issues.list', handle: handleListIssues },
   withBody({
     method: 'post',
@@ -137,7 +137,7 @@ export const issueRoutes: readonly RouteSpec[] = [
 ];
 
 /** `/api/comments`: CVAT's CommentViewSet (list, create, retrieve, partial update, destroy). */
-export const commentRoutes: readonly RouteSpec[] = [
+export const commentRoutes: readonly RouteRow[] = [
   { method: 'get', path: '/api/comments', operation: 'comments.list', handle: handleListComments },
   withBody({
     method: 'post',

@@ -4,7 +4,7 @@ import { jobDeletion, jobPatch, updateJob } from '../../domain/jobs';
 import type { JobRec } from '../../domain/model';
 import { jobRead } from '../../domain/serializers';
 import type { ApiRequest } from '../api';
-import { byId, type RouteSpec, refused, withBody } from '../route-table';
+import { byId, type RouteRow, refused, withBody } from '../route-table';
 import { simpleFiltersOf } from './filter-terms';
 import {
   type ListSpec,
@@ -55,7 +55,7 @@ function handleDestroyJob(r: ApiRequest): Response {
 const JOB = byId('jobs');
 
 /** `/api/jobs`: CVAT's JobViewSet (list, retrieve, partial update, destroy); jobs come with task data. */
-export const jobRoutes: readonly RouteSpec[] = [
+export const jobRoutes: readonly RouteRow[] = [
   { method: 'get', path: '/api/jobs', operation: 'jobs.list', handle: handleListJobs },
   {
     method: 'get',

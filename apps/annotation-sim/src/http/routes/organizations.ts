@@ -24,11 +24,10 @@ import {
   updateOrganization,
 } from '../../domain/organizations';
 import { membershipRead, organizationRead } from '../../domain/serializers';
-import type { ApiRequest, RouteDeps } from '../api';
-import type { Kernel } from '../deps';
+import type { ApiRequest } from '../api';
 import { checkListQuery, pageAnswer } from '../pagination';
 import { cvatJson, noContent } from '../respond';
-import { byId, type RouteSpec, refused, registerRoutes, withBody } from '../route-table';
+import { byId, type RouteRow, refused, withBody } from '../route-table';
 import { membershipTerms, organizationTerms, simpleFiltersOf } from './filter-terms';
 import { invitationRoutes } from './invitations';
 import { queryList } from './list-query';
@@ -146,7 +145,7 @@ const ORGANIZATION = byId('organizations');
 const MEMBERSHIP = byId('memberships');
 
 /** `/api/organizations`: CVAT's OrganizationViewSet (list, create, retrieve, partial update, destroy). */
-const organizationRoutes: readonly RouteSpec[] = [
+const organizationRoutes: readonly RouteRow[] = [
   {
     method: 'get',
     path: '/api/organizations',
@@ -185,7 +184,7 @@ const organizationRoutes: readonly RouteSpec[] = [
 ];
 
 /** `/api/memberships`: CVAT's MembershipViewSet (list, retrieve, partial update, destroy). */
-const membershipRoutes: readonly RouteSpec[] = [
+const membershipRoutes: readonly RouteRow[] = [
   { method: 'get', path: '/api/memberships', operation: 'memberships.list', handle: handleListMemberships },
   {
     method: 'get',
@@ -211,7 +210,9 @@ const membershipRoutes: readonly RouteSpec[] = [
   },
 ];
 
-/** Registers organizations, memberships and invitations on the kernel's app, in that order. */
-export function registerOrganizationRoutes(kernel: Kernel, deps: RouteDeps): void {
-  registerRoutes(kernel, deps, [...organizationRoutes, ...membershipRoutes, ...invitationRoutes]);
-}
+/** Organizations, memberships and invitations, in that order. */
+export const organizationTableRoutes: readonly RouteRow[] = [
+  ...organizationRoutes,
+  ...membershipRoutes,
+  ...invitationRoutes,
+];

@@ -11,7 +11,7 @@ import {
 import { mayCreate } from '../../domain/resource-rules';
 import { projectRead } from '../../domain/serializers';
 import type { ApiRequest } from '../api';
-import { byId, type RouteSpec, refused, withBody } from '../route-table';
+import { byId, type RouteRow, refused, withBody } from '../route-table';
 import { simpleFiltersOf } from './filter-terms';
 import {
   createResource,
@@ -68,7 +68,7 @@ function handleDestroyProject(r: ApiRequest): Response {
 const PROJECT = byId('projects');
 
 /** `/api/projects`: CVAT's ProjectViewSet (list, create, retrieve, partial update, destroy). */
-export const projectRoutes: readonly RouteSpec[] = [
+export const projectRoutes: readonly RouteRow[] = [
   { method: 'get', path: '/api/projects', operation: 'projects.list', handle: handleListProjects },
   withBody({
     method: 'post',

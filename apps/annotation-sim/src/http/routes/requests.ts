@@ -17,7 +17,7 @@ import { nonModelJsonLogicFilter } from '../json-logic-non-model';
 import { checkListQuery, pageAnswer } from '../pagination';
 import { sortKeys } from '../query-limits';
 import { cvatJson, djangoHtml, emptyBody } from '../respond';
-import { type RouteSpec, refused } from '../route-table';
+import { type RouteRow, refused } from '../route-table';
 
 /** Every source of requests of the caller's world, read at the request's time. */
 function sources(r: ApiRequest): RequestSources {
@@ -132,7 +132,7 @@ function handleListRequests(r: ApiRequest): Response {
 const rqId = (c: Context) => c.req.param('id') ?? '';
 
 /** `/api/requests`: CVAT's RequestViewSet (list, retrieve, cancel) over every kind of request. */
-export const requestRoutes: readonly RouteSpec[] = [
+export const requestRoutes: readonly RouteRow[] = [
   { method: 'get', path: '/api/requests', operation: 'requests.list', handle: handleListRequests },
   {
     method: 'post',

@@ -5,7 +5,7 @@ import { mayCreate } from '../../domain/resource-rules';
 import { taskRead } from '../../domain/serializers';
 import { createTask, deleteTask, taskCreation, taskPatch, updateTask } from '../../domain/tasks';
 import type { ApiRequest } from '../api';
-import { byId, type RouteSpec, refused, withBody } from '../route-table';
+import { byId, type RouteRow, refused, withBody } from '../route-table';
 import { simpleFiltersOf } from './filter-terms';
 import {
   createResource,
@@ -74,7 +74,7 @@ const TUS_FILE =
   '/api/tasks/:id/data/:file_id{[0-9]+_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}}';
 
 /** `/api/tasks`: CVAT's TaskViewSet (list, create, retrieve, partial update, destroy, data upload). */
-export const taskRoutes: readonly RouteSpec[] = [
+export const taskRoutes: readonly RouteRow[] = [
   { method: 'get', path: '/api/tasks', operation: 'tasks.list', handle: handleListTasks },
   withBody({
     method: 'post',

@@ -20,11 +20,11 @@ import {
 } from '../../domain/webhook-rules';
 import { webhookEventsFor, webhookFields } from '../../domain/webhooks';
 import type { ApiRequest } from '../api';
-import type { AppDeps, Kernel } from '../deps';
+import type { AppDeps } from '../deps';
 import type { FilterTerms } from '../json-logic-columns';
 import { checkListQuery, pageAnswer } from '../pagination';
 import { cvatJson, noContent } from '../respond';
-import { byId, type RouteSpec, refused, registerRoutes, withBody } from '../route-table';
+import { byId, type RouteRow, refused, withBody } from '../route-table';
 import { simpleFiltersOf } from './filter-terms';
 import { queryList } from './list-query';
 import { username } from './resource-support';
@@ -183,7 +183,7 @@ function handleRedelivery(r: ApiRequest, deps: AppDeps): Response {
 const WEBHOOK = byId('webhooks');
 
 /** `/api/webhooks`: CVAT's WebhookViewSet, with the delivery engine and quirks of `deps`. */
-function webhookRoutes(deps: AppDeps): readonly RouteSpec[] {
+export function webhookRoutes(deps: AppDeps): readonly RouteRow[] {
   const withDeps =
     (handle: (r: ApiRequest, deps: AppDeps) => Response | Promise<Response>) =>
     (r: ApiRequest): Response | Promise<Response> =>
@@ -264,9 +264,4 @@ function webhookRoutes(deps: AppDeps): readonly RouteSpec[] {
       handle: withDeps(handleRedelivery),
     },
   ];
-}
-
-/** Registers the webhook routes on the kernel's app. */
-export function registerWebhookRoutes(kernel: Kernel, deps: AppDeps): void {
-  registerRoutes(kernel, deps, webhookRoutes(deps));
 }
