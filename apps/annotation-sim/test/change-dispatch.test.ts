@@ -42,7 +42,7 @@ const dispatcher = () => (h.sim.kernel.def as ReturnType<typeof createAnnotation
 function seen(state: AnnotationState, scope: string) {
   const engine = deliveryIfMade(state);
   const stats = engine?.stats();
-  const deliveries = (stats ? stats.queued + stats.inFlight : 0) + (engine?.journal().length ?? 0);
+  const deliveries = (stats ? stats.queued + stats.inFlight : 0) + (engine?.journal().entries.length ?? 0);
   const events = [...eventsOf(state).store.rows()].filter((r) => r.scope === scope).length;
   return { deliveries, events };
 }
