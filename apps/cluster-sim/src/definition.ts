@@ -1,4 +1,4 @@
-import { joinPath, parseInput, SimInputError, type SimulatorDefinition, type World } from '@sims/sim-core';
+import { parseInput, SimInputError, type SimulatorDefinition, type World } from '@sims/sim-core';
 import * as z from 'zod';
 // Only `version` is bundled (esbuild keeps the JSON fields a named import uses).
 import { version } from '../package.json';
@@ -50,11 +50,8 @@ export function createClusterDefinition(deps: {
     exportState: (world) => exportClusterState(world.state),
     importState(world, snapshot) {
       // Checked whole before the world's state is replaced (domain/snapshot.ts).
-      const next = importClusterState(snapshot);
-      if (!next.ok) {
-        const path = ['state', ...next.error.path];
-        throw new SimInputError(`${joinPath(path)}: ${next.error.message}`, path);
-      }
+      const next = importClusterState(snapshot, createClusterState(deps.settings));
+      if (!next.ok) throw new SimInputError(next.error.message, next.error.path);
       adoptBudget(next.value, world.budget);
       world.state = next.value;
       // The replaced operations' clock events go; the imported ones' still ahead are armed, those

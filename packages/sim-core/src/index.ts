@@ -92,7 +92,7 @@ export type { AtomicWriteFs } from './state-file';
 export { writeFileAtomic, writeJsonFileAtomic } from './state-file';
 export type { WorkDelay, WorkKind, WorkPlan, WorkStep, WorldTimers } from './timers';
 export { createWorldTimers, endStep, planWork, pollEnds, workTimes } from './timers';
-export { describeIssues, parseInput } from './validation';
+export { describeIssues, inputRefusal, parseInput } from './validation';
 export { isPlainObject } from './values';
 export type { NamespacesOptions, WorldOptions } from './world';
 export {

@@ -20,6 +20,30 @@ export function describeIssues(error: z.ZodError, prefix = ''): string {
     .join('; ');
 }
 
+/** Issues named in a refusal's message; more are counted, not listed (a broken table has thousands). */
+const ISSUES_SHOWN = 3;
+
+/** The path segments of an issue, under `prefix`. */
+function segmentsOf(issue: z.ZodError['issues'][number] | undefined, prefix: readonly (string | number)[]) {
+  const own = issue ? issue.path.filter((k): k is string | number => typeof k !== 'symbol') : [];
+  return [...prefix, ...own];
+}
+
+/**
+ * A refused input as both simulators word it (a state snapshot, a part of one): the path of the first
+ * problem under `prefix`, and a message naming the first few problems by path (`state.clusters[0].name:
+ * …; state.operations: …; and 12 more`), unknown keys as `unknown field(s) "…"`.
+ */
+export function inputRefusal(
+  error: z.ZodError,
+  prefix: readonly (string | number)[] = [],
+): { path: (string | number)[]; message: string } {
+  const issues = error.issues.map((issue) => ({ ...issue, path: segmentsOf(issue, prefix) }));
+  const shown = describeIssues({ issues: issues.slice(0, ISSUES_SHOWN) } as unknown as z.ZodError);
+  const more = issues.length - ISSUES_SHOWN;
+  return { path: issues[0]?.path ?? [...prefix], message: more > 0 ? `${shown}; and ${more} more` : shown };
+}
+
 /**
  * Parses `input` with `schema` or throws a SimInputError whose message lists every problem.
  *

@@ -82,7 +82,7 @@ export function exportWorldSnapshot<S>(def: SimulatorDefinition<S>, w: World<S>)
 export function importWorldSnapshot<S>(def: SimulatorDefinition<S>, w: World<S>, input: unknown): void {
   const body = parseInput(snapshotSchema(), input);
   if (body.simulator !== undefined && body.simulator !== def.name) {
-    throw new SimInputError(`this snapshot is of ${body.simulator}, not ${def.name}`, 'simulator');
+    throw new SimInputError(`simulator: this snapshot is of ${body.simulator}, not ${def.name}`, 'simulator');
   }
   // Validate the rules on a scratch engine before anything changes: an import is all or nothing.
   const rules = (body.faults ?? []) as unknown as FaultRule[];

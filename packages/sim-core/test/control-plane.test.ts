@@ -92,7 +92,7 @@ describe('control plane', () => {
     expect(res.body.error.message).toMatch(/faults\[0\]/);
     expect((await call(app, 'GET', '/widgets/keep')).status).toBe(200);
     const foreign = await call(app, 'PUT', '/_sim/state', { simulator: 'other-sim', state: {} });
-    expect(foreign.body.error.message).toBe('this snapshot is of other-sim, not toy-sim');
+    expect(foreign.body.error.message).toBe('simulator: this snapshot is of other-sim, not toy-sim');
   });
 
   it('manages fault rules: add one or many, get, list unfired, delete', async () => {

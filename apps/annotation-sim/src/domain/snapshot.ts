@@ -1,4 +1,4 @@
-import { describeIssues, joinPath, SimInputError } from '@sims/sim-core';
+import { inputRefusal, joinPath, SimInputError } from '@sims/sim-core';
 import type * as z from 'zod';
 import { type EventsSnapshot, eventsSnapshotSchema } from './events/state';
 import { type RequestsSnapshot, requestsSnapshotSchema } from './requests/state';
@@ -15,9 +15,6 @@ import { TABLES, type TableName } from './state-tables';
 
 type Segments = (string | number)[];
 
-/** Issues named in a refusal's message; more are counted, not listed (a broken table has thousands). */
-const ISSUES_SHOWN = 3;
-
 /**
  * Parses a part of a snapshot with `schema`; a refusal names the part's path under `prefix`
  * (`state.extensions.events.events[3].scope: …`).
@@ -25,13 +22,8 @@ const ISSUES_SHOWN = 3;
 function parseSnapshotPart<T extends z.ZodType>(schema: T, input: unknown, prefix: Segments): z.output<T> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => ({
-    ...issue,
-    path: [...prefix, ...issue.path.filter((k): k is string | number => typeof k !== 'symbol')],
-  }));
-  const shown = describeIssues({ issues: issues.slice(0, ISSUES_SHOWN) } as unknown as z.ZodError);
-  const more = issues.length - ISSUES_SHOWN;
-  throw new SimInputError(more > 0 ? `${shown}; and ${more} more` : shown, issues[0]?.path ?? prefix);
+  const refusal = inputRefusal(result.error, prefix);
+  throw new SimInputError(refusal.message, refusal.path);
 }
 
 /**

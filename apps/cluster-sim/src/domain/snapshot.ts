@@ -1,5 +1,5 @@
 import { Cluster, NodePool, ServerConfig, UpgradeDetails } from '@sims/cluster-schema';
-import { lazy } from '@sims/sim-core';
+import { inputRefusal, joinPath, lazy } from '@sims/sim-core';
 import * as z from 'zod';
 import { fail, ok, type Result } from './errors';
 import { settingsSchema } from './seed';
@@ -39,58 +39,62 @@ export function exportClusterState(state: ClusterState) {
   };
 }
 
-/** Built on first use (docs/decisions/0009): only `PUT /_sim/state` and `--state-file` need it. */
-const snapshotSchema = lazy(() =>
+/** A cluster record of a snapshot, with its pools. */
+const clusterSnapshotSchema = lazy(() =>
   z
     .object({
-      clusters: z.array(
-        z
-          .object({
-            projectId: z.string(),
-            location: z.string(),
-            name: z.string(),
-            generation: z.number().int().default(0),
-            cluster: Cluster,
-            masterUpgrades: z.array(UpgradeDetails).optional(),
-            credentials: z
-              .object({
-                rotations: z.number().int().nonnegative(),
-                keyRotations: z.number().int().nonnegative(),
-                rotation: z
-                  .object({
-                    credentials: z.boolean(),
-                    poolsToRecreate: z.array(z.string()),
-                  })
-                  .optional(),
-              })
-              .optional(),
-            pools: z.array(
-              z.object({
-                pool: NodePool.extend({ name: z.string() }),
-                generation: z.number().int().default(0),
-                partial: z
-                  .looseObject({
-                    strategy: z.enum(['SURGE', 'BLUE_GREEN']),
-                    from: NodePool,
-                    to: NodePool,
-                    nodesUpgraded: z.number().int().nonnegative(),
-                  })
-                  .optional(),
-                upgrades: z.array(UpgradeDetails).optional(),
-              }),
-            ),
-          })
-          .strict(),
+      projectId: z.string(),
+      location: z.string(),
+      name: z.string(),
+      generation: z.number().int().default(0),
+      cluster: Cluster,
+      masterUpgrades: z.array(UpgradeDetails).optional(),
+      credentials: z
+        .object({
+          rotations: z.number().int().nonnegative(),
+          keyRotations: z.number().int().nonnegative(),
+          rotation: z
+            .object({
+              credentials: z.boolean(),
+              poolsToRecreate: z.array(z.string()),
+            })
+            .optional(),
+        })
+        .optional(),
+      pools: z.array(
+        z.object({
+          pool: NodePool.extend({ name: z.string() }),
+          generation: z.number().int().default(0),
+          partial: z
+            .looseObject({
+              strategy: z.enum(['SURGE', 'BLUE_GREEN']),
+              from: NodePool,
+              to: NodePool,
+              nodesUpgraded: z.number().int().nonnegative(),
+            })
+            .optional(),
+          upgrades: z.array(UpgradeDetails).optional(),
+        }),
       ),
-      operations: z.array(operationSnapshotSchema()),
-      projectNumbers: z.record(z.string(), z.string()).default({}),
-      serverConfig: ServerConfig,
-      settings: settingsSchema().default({}),
     })
     .strict(),
 );
 
-/** Why a snapshot was refused: the path of the first problem (under `state`) and what it is. */
+/** Built on first use (docs/decisions/0009): only `PUT /_sim/state` and `--state-file` need it. */
+const snapshotSchema = lazy(() =>
+  z
+    .object({
+      // A part left out starts as a new world has it (annotation-sim's parts do the same).
+      clusters: z.array(clusterSnapshotSchema()).default([]),
+      operations: z.array(operationSnapshotSchema()).default([]),
+      projectNumbers: z.record(z.string(), z.string()).default({}),
+      serverConfig: ServerConfig.optional(),
+      settings: settingsSchema().optional(),
+    })
+    .strict(),
+);
+
+/** Why a snapshot was refused: the path of the first problem (from `state`) and the message, paths in it. */
 export interface SnapshotRefusal {
   path: (string | number)[];
   message: string;
@@ -103,20 +107,17 @@ type Snapshot = z.output<ReturnType<typeof snapshotSchema>>;
  * an import schedules cannot fail later), a cluster, a pool of a cluster or an operation id given twice,
  * a cluster whose wire `name`/`location` are not its own. Nothing changes on a refusal.
  */
-export function importClusterState(snapshot: unknown): Result<ClusterState, SnapshotRefusal> {
+export function importClusterState(
+  snapshot: unknown,
+  fresh: ClusterState,
+): Result<ClusterState, SnapshotRefusal> {
   const parsed = snapshotSchema().safeParse(snapshot);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = (issue?.path ?? []).filter((k): k is string | number => typeof k !== 'symbol');
-    const more = parsed.error.issues.length - 1;
-    return fail({
-      path,
-      message: `${issue?.message ?? 'invalid snapshot'}${more > 0 ? ` (and ${more} more problems)` : ''}`,
-    });
-  }
+  if (!parsed.success) return fail(inputRefusal(parsed.error, ['state']));
   const s = parsed.data;
   const refusal = consistencyRefusal(s);
-  return refusal ? fail(refusal) : ok(stateOf(s));
+  if (!refusal) return ok(stateOf(s, fresh));
+  const path = ['state', ...refusal.path];
+  return fail({ path, message: `${joinPath(path)}: ${refusal.message}` });
 }
 
 /** The first key given twice or record that contradicts its own key, in one pass (Maps of what was seen). */
@@ -163,7 +164,7 @@ function consistencyRefusal(s: Snapshot): SnapshotRefusal | undefined {
   return undefined;
 }
 
-function stateOf(s: Snapshot): ClusterState {
+function stateOf(s: Snapshot, fresh: ClusterState): ClusterState {
   return {
     clusters: new Map(
       s.clusters.map((c) => [
@@ -192,7 +193,7 @@ function stateOf(s: Snapshot): ClusterState {
     ),
     operations: new Map(s.operations.map((op) => [op.id, op as OperationRecord])),
     projectNumbers: s.projectNumbers,
-    serverConfig: s.serverConfig,
-    settings: mergeSettings(DEFAULT_SETTINGS, s.settings as Partial<Settings>),
+    serverConfig: s.serverConfig ?? fresh.serverConfig,
+    settings: s.settings ? mergeSettings(DEFAULT_SETTINGS, s.settings as Partial<Settings>) : fresh.settings,
   };
 }
