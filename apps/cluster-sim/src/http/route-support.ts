@@ -208,7 +208,7 @@ export function started(a: Args<unknown>, result: Result<OperationRecord>): Resu
   if (!result.ok) {
     // A stale etag after an etagBump rule's concurrent write is that rule's answer.
     if (result.error.code === 'ETAG_MISMATCH')
-      fromFaultRule(result.error, clusterEffects.takenRule(a.c.var.sim, 'etagBump'));
+      return fail(fromFaultRule(result.error, clusterEffects.takenRule(a.c.var.sim, 'etagBump')));
     return result;
   }
   a.world.timers.arm(OPERATION_WORK, result.value);

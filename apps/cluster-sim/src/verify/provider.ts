@@ -17,15 +17,13 @@ import {
   str,
   strings,
 } from '@sims/pact-verify';
-import { type SeedResult, startClusterSim } from '../index';
+import { type SeedResult, type StartedClusterSim, startClusterSim } from '../index';
 
 /** The bearer token the handlers use for API calls that set a state up. */
 const SETUP_TOKEN = 'pact-provider-state-setup';
 
-/** Starts a fresh cluster simulator and its state handlers. */
-async function startClusterProvider(): Promise<ProviderSession> {
-  const sim = await startClusterSim({ port: 0, clock: { mode: 'manual' } });
-
+/** What the state handlers set a world up with: in-process calls and the seeded world's records. */
+function setupTools(sim: StartedClusterSim) {
   /** A control-plane or API call in-process; throws with the answer on any non-2xx status. */
   async function call(method: string, path: string, body?: unknown): Promise<unknown> {
     const res = await sim.app.request(path, {
@@ -103,8 +101,15 @@ async function startClusterProvider(): Promise<ProviderSession> {
     return { etag: await poolEtag(cluster, nodePool) };
   }
 
-  const s = clusterStates;
-  const states: Record<string, StateHandler> = {
+  return { call, findCluster, poolEtag, seed, updateSettings, seedOperation };
+}
+
+type Tools = ReturnType<typeof setupTools>;
+const s = clusterStates;
+
+/** States seeded whole: a cluster, a node pool with a pinned etag, operations in a given phase. */
+function seededStates({ seed, findCluster, poolEtag, seedOperation }: Tools): Record<string, StateHandler> {
+  return {
     async [s.cluster.template](params) {
       const p = paramsOf(
         params,
@@ -205,7 +210,12 @@ async function startClusterProvider(): Promise<ProviderSession> {
         },
       );
     },
+  };
+}
 
+/** States reached by real requests (an update completed, a blue-green soak) and by auth settings. */
+function changedStates({ call, findCluster, poolEtag, updateSettings }: Tools): Record<string, StateHandler> {
+  return {
     // A real nodePools.update (the alias resolves in the domain), completed through the control plane.
     async [s.nodePoolUpdated.template](params) {
       const p = paramsOf(params, s.nodePoolUpdated.template, 'nodePool', 'cluster', 'nodeVersion');
@@ -280,13 +290,18 @@ async function startClusterProvider(): Promise<ProviderSession> {
       return undefined;
     },
   };
+}
 
+/** Starts a fresh cluster simulator and its state handlers. */
+async function startClusterProvider(): Promise<ProviderSession> {
+  const sim = await startClusterSim({ port: 0, clock: { mode: 'manual' } });
+  const tools = setupTools(sim);
   return {
     baseUrl: sim.url,
     async reset() {
-      await call('POST', '/_sim/reset');
+      await tools.call('POST', '/_sim/reset');
     },
-    states,
+    states: { ...seededStates(tools), ...changedStates(tools) },
     close: () => sim.close(),
   };
 }
