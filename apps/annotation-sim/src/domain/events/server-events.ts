@@ -26,7 +26,7 @@ const SERVER_EVENT_RESOURCES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * One resource change, as the resource layer announces it (`state.emit(change)`). Structurally a subset
+ * One resource change, as the resource layer records it (`emit` in domain/mutation.ts). Structurally a subset
  * of the resource layer's own `ResourceChange`, so its changes can be passed as they are.
  *
  * @example { scope: 'create:task', resource: taskAsGetReturnsIt, actor: { id: 1, username: 'admin', email: 'a@x', requestId }, org: null }
@@ -214,9 +214,9 @@ export function serverEventRecords(change: ResourceChange, now: number): EventRe
 
 /**
  * Logs a resource change as server events (dropped while the store is disconnected): the events API's
- * listener on every world's changes.
+ * listener on every world's changes (src/changes-dispatch.ts).
  *
- * @example state.subscribe((change) => recordResourceChange(eventsOf(state), change, Date.parse(change.time)))
+ * @example recordResourceChange(eventsOf(state), change, Date.parse(change.time))
  */
 export function recordResourceChange(events: EventsState, change: ResourceChange, now: number): void {
   recordEvents(events, serverEventRecords(change, now));
