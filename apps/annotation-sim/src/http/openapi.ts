@@ -126,7 +126,8 @@ function listParameters(path: string) {
   return [...own, ...simple];
 }
 
-function operationId(method: string, path: string): string {
+/** CVAT's operationId of a (method, path): its OpenAPI schema's names, not the journal's operation name. */
+export function cvatOperationId(method: string, path: string): string {
   const special = SPECIAL[`${method} ${path}`];
   if (special) return special;
   const parts = path.split('/').filter(Boolean).slice(1);
@@ -185,7 +186,7 @@ export function buildOpenApi(routes: readonly RouteEntry[]): Record<string, unkn
     const query = method === 'get' ? listParameters(path) : [];
     paths[path] ??= {};
     (paths[path] as Record<string, unknown>)[method] = {
-      operationId: operationId(method, path),
+      operationId: cvatOperationId(method, path),
       parameters: [...params, ...query],
       responses: {
         [ok]: { description: 'OK', ...(content ? { content } : {}) },
