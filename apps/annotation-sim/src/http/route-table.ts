@@ -12,7 +12,7 @@ import { renderApiError } from './respond';
  * a method so that a row of a typed body is still a row of `unknown` in a table (TypeScript checks method
  * parameters bivariantly).
  */
-export type RouteHandler<B> = {
+type RouteHandler<B> = {
   bivarianceHack(r: ApiRequest<B>): Response | Promise<Response>;
 }['bivarianceHack'];
 
@@ -35,7 +35,7 @@ export type RouteBody<B> = () => RequestSchema & z.ZodType<B>;
 export type RouteRow<B = unknown> = CoreRouteRow<RouteHandler<B>, RouteBody<B>, RouteExtra>;
 
 /** What annotation-sim's rows add to sim-core's. */
-export interface RouteExtra {
+interface RouteExtra {
   /** The resource the journal records and fault rules match on, e.g. `projects/3`. */
   resource?: (c: Context) => string | undefined;
 }

@@ -62,7 +62,7 @@ export interface RouteVariant {
 }
 
 /** What cluster-sim's edge reads of a row besides sim-core's fields. */
-export interface ClusterRowExtra {
+interface ClusterRowExtra {
   /** The RPC, for ErrorInfo metadata. */
   rpc: string;
   permission: string;
@@ -86,7 +86,7 @@ export interface ClusterRowExtra {
  * A row's handler: its arguments in, a `Result` out. Declared through a method so that a row of a typed
  * body is still a row of `unknown` in a table (TypeScript checks method parameters bivariantly).
  */
-export type RouteHandler<B> = { bivarianceHack(args: Args<B>): Result<unknown, HttpError> }['bivarianceHack'];
+type RouteHandler<B> = { bivarianceHack(args: Args<B>): Result<unknown, HttpError> }['bivarianceHack'];
 
 /** A row served on paths another table decides (the discovery table, a pool's custom verbs). */
 export type RouteAction<B> = CoreRouteAction<RouteHandler<B>, z.ZodType<B>, ClusterRowExtra>;
