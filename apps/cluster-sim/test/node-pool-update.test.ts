@@ -53,6 +53,14 @@ describe('nodePools.update', () => {
     expect(legacyGet.body.name).toBe(res.body.name);
   });
 
+  it('answers a PUT on the zonal pool path as a URL GKE does not serve (its zonal update is POST …/update)', async () => {
+    const res = await h.put(`${ZONE}/clusters/c1/nodePools/np1`, { nodeVersion: '-' });
+    expect(res.status).toBe(404);
+    expect(res.body.error.message).toBe(
+      `The requested URL /v1beta1/projects/p1/zones/us-central1-a/clusters/c1/nodePools/np1 was not found on this server.`,
+    );
+  });
+
   it('returns the same operation from operations.get by location, legacy zone and project number', async () => {
     const op = (await h.put(POOL, { nodeVersion: '-' })).body;
     for (const path of [

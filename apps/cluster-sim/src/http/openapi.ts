@@ -81,8 +81,6 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   'zones.nodePools.get': 'Get a node pool (legacy zonal form)',
   'zones.nodePools.delete': 'Delete a node pool (legacy zonal form)',
   'zones.nodePools.update': 'Update a node pool (legacy zonal form: POST …/update)',
-  'zones.nodePools.updateByPut':
-    'Update a node pool (legacy zonal path, as PUT; GKE documents POST …/update)',
   'zones.nodePools.list': 'List node pools (legacy zonal form)',
   'zones.nodePools.create': 'Create a node pool (legacy zonal form)',
   'zones.clusters.get': 'Get a cluster (legacy zonal form)',

@@ -299,7 +299,8 @@ export const nodePoolRoutes: readonly RouteRow[] = [
     readOnly: true,
     handle: handleListNodePools,
   },
-  { ...updateNodePoolSpec, method: 'put', path: POOL_PATH },
+  // GKE's zonal form of nodePools.update is `POST …/update` only: a PUT on the zonal pool path is no route.
+  { ...updateNodePoolSpec, method: 'put', path: { loc: POOL_PATH.loc } },
   {
     ...updateNodePoolSpec,
     method: 'post',

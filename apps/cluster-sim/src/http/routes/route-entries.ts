@@ -53,9 +53,6 @@ const OPERATION_IDS: Readonly<Record<string, string>> = {
   'loc get projects.locations.getServerConfig': 'getServerConfig',
   'zone get projects.locations.getServerConfig': 'zones.getServerconfig',
   'zone post nodePools.setAutoscaling': 'zones.nodePools.autoscaling',
-  // GKE's zonal update is `POST …/update` (zones.nodePools.update); the PUT on the zonal pool path is
-  // answered too, as the `locations` form's PUT is, and is not in the discovery document.
-  'zone put nodePools.update': 'zones.nodePools.updateByPut',
 };
 
 function operationIdOf(form: 'loc' | 'zone', row: RouteRow): string {
