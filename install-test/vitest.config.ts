@@ -21,8 +21,10 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 180_000,
           // One file, steps in order: a failed step's followers fail fast with the reason, never retried.
+          // The steps that only use the installed project are `it.concurrent`: two at a time, one a core.
           fileParallelism: false,
           sequence: { concurrent: false },
+          maxConcurrency: 2,
         },
       },
     ],

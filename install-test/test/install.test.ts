@@ -29,7 +29,16 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { userEnv } from './support/env';
 import { type PackageJson, publicPackages, tarballProblems, type WorkspacePackage } from './support/packages';
-import { describeRun, expectExit, groupMembers, killAll, type RunResult, run, start } from './support/proc';
+import {
+  atMost,
+  describeRun,
+  expectExit,
+  groupMembers,
+  killAll,
+  type RunResult,
+  run,
+  start,
+} from './support/proc';
 import { installVerdaccio, type Registry, startRegistry } from './support/registry';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -77,6 +86,9 @@ function budget(stepMs: number): number {
 let work = '';
 let scratch = '';
 let registry: Registry | undefined;
+/** Started once npm answers, awaited by the steps that need them (see `ahead`). */
+let verdaccioBin: Promise<string> | undefined;
+let publicTools: Promise<void> | undefined;
 let packages: WorkspacePackage[] = [];
 /** Package name → tarball path and its sha512 integrity. */
 const tarballs = new Map<string, { file: string; integrity: string; json: PackageJson }>();
@@ -99,8 +111,14 @@ const env = () =>
  * the reason; the failed step is what fails). `ms` is the step's own timeout; vitest's is a bit longer so
  * that the step's message, with the child's output, is what is reported.
  */
-function step(name: string, needs: string[], ms: number, fn: (ctx: TestContext) => Promise<void>) {
-  it(
+function step(
+  name: string,
+  needs: string[],
+  ms: number,
+  fn: (ctx: TestContext) => Promise<void>,
+  { concurrent = false } = {},
+) {
+  (concurrent ? it.concurrent : it)(
     name,
     async (ctx) => {
       const missing = needs.filter((n) => !passed.has(n));
@@ -112,9 +130,65 @@ function step(name: string, needs: string[], ms: number, fn: (ctx: TestContext) 
   );
 }
 
+/**
+ * A step that only uses the installed project (it runs node, tsc, vitest, jest or the CLIs there and adds
+ * nothing to node_modules): these run two at a time, as many as this machine has cores (the install
+ * project's maxConcurrency).
+ */
+function useStep(name: string, needs: string[], ms: number, fn: (ctx: TestContext) => Promise<void>) {
+  step(name, needs, ms, fn, { concurrent: true });
+}
+
 /** Runs a command in the scratch project with the user's environment. */
 function inScratch(command: string, args: string[], ms: number): Promise<RunResult> {
   return run(command, args, { cwd: scratch, env: env(), timeoutMs: budget(ms) });
+}
+
+/**
+ * Work started ahead of the step that needs it, so that it overlaps the steps between (installing
+ * Verdaccio and the scratch project's public tools while the packages are packed): the step awaits it, and
+ * its failure is that step's failure. Never an unhandled rejection, whatever step runs or not.
+ */
+function ahead<T>(work: () => Promise<T>): Promise<T> {
+  const promise = work();
+  promise.catch(() => undefined);
+  return promise;
+}
+
+/**
+ * The scratch project with everything but the simulators: the fixtures, the README's examples as a user
+ * copies them (vitest's under readme-vitest/, jest's under readme-jest/) and the public tools, TypeScript
+ * and the two test runners. Third-party and pinned, so `--prefer-offline`: npm takes their documents from
+ * its cache instead of asking the registry again for each of ~370 packages (58 → 21 s here). The
+ * simulators come after, into this project, the way a user adds them to theirs.
+ */
+async function installPublicTools(): Promise<void> {
+  mkdirSync(scratch, { recursive: true });
+  cpSync(fixtures, scratch, { recursive: true });
+  writeFileSync(
+    join(scratch, 'package.json'),
+    `${JSON.stringify(
+      {
+        name: 'sims-install-test-scratch',
+        version: '0.0.0',
+        private: true,
+        type: 'module',
+        jest: { testEnvironment: 'node', roots: ['<rootDir>/readme-jest'], testMatch: ['**/*.test.cjs'] },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  for (const [runner, file] of Object.entries(README_EXAMPLES)) {
+    mkdirSync(join(scratch, `readme-${runner}`), { recursive: true });
+    cpSync(join(repo, file), join(scratch, `readme-${runner}`, file.split('/').pop()!));
+  }
+  const r = await inScratch(
+    'npm',
+    ['install', '--save-exact', '--prefer-offline', '--loglevel=error', ...PUBLIC_DEPS],
+    240_000,
+  );
+  expectExit(r, 0, 'npm install of the public tools in the scratch project');
 }
 
 function sha512(file: string): string {
@@ -207,6 +281,25 @@ describe('install: packed, published to a local registry, installed with npm, us
     expect(notDeps, 'public packages missing from install-test devDependencies (workspace:*)').toEqual([]);
   });
 
+  const NPM = 'the public npm registry answers (npm ping)';
+  step(NPM, [], 30_000, async () => {
+    // Verdaccio itself and every non-@sims dependency of the scratch project come from there.
+    const r = await run('npm', ['ping', '--fetch-retries=1', '--fetch-timeout=10000'], {
+      cwd: work,
+      env: env(),
+      timeoutMs: budget(30_000),
+    });
+    if (r.code !== 0 || r.timedOut) {
+      throw new Error(
+        'the npm registry is unreachable: the install test needs it (npm ci of verdaccio, and npm install of ' +
+          `pact, typescript, hono, zod, testcontainers… in the scratch project)\n${describeRun(r)}`,
+      );
+    }
+    // Both take the network more than the CPU: they run while the packages are packed and published.
+    verdaccioBin = ahead(() => installVerdaccio(join(work, 'verdaccio'), env(), budget(90_000)));
+    publicTools = ahead(installPublicTools);
+  });
+
   const BUILD = 'builds them (turbo run build, unless turbo already did as ^build)';
   step(BUILD, [], 300_000, async () => {
     if (process.env.TURBO_HASH) {
@@ -225,7 +318,8 @@ describe('install: packed, published to a local registry, installed with npm, us
   step(PACK, ['discovers the public packages from their package.json', BUILD], 120_000, async () => {
     const dest = join(work, 'tarballs');
     mkdirSync(dest, { recursive: true });
-    for (const pkg of packages) {
+    // Two at a time (this machine's cores): each is mostly node starting pnpm and its prepack script.
+    const packed = await atMost(2, packages, async (pkg) => {
       const r = await run('pnpm', ['pack', '--pack-destination', dest], {
         cwd: pkg.dir,
         env: process.env,
@@ -243,8 +337,9 @@ describe('install: packed, published to a local registry, installed with npm, us
           })
         ).stdout,
       ) as PackageJson;
-      tarballs.set(pkg.name, { file, integrity: sha512(file), json });
-    }
+      return { file, integrity: sha512(file), json };
+    });
+    for (const [i, pkg] of packages.entries()) tarballs.set(pkg.name, packed[i]!);
   });
 
   step(
@@ -268,25 +363,10 @@ describe('install: packed, published to a local registry, installed with npm, us
     },
   );
 
-  const NPM = 'the public npm registry answers (npm ping)';
-  step(NPM, [], 30_000, async () => {
-    // Verdaccio itself and every non-@sims dependency of the scratch project come from there.
-    const r = await run('npm', ['ping', '--fetch-retries=1', '--fetch-timeout=10000'], {
-      cwd: work,
-      env: env(),
-      timeoutMs: budget(30_000),
-    });
-    if (r.code !== 0 || r.timedOut) {
-      throw new Error(
-        'the npm registry is unreachable: the install test needs it (npm ci of verdaccio, and npm install of ' +
-          `pact, typescript, hono, zod, testcontainers… in the scratch project)\n${describeRun(r)}`,
-      );
-    }
-  });
-
   const REGISTRY = 'starts Verdaccio 6.8.0 on 127.0.0.1 (only @sims/*, no uplink)';
   step(REGISTRY, [NPM], 120_000, async () => {
-    const bin = await installVerdaccio(join(work, 'verdaccio'), env(), budget(90_000));
+    if (!verdaccioBin) throw new Error('the npm ping step did not start the npm ci of Verdaccio');
+    const bin = await verdaccioBin;
     registry = await startRegistry(bin, join(work, 'verdaccio'), env(), budget(30_000));
     console.log(`verdaccio at ${registry.url}`);
     // Nothing but what is published here: no uplink, no other scope.
@@ -298,7 +378,7 @@ describe('install: packed, published to a local registry, installed with npm, us
   const PUBLISH = 'publishes every tarball to it with npm publish';
   step(PUBLISH, [PACK, REGISTRY], 120_000, async () => {
     const reg = registry!;
-    for (const [name, { file }] of tarballs) {
+    await atMost(2, [...tarballs], async ([name, { file }]) => {
       const r = await run(
         'npm',
         // Anonymous publish is allowed for @sims/*, but npm will not publish without some token.
@@ -313,41 +393,20 @@ describe('install: packed, published to a local registry, installed with npm, us
       expect(doc.versions[version]?.dist.integrity, `${name}@${version} as published`).toBe(
         tarballs.get(name)!.integrity,
       );
-    }
+    });
   });
 
   const INSTALL = 'npm install in a scratch project outside the repository';
   step(INSTALL, [PUBLISH], 240_000, async () => {
     const reg = registry!;
-    mkdirSync(scratch, { recursive: true });
-    cpSync(fixtures, scratch, { recursive: true });
-    writeFileSync(
-      join(scratch, 'package.json'),
-      `${JSON.stringify(
-        {
-          name: 'sims-install-test-scratch',
-          version: '0.0.0',
-          private: true,
-          type: 'module',
-          jest: { testEnvironment: 'node', roots: ['<rootDir>/readme-jest'], testMatch: ['**/*.test.cjs'] },
-        },
-        null,
-        2,
-      )}\n`,
-    );
+    if (!publicTools) throw new Error('the npm ping step did not start the install of the public tools');
+    await publicTools;
     // Only the @sims scope goes to the local registry; everything else to the machine's normal registry.
     writeFileSync(join(scratch, '.npmrc'), `@sims:registry=${reg.url}\n`);
-    // The README's examples as a user copies them: vitest's under readme-vitest/, jest's under readme-jest/.
-    for (const [runner, file] of Object.entries(README_EXAMPLES)) {
-      mkdirSync(join(scratch, `readme-${runner}`), { recursive: true });
-      cpSync(join(repo, file), join(scratch, `readme-${runner}`, file.split('/').pop()!));
-    }
     const sims = NAMED.map((n) => `${n}@${tarballs.get(n)!.json.version}`);
-    const r = await inScratch(
-      'npm',
-      ['install', '--save-exact', '--loglevel=error', ...sims, ...PUBLIC_DEPS],
-      240_000,
-    );
+    // Not --prefer-offline: every @sims document and tarball comes from this run's registry, and their
+    // dependencies (hono, zod, testcontainers…) resolve as a user's would today.
+    const r = await inScratch('npm', ['install', '--save-exact', '--loglevel=error', ...sims], 240_000);
     expectExit(r, 0, 'npm install in the scratch project');
     // What got installed is exactly what was packed here (never a cached tarball of an earlier run).
     const lock = JSON.parse(readFileSync(join(scratch, 'package-lock.json'), 'utf8')) as {
@@ -376,7 +435,7 @@ describe('install: packed, published to a local registry, installed with npm, us
   step(NO_PACT, [INSTALL], 60_000, async () => {
     // pact is an optional peer dependency: npm did not install it with the simulators.
     expect(existsSync(join(scratch, 'node_modules', '@pact-foundation', 'pact'))).toBe(false);
-    for (const app of APPS) {
+    await atMost(2, APPS, async (app) => {
       const r = await inScratch('npx', [app, 'verify', 'pacts/'], 30_000);
       expectExit(r, 2, `npx ${app} verify without pact`);
       expect(r.stderr.trim()).toBe(
@@ -385,16 +444,54 @@ describe('install: packed, published to a local registry, installed with npm, us
       );
       // …while its --help needs no pact.
       expectExit(await inScratch('npx', [app, 'verify', '--help'], 30_000), 0, `npx ${app} verify --help`);
-    }
+    });
   });
 
   const INSTALL_PACT = `npm install ${PACT}, as verify says`;
   step(INSTALL_PACT, [INSTALL], 180_000, async () => {
-    const r = await inScratch('npm', ['install', '--save-exact', '--loglevel=error', PACT], 180_000);
+    // A pinned third-party package, as the public tools are: npm's cache answers for its documents.
+    const r = await inScratch(
+      'npm',
+      ['install', '--save-exact', '--prefer-offline', '--loglevel=error', PACT],
+      180_000,
+    );
     expectExit(r, 0, `npm install ${PACT}`);
   });
 
-  step(
+  // The two longest first: the steps below start in this order, two at a time.
+  const TSC = 'TypeScript: tsc (strict, NodeNext) compiles without an error, and the output runs with node';
+  useStep(TSC, [INSTALL], 150_000, async () => {
+    const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
+    // tsc exits 0 only when there is no diagnostic, emitting or not: a `--noEmit` run before it would
+    // check the same program again.
+    expectExit(await inScratch('node', [tsc, '-p', 'tsconfig.json'], 60_000), 0, 'tsc (emit)');
+    expectExit(await inScratch('node', ['build/smoke.js'], 60_000), 0, 'node build/smoke.js');
+    expectExit(await inScratch('node', ['build/smoke-cjs.cjs'], 60_000), 0, 'node build/smoke-cjs.cjs');
+  });
+
+  useStep(
+    'TypeScript: with --skipLibCheck false, no error in the @sims declarations',
+    [INSTALL],
+    90_000,
+    async () => {
+      const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
+      // The project skips lib checks, as `tsc --init` does; our own declarations are checked all the same.
+      const lib = await inScratch(
+        'node',
+        [tsc, '--noEmit', '-p', 'tsconfig.json', '--skipLibCheck', 'false'],
+        90_000,
+      );
+      const errors = lib.stdout.split('\n').filter((l) => /error TS/.test(l));
+      const ours = errors.filter(
+        (l) => !l.startsWith('node_modules/') || l.startsWith('node_modules/@sims/'),
+      );
+      expect(ours, `errors in the published declarations\n${describeRun(lib)}`).toEqual([]);
+      if (errors.length > 0)
+        console.log(`skipLibCheck false: other packages' declarations say:\n${errors.join('\n')}`);
+    },
+  );
+
+  useStep(
     `the README's vitest example (${README_EXAMPLES.vitest}), run by vitest`,
     [INSTALL],
     120_000,
@@ -407,42 +504,27 @@ describe('install: packed, published to a local registry, installed with npm, us
     },
   );
 
-  step(`the README's jest example (${README_EXAMPLES.jest}), run by jest`, [INSTALL], 120_000, async () => {
-    const jest = join('node_modules', 'jest', 'bin', 'jest.js');
-    const r = await inScratch('node', [jest, '--ci'], 120_000);
-    expectExit(r, 0, 'jest');
-    expect(r.stderr, describeRun(r)).toMatch(/Tests:\s+2 passed, 2 total/);
-  });
+  useStep(
+    `the README's jest example (${README_EXAMPLES.jest}), run by jest`,
+    [INSTALL],
+    120_000,
+    async () => {
+      const jest = join('node_modules', 'jest', 'bin', 'jest.js');
+      const r = await inScratch('node', [jest, '--ci'], 120_000);
+      expectExit(r, 0, 'jest');
+      expect(r.stderr, describeRun(r)).toMatch(/Tests:\s+2 passed, 2 total/);
+    },
+  );
 
-  step('JavaScript (ESM): node smoke.mjs', [INSTALL], 60_000, async () => {
+  useStep('JavaScript (ESM): node smoke.mjs', [INSTALL], 60_000, async () => {
     expectExit(await inScratch('node', ['smoke.mjs'], 60_000), 0, 'node smoke.mjs');
   });
 
-  step('JavaScript (CommonJS): node require.cjs', [INSTALL], 60_000, async () => {
+  useStep('JavaScript (CommonJS): node require.cjs', [INSTALL], 60_000, async () => {
     expectExit(await inScratch('node', ['require.cjs'], 60_000), 0, 'node require.cjs');
   });
 
-  const TSC = 'TypeScript: tsc --noEmit (strict, NodeNext), then compiled and run with node';
-  step(TSC, [INSTALL], 150_000, async () => {
-    const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
-    expectExit(await inScratch('node', [tsc, '--noEmit', '-p', 'tsconfig.json'], 60_000), 0, 'tsc --noEmit');
-    // The project skips lib checks, as `tsc --init` does; our own declarations are checked all the same.
-    const lib = await inScratch(
-      'node',
-      [tsc, '--noEmit', '-p', 'tsconfig.json', '--skipLibCheck', 'false'],
-      60_000,
-    );
-    const errors = lib.stdout.split('\n').filter((l) => /error TS/.test(l));
-    const ours = errors.filter((l) => !l.startsWith('node_modules/') || l.startsWith('node_modules/@sims/'));
-    expect(ours, `errors in the published declarations\n${describeRun(lib)}`).toEqual([]);
-    if (errors.length > 0)
-      console.log(`skipLibCheck false: other packages' declarations say:\n${errors.join('\n')}`);
-    expectExit(await inScratch('node', [tsc, '-p', 'tsconfig.json'], 60_000), 0, 'tsc (emit)');
-    expectExit(await inScratch('node', ['build/smoke.js'], 60_000), 0, 'node build/smoke.js');
-    expectExit(await inScratch('node', ['build/smoke-cjs.cjs'], 60_000), 0, 'node build/smoke-cjs.cjs');
-  });
-
-  step('TypeScript: wrong-types.ts fails with exactly its marked errors', [INSTALL], 60_000, async () => {
+  useStep('TypeScript: wrong-types.ts fails with exactly its marked errors', [INSTALL], 60_000, async () => {
     const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
     const r = await inScratch('node', [tsc, '-p', 'tsconfig.wrong.json', '--pretty', 'false'], 60_000);
     const marked = readFileSync(join(scratch, 'wrong-types.ts'), 'utf8')
@@ -462,7 +544,7 @@ describe('install: packed, published to a local registry, installed with npm, us
   });
 
   for (const app of APPS) {
-    step(`CLI: npx ${app} --help and npx ${app} verify --help exit 0`, [INSTALL], 60_000, async () => {
+    useStep(`CLI: npx ${app} --help and npx ${app} verify --help exit 0`, [INSTALL], 60_000, async () => {
       const help = expectExit(await inScratch('npx', [app, '--help'], 30_000), 0, `npx ${app} --help`);
       expect(help.stdout + help.stderr).toMatch(/--port/);
       const verify = expectExit(
@@ -473,7 +555,7 @@ describe('install: packed, published to a local registry, installed with npm, us
       expect(verify.stdout + verify.stderr).toMatch(/pact/i);
     });
 
-    step(
+    useStep(
       `CLI: npx ${app} --port 0 prints its ready line, serves /_sim/health and the dashboard, exits 0 on SIGTERM`,
       [INSTALL],
       60_000,
@@ -515,7 +597,7 @@ describe('install: packed, published to a local registry, installed with npm, us
       },
     );
 
-    step(
+    useStep(
       `verify: npx ${app} verify on its pact exits 0, on a wrong copy exits 1`,
       [INSTALL_PACT],
       120_000,

@@ -161,6 +161,36 @@ export function run(command: string, args: string[], options: RunOptions): Promi
   return start(command, args, options).waitForExit(options.timeoutMs);
 }
 
+/**
+ * `fn` over `items`, at most `limit` at a time; the results in the items' order. After a rejection no
+ * new item starts; the running ones end (each is bounded by its own timeout), then the first rejection is
+ * thrown.
+ */
+export async function atMost<T, R>(
+  limit: number,
+  items: readonly T[],
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  let failed = false;
+  const lane = async () => {
+    while (next < items.length && !failed) {
+      const i = next++;
+      try {
+        results[i] = await fn(items[i] as T);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  };
+  const ends = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, lane));
+  const rejected = ends.find((e): e is PromiseRejectedResult => e.status === 'rejected');
+  if (rejected) throw rejected.reason;
+  return results;
+}
+
 /** The result as text for an assertion message: the command, how it ended, and its output. */
 export function describeRun(r: RunResult): string {
   const how = r.timedOut
