@@ -34,21 +34,21 @@ export const API_ROUTES: readonly RouteRow[] = [
 
 const ROOT = { loc: '/projects/:project/locations/:location', zone: '/projects/:project/zones/:location' };
 
-/** JSON texts of frozen (shared, unchanging) renderings, such as a stored pool's: made once each. */
-const frozenJson = new WeakMap<object, string>();
-
-function jsonText(body: unknown): string {
-  if (body === null || typeof body !== 'object' || !Object.isFrozen(body)) return JSON.stringify(body);
-  let text = frozenJson.get(body);
-  if (text === undefined) {
-    text = JSON.stringify(body);
-    frozenJson.set(body, text);
-  }
-  return text;
-}
-
-function respond(body: unknown, requestId: string): Response {
-  return new Response(jsonText(body), { status: 200, headers: googleHeaders(requestId) });
+/**
+ * JSON texts of frozen (shared, unchanging) renderings, such as a stored pool's: made once each. One per
+ * simulator (on its edge), weakly keyed by the rendering, so nothing is kept at module level.
+ */
+function createJsonTexts(): (body: unknown) => string {
+  const texts = new WeakMap<object, string>();
+  return (body) => {
+    if (body === null || typeof body !== 'object' || !Object.isFrozen(body)) return JSON.stringify(body);
+    let text = texts.get(body);
+    if (text === undefined) {
+      text = JSON.stringify(body);
+      texts.set(body, text);
+    }
+    return text;
+  };
 }
 
 /** The resource a request is journaled under. */
@@ -73,6 +73,8 @@ interface Edge {
   kernel: SimKernel<ClusterState>;
   /** Request bodies parsed once per distinct body text (see createParseCache). */
   parseBody: ReturnType<typeof createParseCache>;
+  /** An answer's JSON text (see createJsonTexts). */
+  jsonText: (body: unknown) => string;
 }
 
 /**
@@ -165,7 +167,7 @@ function handler<B>(
     const body = wantsNumericEnums(query)
       ? encodeEnumsAsNumbers(variant?.response ?? spec.response, result.value)
       : result.value;
-    return respond(body, sim.requestId);
+    return new Response(edge.jsonText(body), { status: 200, headers: googleHeaders(sim.requestId) });
   };
 }
 
@@ -294,7 +296,7 @@ function discoveryMethods(edge: Edge): void {
 
 /** Registers the emulated API (v1beta1, and the same surface under v1) on the kernel's app. */
 export function registerApiRoutes(kernel: SimKernel<ClusterState>): void {
-  const edge: Edge = { kernel, parseBody: createParseCache() };
+  const edge: Edge = { kernel, parseBody: createParseCache(), jsonText: createJsonTexts() };
   discoveryMethods(edge);
   // The pool methods' custom verbs first: their handlers pass what they do not take to the pool routes.
   for (const form of ['loc', 'zone'] as const) {
