@@ -50,7 +50,13 @@ import {
 } from './domain/requests/state';
 import { addUser, applySeed } from './domain/seed';
 import { seedSchema } from './domain/seed-schema';
-import { checkDataSnapshot, checkEventsPart, checkRequestsPart, within } from './domain/snapshot';
+import {
+  checkDataSnapshot,
+  checkEventsPart,
+  checkRequestsPart,
+  readSnapshot,
+  within,
+} from './domain/snapshot';
 import {
   type AnnotationState,
   type Compat,
@@ -267,15 +273,20 @@ export function createAnnotationDefinition(
     importState(world: World<AnnotationState>, snapshot: unknown) {
       // Everything is read and checked before anything is replaced (domain/snapshot.ts): a refused
       // import leaves the world as it was.
-      const data = checkDataSnapshot(snapshot, extensionNames);
-      // Settings left out are those a new world starts with, as every other part left out.
-      const egress = within(['state', 'delivery'], () =>
-        egressSettingsOf(data.delivery?.egress, initialEgress()),
-      );
-      const parts = extensions.map((e) => {
-        const part = data.extensions?.[e.name];
-        return part === undefined || !e.check ? part : e.check(part, ['state', 'extensions', e.name]);
+      const checked = readSnapshot(() => {
+        const data = checkDataSnapshot(snapshot, extensionNames);
+        // Settings left out are those a new world starts with, as every other part left out.
+        const egress = within(['state', 'delivery'], () =>
+          egressSettingsOf(data.delivery?.egress, initialEgress()),
+        );
+        const parts = extensions.map((e) => {
+          const part = data.extensions?.[e.name];
+          return part === undefined || !e.check ? part : e.check(part, ['state', 'extensions', e.name]);
+        });
+        return { data, egress, parts };
       });
+      if (!checked.ok) throw new SimInputError(checked.error.message, checked.error.path);
+      const { data, egress, parts } = checked.value;
       importData(world.state, data);
       syncDeliveryRows(world.budget, world.state);
       // An engine not made yet is made only for settings other than those it would start with.

@@ -1,4 +1,4 @@
-import { inputRefusal, joinPath, SimInputError } from '@sims/sim-core';
+import { fail, inputRefusal, joinPath, ok, type Result, SimInputError } from '@sims/sim-core';
 import type * as z from 'zod';
 import { type EventsSnapshot, eventsSnapshotSchema } from './events/state';
 import { type RequestsSnapshot, requestsSnapshotSchema } from './requests/state';
@@ -24,6 +24,27 @@ function parseSnapshotPart<T extends z.ZodType>(schema: T, input: unknown, prefi
   if (result.success) return result.data;
   const refusal = inputRefusal(result.error, prefix);
   throw new SimInputError(refusal.message, refusal.path);
+}
+
+/** Why a snapshot was refused, as cluster-sim's: the path of the first problem and the message. */
+export interface SnapshotRefusal {
+  path: Segments;
+  message: string;
+}
+
+/**
+ * Runs the checks of a whole snapshot (`read`) and answers their result or the refusal, as cluster-sim's
+ * `importClusterState` does: the definition turns a refusal into the control plane's 400. The checks
+ * below are nested walks that stop at the first problem by throwing (a Result threaded through each
+ * callback would be all plumbing); this is the one place that catches them.
+ */
+export function readSnapshot<T>(read: () => T): Result<T, SnapshotRefusal> {
+  try {
+    return ok(read());
+  } catch (err) {
+    if (!(err instanceof SimInputError)) throw err;
+    return fail({ path: err.segments, message: err.message });
+  }
 }
 
 /**
