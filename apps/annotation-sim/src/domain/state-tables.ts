@@ -84,6 +84,12 @@ export const TABLES = [
 export type TableName = (typeof TABLES)[number];
 
 /**
+ * A world's tables by name, as {@link LazyTables} types them: what a world's state holds
+ * (`AnnotationData`), so a new table is declared here and nowhere else in the state.
+ */
+export type Tables = { [K in TableName]: LazyTables[K] };
+
+/**
  * `table` as a ChildTable keyed by `parentOf`: itself if it is one, else a copy (a snapshot import assigns
  * plain Maps). The copy starts without an index: the replaced table's went with it.
  */
@@ -101,6 +107,7 @@ function childTable<K, V>(table: Map<K, V>, parentOf: (row: V) => unknown): Chil
  */
 export class LazyTables {
   private _users: Map<number, UserRec> | undefined;
+  /** DRF auth tokens (`Authorization: Token <key>`): key → user id. */
   private _tokens: Map<string, number> | undefined;
   private _sessions: Map<string, SessionRec> | undefined;
   private _accessTokens: Map<string, AccessTokenRec> | undefined;

@@ -1,37 +1,11 @@
-import type {
-  AccessTokenRec,
-  CommentRec,
-  DeliveryRec,
-  InvitationRec,
-  IssueRec,
-  JobRec,
-  MembershipRec,
-  OrganizationRec,
-  ProjectRec,
-  SessionRec,
-  TaskRec,
-  UserRec,
-  WebhookRec,
-} from './model';
-import { LazyTables, TABLES, type TableName, type WebhookTable } from './state-tables';
+import type { WebhookRec } from './model';
+import { LazyTables, TABLES, type TableName, type Tables } from './state-tables';
 
-/** The serializable part of a world's state. */
-export interface AnnotationData {
-  users: Map<number, UserRec>;
-  /** DRF auth tokens (`Authorization: Token <key>`): key → user id. */
-  tokens: Map<string, number>;
-  sessions: Map<string, SessionRec>;
-  accessTokens: Map<string, AccessTokenRec>;
-  organizations: Map<number, OrganizationRec>;
-  memberships: Map<number, MembershipRec>;
-  invitations: Map<string, InvitationRec>;
-  projects: Map<number, ProjectRec>;
-  tasks: Map<number, TaskRec>;
-  jobs: Map<number, JobRec>;
-  issues: Map<number, IssueRec>;
-  comments: Map<number, CommentRec>;
-  webhooks: WebhookTable;
-  deliveries: Map<number, DeliveryRec>;
+/**
+ * The serializable part of a world's state: its tables (state-tables.ts, where a new table is declared
+ * once), the id counters, the base URL.
+ */
+export interface AnnotationData extends Tables {
   /** Last id handed out per table (ids start at 1 like a fresh database). */
   seq: Record<string, number>;
   /** Scheme+host the API was last reached at; used for absolute `url` fields. */

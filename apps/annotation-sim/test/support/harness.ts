@@ -1,4 +1,4 @@
-import { type AnnotationSimOptions, createAnnotationSim } from '../../src/app';
+import { type AnnotationSim, type AnnotationSimOptions, createAnnotationSim } from '../../src/app';
 import type { SeedInput } from '../../src/domain/seed';
 
 export interface HarnessResponse {
@@ -26,8 +26,12 @@ const START = '2026-01-01T00:00:00Z';
  * One harness for every test: an in-process simulator with a manual clock and seeded ids, a typed
  * `request()` that authenticates as a seeded user, and helpers for the clock and deliveries.
  */
-export function createHarness(options: AnnotationSimOptions = {}) {
-  const sim = createAnnotationSim({ seed: 42, clock: { mode: 'manual', start: START }, ...options });
+export function createHarness(
+  options: AnnotationSimOptions = {},
+  // Another build of the app (adding-a-resource.test.ts loads a copy of it).
+  create: (options: AnnotationSimOptions) => AnnotationSim = createAnnotationSim,
+) {
+  const sim = create({ seed: 42, clock: { mode: 'manual', start: START }, ...options });
   const passwords = new Map<string, string>([['admin', 'admin']]);
 
   async function request(method: string, path: string, opts: RequestOptions = {}): Promise<HarnessResponse> {
