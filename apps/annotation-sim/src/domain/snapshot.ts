@@ -3,7 +3,7 @@ import type * as z from 'zod';
 import { type EventsSnapshot, eventsSnapshotSchema } from './events/state';
 import { type RequestsSnapshot, requestsSnapshotSchema } from './requests/state';
 import { type DataSnapshot, dataSnapshotSchema } from './snapshot-schema';
-import { TABLES, type TableName } from './state-tables';
+import { TABLE_FACTS, TABLES, type TableName } from './state-tables';
 
 /**
  * A state snapshot checked whole before anything of a world is replaced (`PUT /_sim/state`,
@@ -63,83 +63,13 @@ export function within<T>(prefix: Segments, read: () => T): T {
   }
 }
 
-/** The record tables and what each record's id fields name (null allowed for every one but a parent). */
-const REFERENCES: readonly { table: TableName; field: string; target: TableName }[] = [
-  { table: 'sessions', field: 'user_id', target: 'users' },
-  { table: 'accessTokens', field: 'user_id', target: 'users' },
-  { table: 'organizations', field: 'owner_id', target: 'users' },
-  { table: 'memberships', field: 'user_id', target: 'users' },
-  { table: 'memberships', field: 'organization_id', target: 'organizations' },
-  { table: 'invitations', field: 'owner_id', target: 'users' },
-  { table: 'invitations', field: 'membership_id', target: 'memberships' },
-  { table: 'projects', field: 'owner_id', target: 'users' },
-  { table: 'projects', field: 'assignee_id', target: 'users' },
-  { table: 'projects', field: 'organization_id', target: 'organizations' },
-  { table: 'tasks', field: 'project_id', target: 'projects' },
-  { table: 'tasks', field: 'owner_id', target: 'users' },
-  { table: 'tasks', field: 'assignee_id', target: 'users' },
-  { table: 'tasks', field: 'organization_id', target: 'organizations' },
-  { table: 'jobs', field: 'task_id', target: 'tasks' },
-  { table: 'jobs', field: 'assignee_id', target: 'users' },
-  { table: 'issues', field: 'job_id', target: 'jobs' },
-  { table: 'issues', field: 'owner_id', target: 'users' },
-  { table: 'issues', field: 'assignee_id', target: 'users' },
-  { table: 'comments', field: 'issue_id', target: 'issues' },
-  { table: 'comments', field: 'owner_id', target: 'users' },
-  { table: 'webhooks', field: 'owner_id', target: 'users' },
-  { table: 'webhooks', field: 'project_id', target: 'projects' },
-  { table: 'webhooks', field: 'organization_id', target: 'organizations' },
-  { table: 'deliveries', field: 'webhook_id', target: 'webhooks' },
-];
-
-/** The record field a row's key must equal: the id, or the key of the string-keyed tables. */
-const KEY_FIELD: Record<Exclude<TableName, 'tokens'>, 'id' | 'key'> = {
-  users: 'id',
-  sessions: 'key',
-  accessTokens: 'key',
-  organizations: 'id',
-  memberships: 'id',
-  invitations: 'key',
-  projects: 'id',
-  tasks: 'id',
-  jobs: 'id',
-  issues: 'id',
-  comments: 'id',
-  webhooks: 'id',
-  deliveries: 'id',
-};
-
+/** The ids each table's records name, in refusal order (state-tables.ts declares them per table). */
+const REFERENCES = TABLES.flatMap((table) =>
+  (TABLE_FACTS[table].references ?? []).map(({ field, target }) => ({ table, field, target })),
+);
 /** Tables whose records take their ids from the `seq` counter of the same name. */
-const COUNTED: readonly TableName[] = [
-  'users',
-  'accessTokens',
-  'organizations',
-  'memberships',
-  'projects',
-  'tasks',
-  'jobs',
-  'issues',
-  'comments',
-  'webhooks',
-  'deliveries',
-];
-
-const SINGULAR: Record<TableName, string> = {
-  users: 'user',
-  tokens: 'token',
-  sessions: 'session',
-  accessTokens: 'access token',
-  organizations: 'organization',
-  memberships: 'membership',
-  invitations: 'invitation',
-  projects: 'project',
-  tasks: 'task',
-  jobs: 'job',
-  issues: 'issue',
-  comments: 'comment',
-  webhooks: 'webhook',
-  deliveries: 'delivery',
-};
+const COUNTED = TABLES.filter((table) => TABLE_FACTS[table].counted);
+const singular = (table: TableName) => TABLE_FACTS[table].singular;
 
 type Row = [string | number, Record<string, unknown>];
 
@@ -168,8 +98,8 @@ export function checkDataSnapshot(snapshot: unknown, extensionNames: readonly st
     const seen = new Map<unknown, number>();
     rows.forEach((row, i) => {
       const key = row[0];
-      if (table !== 'tokens') {
-        const field = KEY_FIELD[table];
+      const field = TABLE_FACTS[table].key;
+      if (field !== undefined) {
         const own = (row[1] as Record<string, unknown>)[field];
         if (own !== key) refuse(['state', table, i, 1, field], `${String(own)} is not its row's key ${key}`);
       }
@@ -177,7 +107,7 @@ export function checkDataSnapshot(snapshot: unknown, extensionNames: readonly st
       if (first !== undefined)
         refuse(
           ['state', table, i, 0],
-          `${SINGULAR[table]} ${key} is there twice (also state.${table}[${first}])`,
+          `${singular(table)} ${key} is there twice (also state.${table}[${first}])`,
         );
       seen.set(key, i);
     });
@@ -204,7 +134,7 @@ export function checkDataSnapshot(snapshot: unknown, extensionNames: readonly st
     ((data[table] ?? []) as Row[]).forEach(([, record], i) => {
       const value = record[field];
       if (value !== null && !targets.has(value))
-        refuse(['state', table, i, 1, field], `no ${SINGULAR[target]} ${value} in state.${target}`);
+        refuse(['state', table, i, 1, field], `no ${singular(target)} ${value} in state.${target}`);
     });
   }
   (data.webhooks ?? []).forEach(([, w], i) => {

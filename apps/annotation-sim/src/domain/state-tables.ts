@@ -83,6 +83,122 @@ export const TABLES = [
 ] as const;
 export type TableName = (typeof TABLES)[number];
 
+/** What a snapshot import checks of a table (domain/snapshot.ts). */
+interface TableFacts {
+  /** The record's name in refusals (`no user 3 in state.users`). */
+  singular: string;
+  /** The record field its row's key must equal; none for `tokens` (key → user id). */
+  key?: 'id' | 'key';
+  /** Its records take their ids from the `seq` counter of the table's name. */
+  counted?: true;
+  /** The ids its records name, and the table each names (null allowed for every one but a parent). */
+  references?: readonly { field: string; target: TableName }[];
+}
+
+/**
+ * Each table's facts, declared beside the table: a new table is checked on import by adding its entry
+ * here (the refusals come in this order: tables in {@link TABLES} order, fields as listed).
+ */
+export const TABLE_FACTS: { readonly [K in TableName]: TableFacts } = {
+  users: { singular: 'user', key: 'id', counted: true },
+  tokens: { singular: 'token' },
+  sessions: { singular: 'session', key: 'key', references: [{ field: 'user_id', target: 'users' }] },
+  accessTokens: {
+    singular: 'access token',
+    key: 'key',
+    counted: true,
+    references: [{ field: 'user_id', target: 'users' }],
+  },
+  organizations: {
+    singular: 'organization',
+    key: 'id',
+    counted: true,
+    references: [{ field: 'owner_id', target: 'users' }],
+  },
+  memberships: {
+    singular: 'membership',
+    key: 'id',
+    counted: true,
+    references: [
+      { field: 'user_id', target: 'users' },
+      { field: 'organization_id', target: 'organizations' },
+    ],
+  },
+  invitations: {
+    singular: 'invitation',
+    key: 'key',
+    references: [
+      { field: 'owner_id', target: 'users' },
+      { field: 'membership_id', target: 'memberships' },
+    ],
+  },
+  projects: {
+    singular: 'project',
+    key: 'id',
+    counted: true,
+    references: [
+      { field: 'owner_id', target: 'users' },
+      { field: 'assignee_id', target: 'users' },
+      { field: 'organization_id', target: 'organizations' },
+    ],
+  },
+  tasks: {
+    singular: 'task',
+    key: 'id',
+    counted: true,
+    references: [
+      { field: 'project_id', target: 'projects' },
+      { field: 'owner_id', target: 'users' },
+      { field: 'assignee_id', target: 'users' },
+      { field: 'organization_id', target: 'organizations' },
+    ],
+  },
+  jobs: {
+    singular: 'job',
+    key: 'id',
+    counted: true,
+    references: [
+      { field: 'task_id', target: 'tasks' },
+      { field: 'assignee_id', target: 'users' },
+    ],
+  },
+  issues: {
+    singular: 'issue',
+    key: 'id',
+    counted: true,
+    references: [
+      { field: 'job_id', target: 'jobs' },
+      { field: 'owner_id', target: 'users' },
+      { field: 'assignee_id', target: 'users' },
+    ],
+  },
+  comments: {
+    singular: 'comment',
+    key: 'id',
+    counted: true,
+    references: [
+      { field: 'issue_id', target: 'issues' },
+      { field: 'owner_id', target: 'users' },
+    ],
+  },
+  webhooks: {
+    singular: 'webhook',
+    key: 'id',
+    counted: true,
+    references: [
+      { field: 'owner_id', target: 'users' },
+      { field: 'project_id', target: 'projects' },
+      { field: 'organization_id', target: 'organizations' },
+    ],
+  },
+  deliveries: {
+    singular: 'delivery',
+    key: 'id',
+    counted: true,
+    references: [{ field: 'webhook_id', target: 'webhooks' }],
+  },
+};
+
 /**
  * A world's tables by name, as {@link LazyTables} types them: what a world's state holds
  * (`AnnotationData`), so a new table is declared here and nowhere else in the state.

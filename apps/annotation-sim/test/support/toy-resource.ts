@@ -217,7 +217,8 @@ export function toyRead(data: AnnotationData, t: ToyRec): Record<string, unknown
       ].join(''),
     },
   ],
-  // 7. The table: its name in TABLES (snapshots export and import it from there) and its accessor.
+  // 7. The table: its name in TABLES (snapshots export and import it from there), what an import checks
+  // of it (TABLE_FACTS) and its accessor.
   'src/domain/state-tables.ts': [
     {
       anchor: "  TaskRec,\n  UserRec,\n  WebhookRec,\n} from './model';",
@@ -225,6 +226,12 @@ export function toyRead(data: AnnotationData, t: ToyRec): Record<string, unknown
       insert: '  ToyRec,\n',
     },
     { anchor: '] as const;\n', where: 'before', insert: "  'toys',\n" },
+    {
+      anchor: "  deliveries: {\n    singular: 'delivery',",
+      where: 'before',
+      insert:
+        "  toys: { singular: 'toy', key: 'id', counted: true, references: [{ field: 'owner_id', target: 'users' }] },\n",
+    },
     {
       anchor: '  private _deliveries: ChildTable<number, DeliveryRec> | undefined;\n',
       where: 'after',
@@ -254,18 +261,7 @@ export function toyRead(data: AnnotationData, t: ToyRec): Record<string, unknown
     },
     { anchor: '      deliveries: rows(delivery),\n', where: 'after', insert: '      toys: rows(toy),\n' },
   ],
-  // 9. The import's checks of the table: its key field, its id counter, its name, what its ids name.
-  'src/domain/snapshot.ts': [
-    {
-      anchor: "  { table: 'deliveries', field: 'webhook_id', target: 'webhooks' },\n",
-      where: 'after',
-      insert: "  { table: 'toys', field: 'owner_id', target: 'users' },\n",
-    },
-    { anchor: "  deliveries: 'id',\n", where: 'after', insert: "  toys: 'id',\n" },
-    { anchor: "  'deliveries',\n];", where: 'before', insert: "  'toys',\n" },
-    { anchor: "  deliveries: 'delivery',\n", where: 'after', insert: "  toys: 'toy',\n" },
-  ],
-  // 10. What is faithful.
+  // 9. What is faithful.
   'FIDELITY.md': [
     {
       anchor: '**Auth** (tried in CVAT',
