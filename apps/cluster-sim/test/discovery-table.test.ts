@@ -121,14 +121,24 @@ describe('the 501 of a refused method', () => {
     expect(res.status).toBe(503);
   });
 
-  it('refuses a method real clients call that the discovery documents lack (gcloud v1 completeConvertToAutopilot)', async () => {
-    const path = `${CLUSTER.replace('/v1beta1/', '/v1/')}:CompleteConvertToAutopilot`;
-    const res = await h.post(path, {});
-    expect(res.status, res.text).toBe(501);
-    expect(res.body.error.status).toBe('UNIMPLEMENTED');
-    expect(res.body.error.message).toContain(
-      'Method google.container.v1.ClusterManager.CompleteConvertToAutopilot (container.projects.locations.clusters.completeConvertToAutopilot) is not simulated by cluster-sim: it commits a conversion to Autopilot',
+  it('refuses a method real clients call that the discovery documents lack (gcloud completeConvertToAutopilot, GA and beta)', async () => {
+    for (const version of ['v1', 'v1beta1']) {
+      const path = `${CLUSTER.replace('/v1beta1/', `/${version}/`)}:CompleteConvertToAutopilot`;
+      const res = await h.post(path, {});
+      expect(res.status, res.text).toBe(501);
+      expect(res.body.error.status).toBe('UNIMPLEMENTED');
+      expect(res.body.error.message).toContain(
+        `Method google.container.${version}.ClusterManager.CompleteConvertToAutopilot (container.projects.locations.clusters.completeConvertToAutopilot) is not simulated by cluster-sim: it commits a conversion to Autopilot`,
+      );
+    }
+    const journal = (await h.get('/_sim/journal', { token: null })).body;
+    const entries = (journal.entries ?? journal).filter((e: { path?: string }) =>
+      e.path?.endsWith(':CompleteConvertToAutopilot'),
     );
+    expect(entries.map((e: { operation?: string }) => e.operation)).toEqual([
+      'clusters.completeConvertToAutopilot',
+      'clusters.completeConvertToAutopilot',
+    ]);
   });
 
   it('leaves the routes that are not methods to the URL-not-found page', async () => {

@@ -66,24 +66,25 @@ function shortName(id: string): string {
 /**
  * Methods that real clients call but the discovery documents of `@googleapis/container` (the generated
  * table) do not list: refused like the table's refused methods, never the URL-not-found page.
- * `completeConvertToAutopilot` is in gcloud's generated v1 client (`googlecloudsdk/generated_clients/apis/
- * container/v1`, flat path `…/clusters/{clustersId}:CompleteConvertToAutopilot`, POST), behind the hidden
- * `gcloud container clusters update --complete-convert-to-autopilot`.
+ * `completeConvertToAutopilot` is in gcloud's generated v1 and v1beta1 clients
+ * (`googlecloudsdk/generated_clients/apis/container/{version}`, flat path
+ * `…/clusters/{clustersId}:CompleteConvertToAutopilot`, POST), behind the hidden
+ * `gcloud container clusters update --complete-convert-to-autopilot` (GA and beta).
  */
-const CLIENT_ONLY_METHODS: readonly { method: DiscoveryMethod; reason: string }[] = [
-  {
-    method: {
-      id: 'container.projects.locations.clusters.completeConvertToAutopilot',
-      version: 'v1',
-      httpMethod: 'POST',
-      path: 'projects/{projectsId}/locations/{locationsId}/clusters/{clustersId}:CompleteConvertToAutopilot',
-      rpc: 'CompleteConvertToAutopilot',
-      request: 'CompleteConvertToAutopilotRequest',
-    },
-    reason:
-      'it commits a conversion to Autopilot (deleting every Standard node pool once no pods run on them), and cluster-sim simulates neither Autopilot clusters nor the pods',
+const CLIENT_ONLY_METHODS: readonly { method: DiscoveryMethod; reason: string }[] = (
+  ['v1beta1', 'v1'] as const
+).map((version) => ({
+  method: {
+    id: 'container.projects.locations.clusters.completeConvertToAutopilot',
+    version,
+    httpMethod: 'POST',
+    path: 'projects/{projectsId}/locations/{locationsId}/clusters/{clustersId}:CompleteConvertToAutopilot',
+    rpc: 'CompleteConvertToAutopilot',
+    request: 'CompleteConvertToAutopilotRequest',
   },
-];
+  reason:
+    'it commits a conversion to Autopilot (deleting every Standard node pool once no pods run on them), and cluster-sim simulates neither Autopilot clusters nor the pods',
+}));
 
 /** Every discovery method served here, by request shape. */
 export function discoveryTargets(): ReadonlyMap<string, DiscoveryTarget> {
