@@ -8,6 +8,7 @@ import {
 } from '@sims/sim-core';
 import { createClusterDefinition } from './definition';
 import type { ClusterState, Settings } from './domain/state';
+import { registerDiscoveryDocuments } from './http/discovery-document-routes';
 import { registerApiRoutes } from './http/routes';
 
 export interface ClusterSimOptions extends KernelOptions {
@@ -43,6 +44,7 @@ export function createClusterSim(options: ClusterSimOptions = {}): ClusterSim {
     openApiDocument ??= (await import('./http/openapi')).createOpenApiDocument();
     return c.json(openApiDocument);
   });
+  registerDiscoveryDocuments(kernel.app);
   registerApiRoutes(kernel);
   return {
     app: kernel.app,
