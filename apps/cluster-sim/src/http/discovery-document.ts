@@ -109,7 +109,7 @@ interface ResourceNode {
 }
 
 /** Every method a version's document lists: the routed discovery methods, each with its entry. */
-export function documentEntries(version: ApiVersion): DocumentEntry[] {
+function documentEntries(version: ApiVersion): DocumentEntry[] {
   const docs = new Map(DOCUMENT_METHODS.map((m) => [`${m.version} ${m.id}`, m]));
   const methods = new Map<string, DiscoveryMethod>();
   for (const m of DISCOVERY_METHODS) if (m.version === version) methods.set(m.id, m);
