@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { version } from '../package.json';
 import { controlOpenApiPaths, registerControlRoutes } from './control/routes';
 import { clusterEffects } from './domain/fault-effects';
+import { nodeRecreationWork } from './domain/node-recreation';
 import { OPERATION_WORK } from './domain/operation-work';
 import { adoptBudget, CLUSTER_BUDGET_KINDS } from './domain/operations-budget';
 import { applySeed, seedSchema } from './domain/seed';
@@ -57,6 +58,8 @@ export function createClusterDefinition(deps: {
       // The replaced operations' clock events go; the imported ones' still ahead are armed, those
       // already due happen now, in order.
       world.timers.rearm(OPERATION_WORK);
+      // GKE's node recreations of the rotations in progress look again at the import's time.
+      world.timers.rearm(nodeRecreationWork(world));
     },
     seed(world, input) {
       const parsed = parseInput(seedSchema(), input ?? {}, 'seed');

@@ -61,7 +61,7 @@ describe('IP rotation', () => {
     const early = await h.post(`${CLUSTER}:completeIpRotation`, {});
     expect(early.status).toBe(400);
     expect(early.body.error.status).toBe('FAILED_PRECONDITION');
-    expect(early.body.error.message).toContain('Node pool "np1" has nodes that still use the previous');
+    expect(early.body.error.message).toBe('Node pool "np1" requires recreation.');
     await recreate();
 
     const complete = await h.post(`${ZONAL_CLUSTER}:completeIpRotation`, {});
@@ -336,7 +336,7 @@ describe('through the GAPIC client (REST fallback, numeric enums)', () => {
       const [cluster] = await gke.getCluster({ name });
       expect(cluster.status).toBe('RUNNING');
       await expect(gke.completeIPRotation({ name })).rejects.toThrow(
-        /Node pool \\"np1\\" has nodes that still use the previous control plane IP address/,
+        /Node pool \\"np1\\" requires recreation\./,
       );
       await gke.updateNodePool({ name: `${name}/nodePools/np1`, nodeVersion: V.master, imageType: '' });
       await advance();

@@ -69,7 +69,7 @@ describe('scenario files', () => {
     expect(info.autoUpgradeStatus).toEqual(['MINOR_UPGRADE_PAUSED']);
   });
 
-  it('ip-rotation: a five-minute start, a failed recreation to redo, then the completion', async () => {
+  it('ip-rotation: a five-minute start, a failed recreation GKE redoes in the window, then the completion', async () => {
     await load('ip-rotation.yaml');
     const cluster = '/v1/projects/p1/locations/us-central1-a/clusters/c1';
     const start = await h.post(`${cluster}:startIpRotation`, { rotateCredentials: true });
@@ -88,8 +88,17 @@ describe('scenario files', () => {
     expect((await recreate('default-pool')).error).toBeUndefined();
     expect((await recreate('batch')).error).toEqual({ code: 13, message: 'Node recreation failed.' });
     const refused = await h.post(`${cluster}:completeIpRotation`, {});
-    expect(refused.body.error.message).toContain('Node pool "batch"');
-    expect((await recreate('batch')).error).toBeUndefined();
+    expect(refused.body.error.message).toBe('Node pool "batch" requires recreation.');
+    // GKE recreates "batch" itself when the daily window opens (02:00 UTC the next day).
+    await h.advance('16h50m');
+    expect((await h.post(`${cluster}:completeIpRotation`, {})).status).toBe(400);
+    await h.advance('10m');
+    const ops = (await h.get('/v1/projects/p1/locations/us-central1-a/operations')).body.operations;
+    const gke = ops.filter((op: { startTime: string }) => op.startTime.startsWith('2026-03-03T02:00:00'));
+    expect(gke.map((op: { operationType: string; status: string }) => [op.operationType, op.status])).toEqual(
+      [['UPGRADE_NODES', 'DONE']],
+    );
+    expect(gke[0].targetLink).toMatch(/\/nodePools\/batch$/);
     const complete = await h.post(`${cluster}:completeIpRotation`, {});
     expect(complete.status, complete.text).toBe(200);
     await h.advance('5s');

@@ -19,11 +19,19 @@ import type {
  * holds the cluster (RECONCILING, every other operation refused as busy) and, when DONE, leaves the control
  * plane serving on a new IP address besides the old one with a new cluster CA (and, for a credential
  * rotation, a new service account signing key beside the old one). The nodes must then be recreated to use
- * the new address (a node pool update to its current version does it); completeIpRotation is a second
+ * the new address: GKE does it within the maintenance windows (node-recreation.ts), or the user sooner
+ * with a node pool update to its current version; completeIpRotation is a second
  * UPDATE_CLUSTER operation after which the old address and credentials are gone. GKE's Cluster message
  * has no field for the rotation's state: between start and completion the cluster is RUNNING and shows
  * the new `endpoint` and `masterAuth.clusterCaCertificate`.
  */
+
+/**
+ * How long after a rotation's start is DONE GKE's own node recreations may begin: GKE "marks the node
+ * pools for recreation, but the actual recreation operation may not begin for some time" (its
+ * troubleshooting guide); the hour is the simulator's choice (FIDELITY.md).
+ */
+export const RECREATION_DELAY_MS = 3_600_000;
 
 function credentialsOf(record: ClusterRecord): ControlPlaneCredentials {
   record.credentials ??= { rotations: 0, keyRotations: 0 };
@@ -71,7 +79,8 @@ export function completeIpRotation(
   if (waiting !== undefined) {
     return fail({
       code: 'FAILED_PRECONDITION',
-      message: `Node pool "${waiting}" has nodes that still use the previous control plane IP address; recreate them (update the node pool to its current version) before completing the rotation.`,
+      // GKE's text (gcloud prints it as `ResponseError: code=400, message=Node pool "…" requires recreation.`).
+      message: `Node pool "${waiting}" requires recreation.`,
     });
   }
   return startClusterOperation(state, record, 'UPDATE_CLUSTER', { kind: 'completeIpRotation' }, ctx);
@@ -98,11 +107,15 @@ function setEndpoint(cluster: ClusterShape, endpoint: string): void {
 
 /** startIpRotation is DONE: the new address and CA, the pools to recreate. */
 export const START_IP_ROTATION_CHANGE: ChangeApplier<ChangeOf<'startIpRotation'>> = {
-  apply({ record, change }) {
+  apply({ op, record, change }) {
     const rotations = credentialsOf(record);
     rotations.rotations += 1;
     if (change.credentials) rotations.keyRotations += 1;
-    rotations.rotation = { credentials: change.credentials, poolsToRecreate: [...record.pools.keys()] };
+    rotations.rotation = {
+      credentials: change.credentials,
+      poolsToRecreate: [...record.pools.keys()],
+      recreateFrom: (op.endTime ?? op.startTime) + RECREATION_DELAY_MS,
+    };
     setEndpoint(record.cluster, change.endpoint);
     record.cluster.masterAuth = {
       ...record.cluster.masterAuth,

@@ -42,7 +42,7 @@ const invalidValue = (field: string, value: string, rule: string): Result<never>
   invalid(`Invalid value for field "${field}": ${quoted(value)}. ${rule}`);
 
 /** RFC 3339 text to milliseconds (digits past the millisecond dropped); NaN if it is none. */
-function millis(text: unknown): number {
+export function millis(text: unknown): number {
   if (typeof text !== 'string' || text === '') return Number.NaN;
   return Date.parse(text.replace(/(\.\d{3})\d+/, '$1'));
 }
@@ -109,7 +109,7 @@ function checkTimeWindow(
 }
 
 /** `google.type.Date` and `TimeOfDay` to a UTC instant; `fallback` (a UTC midnight) when no date is given. */
-function dateAndTime(date: Loose | undefined, time: Loose | undefined, fallback: number): number {
+export function dateAndTime(date: Loose | undefined, time: Loose | undefined, fallback: number): number {
   const day =
     date && typeof date.year === 'number' && typeof date.month === 'number' && typeof date.day === 'number'
       ? Date.UTC(date.year, date.month - 1, date.day)
@@ -119,7 +119,7 @@ function dateAndTime(date: Loose | undefined, time: Loose | undefined, fallback:
 }
 
 /** A `google.protobuf.Duration` text ("14400s") in milliseconds. */
-function durationMillis(text: unknown): number {
+export function durationMillis(text: unknown): number {
   const m = typeof text === 'string' ? /^(-?\d+)(?:\.(\d{1,9}))?s$/.exec(text) : null;
   if (!m) return Number.NaN;
   return Number(m[1]) * 1000 + Number((m[2] ?? '').padEnd(3, '0').slice(0, 3));

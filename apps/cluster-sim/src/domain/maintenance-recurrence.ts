@@ -369,3 +369,14 @@ export function leastAvailability(
   for (const t of candidates) least = Math.min(least, covered(t));
   return least;
 }
+
+/**
+ * The first instant at or after `at` inside one of the rule's windows (each `length` long, the first
+ * starting at `start`), looking a year ahead: `at` itself inside a window. Undefined when no window
+ * opens within the year (the rule has ended) or past MAX_PERIODS periods.
+ */
+export function nextWindowTime(rule: Rule, start: number, length: number, at: number): number | undefined {
+  const all = occurrences(rule, start, at + HORIZON, at, length);
+  for (const opens of all ?? []) if (opens + length > at) return Math.max(opens, at);
+  return undefined;
+}

@@ -57,6 +57,7 @@ const clusterSnapshotSchema = lazy(() =>
             .object({
               credentials: z.boolean(),
               poolsToRecreate: z.array(z.string()),
+              recreateFrom: z.number().optional(),
             })
             .optional(),
         })

@@ -94,6 +94,11 @@ interface IpRotation {
   credentials: boolean;
   /** Pools whose nodes still point at the previous endpoint: recreating them clears them. */
   poolsToRecreate: string[];
+  /**
+   * When GKE may begin recreating the pools itself (node-recreation.ts): an hour after the start is
+   * DONE; absent in snapshots made before it was kept (then at once).
+   */
+  recreateFrom?: number;
 }
 
 /** How an operation advances: on the world clock, or after N polls of `operations.get`. */

@@ -4,10 +4,12 @@ import {
   ListUsableSubnetworksResponse,
   SetMasterAuthRequest,
   StartIPRotationRequest,
+  type StartIPRotationRequestShape,
 } from '@sims/cluster-schema';
 import { clusterUpgradeInfo, usableSubnetworks } from '../../domain/cluster-reads';
 import { completeIpRotation, setMasterAuth, startIpRotation } from '../../domain/cluster-rotation';
 import { ok, type Result } from '../../domain/errors';
+import { armNodeRecreation } from '../../domain/node-recreation';
 import type { HttpError } from '../errors';
 import { type Args, clusterOf, type RouteAction } from '../route-support';
 import { setter } from './cluster-verb';
@@ -32,10 +34,20 @@ function handleUsableSubnetworks(a: Args<unknown>): Result<unknown, HttpError> {
   });
 }
 
+const startRotation = setter('StartIPRotation', 'startIpRotation', StartIPRotationRequest, (s, r, b, ctx) =>
+  startIpRotation(s, r, b.rotateCredentials === true, ctx),
+);
+
+/** startIpRotation's row: once its operation is on the clock, so are GKE's node recreations after it. */
+function handleStartRotation(a: Args<StartIPRotationRequestShape>): Result<unknown, HttpError> {
+  const answer = startRotation.handle(a);
+  const record = clusterOf(a);
+  if (answer.ok && record.ok) armNodeRecreation(a.world, record.value);
+  return answer;
+}
+
 export const rotationSpecs: readonly RouteAction<never>[] = [
-  setter('StartIPRotation', 'startIpRotation', StartIPRotationRequest, (s, r, b, ctx) =>
-    startIpRotation(s, r, b.rotateCredentials === true, ctx),
-  ),
+  { ...startRotation, handle: handleStartRotation },
   setter('CompleteIPRotation', 'completeIpRotation', CompleteIPRotationRequest, (s, r, _b, ctx) =>
     completeIpRotation(s, r, ctx),
   ),
