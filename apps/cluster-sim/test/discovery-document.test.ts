@@ -42,7 +42,10 @@ interface MethodEntry {
   httpMethod: string;
   flatPath: string;
   path: string;
-  parameters: Record<string, { location: string; required?: boolean; pattern?: string }>;
+  parameters: Record<
+    string,
+    { location: string; required?: boolean; pattern?: string; deprecated?: boolean }
+  >;
   parameterOrder: string[];
   request?: { $ref: string };
   response: { $ref: string };
@@ -207,6 +210,18 @@ describe.each(['v1beta1', 'v1'] as const)('the %s discovery document', (version)
           expect(p.pattern, `${m.id} ${n}`).toMatch(/^\^projects\/\[\^\/\]\+.*\$$/);
       }
     }
+    const get = doc.resources?.projects?.resources?.locations?.resources?.clusters?.methods?.get;
+    expect(get?.parameters).toEqual({
+      name: {
+        type: 'string',
+        location: 'path',
+        required: true,
+        pattern: '^projects/[^/]+/locations/[^/]+/clusters/[^/]+$',
+      },
+      clusterId: { type: 'string', location: 'query', deprecated: true },
+      projectId: { type: 'string', location: 'query', deprecated: true },
+      zone: { type: 'string', location: 'query', deprecated: true },
+    });
     const setSize = doc.resources?.projects?.resources?.locations?.resources?.clusters?.resources?.nodePools
       ?.methods?.setSize as MethodEntry;
     expect(setSize).toMatchObject({

@@ -80,13 +80,14 @@ function entryOf(method: DiscoveryMethod, doc: DocumentMethod): DocumentEntry {
   const parameters: DocumentEntry['parameters'] = {};
   const parameterOrder: string[] = [];
   for (const text of doc.parameters) {
-    const [name = '', type = 's', location = 'query'] = text.split(':');
+    const [name = '', type = 's', location = 'query', flag] = text.split(':');
     const pattern = location === 'path' ? patternOf(doc.path, flatPath, name) : undefined;
     parameters[name] = {
       ...PARAM_TYPES[type],
       location,
       ...(location === 'path' ? { required: true } : {}),
       ...(pattern ? { pattern } : {}),
+      ...(flag === 'deprecated' ? { deprecated: true } : {}),
     };
     if (location === 'path') parameterOrder.push(name);
   }
