@@ -31,7 +31,7 @@ import type {
  * pools for recreation, but the actual recreation operation may not begin for some time" (its
  * troubleshooting guide); the hour is the simulator's choice (FIDELITY.md).
  */
-export const RECREATION_DELAY_MS = 3_600_000;
+const RECREATION_DELAY_MS = 3_600_000;
 
 function credentialsOf(record: ClusterRecord): ControlPlaneCredentials {
   record.credentials ??= { rotations: 0, keyRotations: 0 };
