@@ -165,6 +165,25 @@ describe("GKE's node recreations during a rotation", () => {
     ]);
   });
 
+  it("reads a recurring window's occurrences (weekends only)", async () => {
+    const h = await withCluster({
+      window: {
+        recurringWindow: {
+          window: { startTime: '2026-01-03T03:00:00Z', endTime: '2026-01-03T11:00:00Z' },
+          recurrence: 'FREQ=WEEKLY;BYDAY=SA,SU',
+        },
+      },
+    });
+    await settle(h, await h.post(`${C2}:startIpRotation`, {}));
+    // Thursday 1 January: the first window opens on Saturday at 03:00.
+    await advanceTo(h, '2026-01-03T02:59:00Z');
+    expect(await nodeUpgrades(h)).toEqual([]);
+    await advanceTo(h, '2026-01-03T03:00:00Z');
+    expect((await nodeUpgrades(h)).map((op) => [op.pool, op.startTime])).toEqual([
+      ['a', '2026-01-03T03:00:00Z'],
+    ]);
+  });
+
   it('holds the recreations while a maintenance exclusion of node changes is in force', async () => {
     const h = await withCluster({
       window: {
