@@ -38,7 +38,8 @@ interface RolloutPoint {
  * step (past the last batch: the last); without a rollout, a failure falls at its fraction of the work.
  */
 export function withEffects(effects: OperationEffects | undefined, rollout: Rollout | undefined) {
-  if (!effects) return {};
+  // No fault effects (GKE's own work): the rollout still sets the operation's steps.
+  if (!effects) return rollout ? { rollout } : {};
   const { timing, failure, failsAt, stallsAt } = effects;
   if (rollout && failsAt && failure) rollout.failsAt = faultStep(rollout, failsAt) ?? rollout.steps.length;
   if (rollout && stallsAt) rollout.stalledAt = faultStep(rollout, stallsAt) ?? rollout.steps.length;
