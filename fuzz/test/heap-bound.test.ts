@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 
 /**
  * Large bodies under a small heap (hardening II and III): each simulator runs as a CLI with a 256 MB
@@ -25,14 +25,11 @@ const BODIES = 12;
 const MB = 1024 * 1024;
 const BODY_BYTES = 40 * MB;
 
-const children = new Set<ChildProcess>();
-afterEach(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  children.clear();
-});
-
-/** Starts an app's CLI from its sources under a 256 MB heap; resolves with its URL. */
-function startUnderSmallHeap(app: string): Promise<{ url: string; child: ChildProcess }> {
+/**
+ * Starts an app's CLI from its sources under a 256 MB heap; resolves with its URL. It is killed when the
+ * test that started it ends (the two tests run at the same time, each with its own simulator).
+ */
+function startUnderSmallHeap(app: string, ctx: TestContext): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
     [
@@ -48,7 +45,9 @@ function startUnderSmallHeap(app: string): Promise<{ url: string; child: ChildPr
     ],
     { cwd: join(ROOT, 'apps', app), env: { ...process.env, SIM_PORT: undefined, SIM_HOST: undefined } },
   );
-  children.add(child);
+  ctx.onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -178,11 +177,13 @@ async function controlBodies(url: string): Promise<number[]> {
   ];
 }
 
-describe('distinct 40 MB bodies of both shapes under a 256 MB heap', () => {
+// Concurrent: each test's work is mostly its own simulator's (a process of its own), so the two overlap on
+// two cores instead of queueing (decision 0022).
+describe.concurrent('distinct 40 MB bodies of both shapes under a 256 MB heap', () => {
   it('cluster-sim refuses each (past its 10 MiB limit or its JSON budget) and lives', {
     timeout: 120_000,
-  }, async () => {
-    const { url, child } = await startUnderSmallHeap('cluster-sim');
+  }, async (ctx) => {
+    const { url, child } = await startUnderSmallHeap('cluster-sim', ctx);
     const headers = { ...JSON_TYPE, authorization: 'Bearer t' };
     let n = 0;
     const put = (body: Buffer) =>
@@ -210,8 +211,8 @@ describe('distinct 40 MB bodies of both shapes under a 256 MB heap', () => {
 
   it('annotation-sim refuses each (past its JSON budget, or a name past 256 characters), takes a 100 MB file, refuses 1.8 million parts, reads 99,999 files and lives', {
     timeout: 120_000,
-  }, async () => {
-    const { url, child } = await startUnderSmallHeap('annotation-sim');
+  }, async (ctx) => {
+    const { url, child } = await startUnderSmallHeap('annotation-sim', ctx);
     const auth = { authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}` };
     const post = (body: Buffer) => send(`${url}/api/projects`, 'POST', { ...JSON_TYPE, ...auth }, body);
     const big = await bothShapes(post, '{"name":');
