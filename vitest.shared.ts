@@ -27,6 +27,7 @@ const CONDITIONS = [SOURCE_CONDITION, 'module', 'node', 'development|production'
  * `isolate: false`): the simulators' modules (zod schemas, route tables) are imported once, not once per
  * file, which took a third of the apps' unit time (docs/decisions/0022). Their tests keep no state in
  * modules (a file's simulator is made by its own factory call), so no file sees another's.
+ * Unit and isolated tests get 15 s each instead of vitest's 5 s (see the comment at `testTimeout`).
  */
 export function defineSimsVitestConfig(options: { shareModules?: boolean } = {}) {
   return defineConfig({
@@ -53,6 +54,9 @@ export function defineSimsVitestConfig(options: { shareModules?: boolean } = {})
               '**/node_modules/**',
             ],
             isolate: !options.shareModules,
+            // CPU-bound tests (property runs, big bodies) took 4-6 s under a loaded 2-core host, past
+            // vitest's 5 s default; a test that waits on something that never comes still fails.
+            testTimeout: 15_000,
           },
         },
         {
@@ -61,6 +65,7 @@ export function defineSimsVitestConfig(options: { shareModules?: boolean } = {})
             name: 'isolated',
             include: ['src/**/*.isolated.test.ts', 'test/**/*.isolated.test.ts'],
             exclude: ['test/contract/**', 'test/container/**', 'test/e2e/**', '**/node_modules/**'],
+            testTimeout: 15_000,
           },
         },
         {
