@@ -8,6 +8,7 @@ import {
 } from '@sims/sim-core';
 import { createClusterDefinition } from './definition';
 import type { ClusterState, Settings } from './domain/state';
+import { serveHttp2OnSamePort } from './grpc/same-port';
 import { registerDiscoveryDocuments } from './http/discovery-document-routes';
 import { registerApiRoutes } from './http/routes';
 
@@ -60,6 +61,11 @@ export interface StartedClusterSim extends ClusterSim {
   url: string;
   port: number;
   host: string;
+  /**
+   * Where gRPC clients connect (`host:port`, plaintext): the same port as REST, told apart by HTTP/2's
+   * preface (docs/decisions/0025-grpc-transport.md).
+   */
+  grpcEndpoint: string;
   server: RunningServer['server'];
   close(): Promise<void>;
 }
@@ -76,15 +82,21 @@ export async function startClusterSim(
 ): Promise<StartedClusterSim> {
   const sim = createClusterSim(options);
   const running = await serve(sim.app, { port: options.port ?? 0, host: options.host });
+  // The gRPC server and the protos load on the first HTTP/2 connection, not at start (cold start).
+  const closeGrpc = serveHttp2OnSamePort(running.server, () =>
+    import('./grpc/server').then((m) => m.createGrpcSink(sim.app)),
+  );
   return {
     ...sim,
     url: running.url,
     port: running.port,
     host: running.host,
+    grpcEndpoint: running.url.replace(/^http:\/\//, ''),
     server: running.server,
     // The server first, as annotation-sim's: it stops taking requests and cuts open connections (the
     // live stream, long-polls), then the kernel disposes the worlds no request can reach any more.
     async close() {
+      closeGrpc();
       await running.close();
       sim.close();
     },
