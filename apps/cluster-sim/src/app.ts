@@ -9,6 +9,7 @@ import {
 import { createClusterDefinition } from './definition';
 import type { ClusterState, Settings } from './domain/state';
 import { serveHttp2OnSamePort } from './grpc/same-port';
+import { registerComputeRoutes } from './http/compute-routes';
 import { registerDiscoveryDocuments } from './http/discovery-document-routes';
 import { registerApiRoutes } from './http/routes';
 
@@ -47,6 +48,7 @@ export function createClusterSim(options: ClusterSimOptions = {}): ClusterSim {
   });
   registerDiscoveryDocuments(kernel.app);
   registerApiRoutes(kernel);
+  registerComputeRoutes(kernel);
   return {
     app: kernel.app,
     kernel,
