@@ -1,5 +1,6 @@
 import { v1beta1 as gapicBeta, v1 as gapicV1 } from '@google-cloud/container';
 import { container } from '@googleapis/container';
+import { credentials } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
 import { DISCOVERY_METHODS, type DiscoveryMethod } from '../src/http/methods.generated';
 import { fakeAuth, useSocketSim } from './support/client-sim';
@@ -148,6 +149,69 @@ describe('@google-cloud/container (GAPIC, REST fallback): every method', () => {
           throw err;
         }
         return { status: err.code ?? 0, body };
+      },
+    );
+    check(method, answer);
+    expect(await lastPath()).toBe(`/${method.version}/${filledPath(method)}`);
+    await gke.close();
+  });
+});
+
+/** The HTTP status Google's front end gives each gRPC code (google.rpc.Code's mapping). */
+const HTTP_OF_CODE: Record<number, number> = { 3: 400, 5: 404, 9: 400, 10: 409, 12: 501, 16: 401 };
+const NAME_OF_CODE: Record<number, string> = {
+  3: 'INVALID_ARGUMENT',
+  5: 'NOT_FOUND',
+  9: 'FAILED_PRECONDITION',
+  10: 'ABORTED',
+  12: 'UNIMPLEMENTED',
+  16: 'UNAUTHENTICATED',
+};
+
+describe('@google-cloud/container (GAPIC, its default gRPC transport): every method', () => {
+  const client = (version: 'v1beta1' | 'v1') => {
+    const Client = version === 'v1beta1' ? gapicBeta.ClusterManagerClient : gapicV1.ClusterManagerClient;
+    return new Client({
+      apiEndpoint: '127.0.0.1',
+      port: simOf().port,
+      sslCreds: credentials.createInsecure(),
+    } as unknown as ConstructorParameters<typeof Client>[0]);
+  };
+  const discovery = {
+    v1beta1: container({ version: 'v1beta1', rootUrl: 'http://unused/' }),
+    v1: container({ version: 'v1', rootUrl: 'http://unused/' }),
+  };
+  // Insecure channel credentials carry no token: the call sends it as metadata.
+  const callOptions = { otherArgs: { headers: { authorization: 'Bearer fake-token' } }, retry: null };
+
+  it.each(
+    DISCOVERY_METHODS.filter((m) => !NOT_IN_GAPIC.has(`${m.version} ${m.rpc}`)).map(
+      (m) => [label(m), m] as const,
+    ),
+  )('%s', async (_, method) => {
+    const gke = client(method.version);
+    let target: Record<string, unknown> = discovery[method.version] as unknown as Record<string, unknown>;
+    const path = clientPath(method.id);
+    const name = path.pop() as string;
+    for (const part of path) target = target[part] as Record<string, unknown>;
+    const params = paramsFor(
+      urlTemplate(target[name] as (...args: never[]) => unknown),
+      `/${method.version}/${filledPath(method)}`,
+    );
+    const rpc = method.rpc.charAt(0).toLowerCase() + method.rpc.slice(1);
+    const call = (gke as unknown as Record<string, (req: unknown, o: unknown) => Promise<unknown[]>>)[
+      rpc
+    ] as (req: unknown, o: unknown) => Promise<unknown[]>;
+    const request = { ...params, ...(CALLS[method.rpc]?.body ?? {}) };
+    const answer = await call.call(gke, request, callOptions).then(
+      () => ({ status: 200, body: {} }),
+      (err: { code?: number; details?: string }) => {
+        const code = err.code ?? -1;
+        if (HTTP_OF_CODE[code] === undefined) throw err;
+        return {
+          status: HTTP_OF_CODE[code] as number,
+          body: { error: { status: NAME_OF_CODE[code], message: err.details } },
+        };
       },
     );
     check(method, answer);
