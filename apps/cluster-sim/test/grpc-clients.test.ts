@@ -83,6 +83,41 @@ describe.each(['v1beta1', 'v1'] as const)('@google-cloud/container over gRPC, %s
     await gke.close();
   });
 
+  it('carries Timestamps both ways as the proto3 JSON mapping the REST side speaks', async () => {
+    const gke = client(version);
+    const window = {
+      recurringWindow: {
+        window: {
+          startTime: { seconds: '1767225600', nanos: 0 },
+          endTime: { seconds: '1767240000', nanos: 0 },
+        },
+        recurrence: 'FREQ=DAILY',
+      },
+      maintenanceExclusions: {
+        hold: {
+          startTime: { seconds: '1773014400', nanos: 500_000_000 },
+          endTime: { seconds: '1773100800' },
+        },
+      },
+    };
+    await gke.setMaintenancePolicy({ name: CLUSTER, maintenancePolicy: { window } }, withHeaders());
+    await simOf().app.request('/_sim/clock/advance', { method: 'POST', body: JSON.stringify({ by: '1m' }) });
+    const restWindow = ((await rest(`/${version}/${CLUSTER}`)).body.maintenancePolicy as { window: unknown })
+      .window;
+    expect(restWindow).toMatchObject({
+      recurringWindow: { window: { startTime: '2026-01-01T00:00:00Z', endTime: '2026-01-01T04:00:00Z' } },
+      maintenanceExclusions: {
+        hold: { startTime: '2026-03-09T00:00:00.500Z', endTime: '2026-03-10T00:00:00Z' },
+      },
+    });
+    const [cluster] = await gke.getCluster({ name: CLUSTER }, withHeaders());
+    expect(cluster.maintenancePolicy?.window).toMatchObject({
+      recurringWindow: { window: { startTime: { seconds: '1767225600', nanos: 0 } } },
+      maintenanceExclusions: { hold: { startTime: { seconds: '1773014400', nanos: 500_000_000 } } },
+    });
+    await gke.close();
+  });
+
   it('answers a stale etag with ABORTED (10) and GKE error details', async () => {
     const gke = client(version);
     const err = (await gke

@@ -34,10 +34,17 @@ function timestampToObject(value: Json): Json {
   return { seconds: String(Math.floor(ms / 1000)), nanos: Number(fraction.padEnd(9, '0').slice(0, 9)) };
 }
 
+/** Nanoseconds as proto3 JSON writes them: none, or 3, 6 or 9 digits. */
+function fractionOf(nanos: number): string {
+  if (!nanos) return '';
+  const digits = String(Math.abs(nanos)).padStart(9, '0');
+  return `.${digits.endsWith('000000') ? digits.slice(0, 3) : digits.endsWith('000') ? digits.slice(0, 6) : digits}`;
+}
+
 function timestampToJson(value: Json): Json {
   const { seconds = 0, nanos = 0 } = (value ?? {}) as { seconds?: string | number; nanos?: number };
   const iso = new Date(Number(seconds) * 1000).toISOString().replace('.000Z', 'Z');
-  return nanos ? iso.replace('Z', `.${String(nanos).padStart(9, '0').replace(/0+$/, '')}Z`) : iso;
+  return iso.replace('Z', `${fractionOf(nanos)}Z`);
 }
 
 function durationToObject(value: Json): Json {
@@ -50,8 +57,7 @@ function durationToObject(value: Json): Json {
 
 function durationToJson(value: Json): Json {
   const { seconds = 0, nanos = 0 } = (value ?? {}) as { seconds?: string | number; nanos?: number };
-  const fraction = nanos ? `.${String(Math.abs(nanos)).padStart(9, '0').replace(/0+$/, '')}` : '';
-  return `${seconds}${fraction}s`;
+  return `${seconds}${fractionOf(nanos)}s`;
 }
 
 function walk(value: Json, type: Type, leaf: Convert): Json {

@@ -31,7 +31,10 @@ export function serveHttp2OnSamePort(server: Server, load: () => Promise<Http2Si
     sink ??= load();
     sink.then(
       (s) => (closed ? socket.destroy() : s.injectConnection(socket)),
-      () => socket.destroy(),
+      (err: Error) => {
+        socket.destroy();
+        process.emitWarning(`cluster-sim: the gRPC server did not load: ${err.message}`);
+      },
     );
   };
   server.on('connection', (socket: Socket) => {

@@ -1,5 +1,6 @@
 import { status as GrpcStatus, Metadata, type ServiceError } from '@grpc/grpc-js';
-import { Namespace, type Root, Type } from 'protobufjs';
+// The default import: protobufjs is CommonJS, whose named exports Node's ESM loader cannot see.
+import protobuf, { type Root } from 'protobufjs';
 
 /**
  * The `google.rpc` error details the REST side sends, as error_details.proto declares them (the
@@ -34,7 +35,7 @@ const ERROR_DETAILS = {
 /** Adds the error details to a root holding `google.rpc.Status` (the container protos). */
 export function addErrorDetails(root: Root): void {
   const rpc = root.lookup('google.rpc');
-  if (!(rpc instanceof Namespace)) throw new Error('the protos lack google.rpc');
+  if (!(rpc instanceof protobuf.Namespace)) throw new Error('the protos lack google.rpc');
   rpc.addJSON(ERROR_DETAILS);
 }
 
@@ -84,7 +85,7 @@ export function restErrorToStatus(root: Root, httpStatus: number, bodyText: stri
     const typeUrl = detail['@type'];
     const name = typeUrl?.slice(typeUrl.lastIndexOf('/') + 1);
     const type = name?.startsWith('google.rpc.') ? root.lookup(name) : null;
-    if (!(type instanceof Type) || !typeUrl) continue;
+    if (!(type instanceof protobuf.Type) || !typeUrl) continue;
     const { '@type': _, ...fields } = detail;
     // `type_url`: the container protos keep Any's field names as declared.
     details.push({ type_url: typeUrl, value: type.encode(type.fromObject(fields)).finish() });
