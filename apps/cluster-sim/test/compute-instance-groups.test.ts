@@ -72,6 +72,27 @@ describe('instanceGroupManagers', () => {
     expect((await h.get(path)).body).toMatchObject({ targetSize: 3, status: { isStable: true } });
   });
 
+  it("lists the green pool's managers beside the blue ones during a blue-green upgrade, then the green only", async () => {
+    await h.seedDefault();
+    const blue = (await igmPathOf()).split('/').at(-1);
+    const started = await h.put(POOL, {
+      nodeVersion: '1.33.5-gke.1308000',
+      upgradeSettings: { strategy: 'BLUE_GREEN', blueGreenSettings: { nodePoolSoakDuration: '0s' } },
+    });
+    expect(started.status, started.text).toBe(200);
+    const names = async () => (await h.get(IGMS)).body.items?.map((i: { name: string }) => i.name) ?? [];
+    expect(await names()).toEqual([blue]);
+    await h.advance('300ms');
+    const during = await names();
+    expect(during).toHaveLength(2);
+    expect(during).toContain(blue);
+    await h.advance('1h');
+    const after = await names();
+    expect(after).toHaveLength(1);
+    expect(after).not.toContain(blue);
+    expect(`/${after[0]}`).toBe(`/${(await igmPathOf()).split('/').at(-1)}`);
+  });
+
   it('lists a zone in pages, each manager once, and filters on name', async () => {
     await h.seed({
       clusters: [aCluster().withPools(aNodePool('np1'), aNodePool('np2'), aNodePool('np3')).build()],
