@@ -140,6 +140,17 @@ describe('instanceGroupManagers', () => {
     expect((await h.get(IGMS)).body.items).toBeUndefined();
   });
 
+  it("answers Compute's 404 for every group of a deleted cluster", async () => {
+    await h.seed({ clusters: [aCluster().withPools(aNodePool('np1'), aNodePool('np2')).build()] });
+    const paths = [await igmPathOf(), await igmPathOf(`${CLUSTER}/nodePools/np2`)];
+    expect((await h.del(CLUSTER)).status).toBe(200);
+    // The groups stay while the cluster's deletion runs.
+    expect((await h.get(paths[0] as string)).status).toBe(200);
+    await h.advance('1h');
+    for (const path of paths) expect((await h.get(path)).status).toBe(404);
+    expect((await h.get('/compute/v1/projects/p1/aggregated/instanceGroupManagers')).body.items).toEqual({});
+  });
+
   it('lists the managers of every zone of a regional pool, and aggregates them by zone', async () => {
     const cluster = aCluster().inLocation('us-central1').build();
     cluster.locations = ['us-central1-a', 'us-central1-b'];

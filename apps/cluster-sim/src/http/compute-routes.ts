@@ -1,4 +1,4 @@
-import type { RouteRow as CoreRouteRow, SimKernel } from '@sims/sim-core';
+import { type RouteRow as CoreRouteRow, type RouteEntry, routeEntries, type SimKernel } from '@sims/sim-core';
 import type { ComputeError } from '../compute/errors';
 import type { ComputeTarget } from '../compute/reads';
 import { fail, type Result } from '../domain/errors';
@@ -100,6 +100,11 @@ const COMPUTE_ROUTES: readonly ComputeRow[] = [
 ];
 
 const PREFIX = '/compute/v1';
+
+/** The Compute rows as (method, path, operation) entries, paths in OpenAPI's form under `/compute/v1`. */
+export function computeRouteEntries(): RouteEntry[] {
+  return routeEntries(COMPUTE_ROUTES, (row) => [`${PREFIX}${row.path}`.replace(/:([A-Za-z_]+)/g, '{$1}')]);
+}
 
 /** The Compute resource a request names (`projects/p/zones/z/instanceGroupManagers/x`), for the journal. */
 function resourceOf(c: Ctx): string {
