@@ -1,4 +1,4 @@
-import type { Type } from 'protobufjs';
+import type { Field, Type } from 'protobufjs';
 
 /**
  * The proto3 JSON mapping of the well-known types the container protos use, which protobufjs's
@@ -60,43 +60,78 @@ function durationToJson(value: Json): Json {
   return `${seconds}${fractionOf(nanos)}s`;
 }
 
-function walk(value: Json, type: Type, leaf: Convert): Json {
-  if (wellKnown(type)) return leaf(value, type);
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const out: Record<string, Json> = { ...(value as Record<string, Json>) };
-  for (const field of type.fieldsArray) {
-    const child = field.resolvedType;
-    const key = field.name in out ? field.name : field.options?.json_name;
-    if (!child || !('fieldsArray' in child) || key === undefined || !(key in out)) continue;
-    const v = out[key];
-    if (field.map && v && typeof v === 'object')
-      out[key] = Object.fromEntries(Object.entries(v).map(([k, e]) => [k, walk(e, child, leaf)]));
-    else if (field.repeated && Array.isArray(v)) out[key] = v.map((e) => walk(e, child, leaf));
-    else out[key] = walk(v, child, leaf);
-  }
-  return out;
+/** The two directions of the mapping, with what each message type needs walked found once. */
+export interface JsonMapping {
+  /** REST JSON (proto3 mapping) → the plain object protobufjs's `fromObject` takes. */
+  toProtoObject(value: Json, type: Type): Json;
+  /** What protobufjs's `toObject` gives → REST JSON (proto3 mapping). */
+  toJson(value: Json, type: Type): Json;
 }
 
-/** REST JSON (proto3 mapping) → the plain object protobufjs's `fromObject` takes. */
-export function toProtoObject(value: Json, type: Type): Json {
-  return walk(value, type, (v, t) => {
-    const name = wellKnown(t);
-    if (name === 'Timestamp') return timestampToObject(v);
-    if (name === 'Duration') return durationToObject(v);
-    if (name && WRAPPERS.has(name)) return v === null ? v : { value: v };
-    return v;
-  });
-}
+const fromJsonLeaf: Convert = (v, t) => {
+  const name = wellKnown(t);
+  if (name === 'Timestamp') return timestampToObject(v);
+  if (name === 'Duration') return durationToObject(v);
+  if (name && WRAPPERS.has(name)) return v === null ? v : { value: v };
+  return v;
+};
 
-/** What protobufjs's `toObject` gives → REST JSON (proto3 mapping). */
-export function toJson(value: Json, type: Type): Json {
-  return walk(value, type, (v, t) => {
-    const name = wellKnown(t);
-    if (name === 'Timestamp') return timestampToJson(v);
-    if (name === 'Duration') return durationToJson(v);
-    if (name && WRAPPERS.has(name)) return (v as { value?: Json } | null)?.value ?? defaultOf(name);
-    return v;
-  });
+const toJsonLeaf: Convert = (v, t) => {
+  const name = wellKnown(t);
+  if (name === 'Timestamp') return timestampToJson(v);
+  if (name === 'Duration') return durationToJson(v);
+  if (name && WRAPPERS.has(name)) return (v as { value?: Json } | null)?.value ?? defaultOf(name);
+  return v;
+};
+
+const messageOf = (field: Field): Type | undefined => {
+  const child = field.resolvedType;
+  return child && 'fieldsArray' in child ? child : undefined;
+};
+
+/**
+ * Builds the mapping. Only the fields whose messages reach a well-known type are walked (most of a
+ * Cluster reaches none), so a message is copied only where something in it changes.
+ */
+export function createJsonMapping(): JsonMapping {
+  const walked = new Map<Type, Field[]>();
+  const fieldsToWalk = (type: Type): Field[] => {
+    const known = walked.get(type);
+    if (known) return known;
+    // A recursive message is walked where it recurses: correct, if not the least work.
+    walked.set(
+      type,
+      type.fieldsArray.filter((f) => messageOf(f) !== undefined),
+    );
+    const fields = type.fieldsArray.filter((f) => {
+      const child = messageOf(f);
+      return child !== undefined && (wellKnown(child) !== undefined || fieldsToWalk(child).length > 0);
+    });
+    walked.set(type, fields);
+    return fields;
+  };
+  const walk = (value: Json, type: Type, leaf: Convert): Json => {
+    if (wellKnown(type)) return leaf(value, type);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+    const fields = fieldsToWalk(type);
+    if (fields.length === 0) return value;
+    const out: Record<string, Json> = { ...(value as Record<string, Json>) };
+    for (const field of fields) {
+      const child = messageOf(field) as Type;
+      const key = field.name in out ? field.name : field.options?.json_name;
+      if (key === undefined || !(key in out)) continue;
+      const v = out[key];
+      if (field.map && v && typeof v === 'object')
+        out[key] = Object.fromEntries(Object.entries(v).map(([k, e]) => [k, walk(e, child, leaf)]));
+      else if (field.repeated && Array.isArray(v)) out[key] = v.map((e) => walk(e, child, leaf));
+      else out[key] = walk(v, child, leaf);
+    }
+    return out;
+  };
+  return {
+    toProtoObject: (value, type) => walk(value, type, fromJsonLeaf),
+    toJson: (value, type) => walk(value, type, toJsonLeaf),
+  };
 }
 
 function defaultOf(wrapper: string): Json {

@@ -9,7 +9,7 @@ import {
 } from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
 import { type HttpBinding, restRequestOf } from './http-binding';
-import { toJson, toProtoObject } from './json-mapping';
+import { createJsonMapping, type JsonMapping } from './json-mapping';
 import type { Http2Sink } from './same-port';
 import { addErrorDetails, restErrorToStatus } from './status';
 
@@ -50,13 +50,24 @@ function unaryHandler(
   app: RestApp,
   method: protobuf.Method,
   statusRoot: protobuf.Root,
-): handleUnaryCall<protobuf.Message, protobuf.Message> {
+  mapping: JsonMapping,
+): handleUnaryCall<protobuf.Message, Uint8Array> {
   const requestType = method.resolvedRequestType as protobuf.Type;
   const responseType = method.resolvedResponseType as protobuf.Type;
   const bindings = bindingsOf(method);
+  // The REST side answers a read of an unchanged resource with the same text (its frozen JSON texts):
+  // the message encoded from the last text is kept, so a repeated read costs no decode and encode.
+  let last: { text: string; bytes: Uint8Array } | undefined;
+  const encode = (text: string): Uint8Array => {
+    if (last?.text === text) return last.bytes;
+    const json = text ? JSON.parse(text) : {};
+    const message = responseType.fromObject(mapping.toProtoObject(json, responseType) as object);
+    last = { text, bytes: responseType.encode(message).finish() };
+    return last.bytes;
+  };
   return async (call, callback) => {
     try {
-      const message = toJson(requestType.toObject(call.request, TO_OBJECT), requestType) as Record<
+      const message = mapping.toJson(requestType.toObject(call.request, TO_OBJECT), requestType) as Record<
         string,
         unknown
       >;
@@ -68,8 +79,7 @@ function unaryHandler(
       });
       const text = await res.text();
       if (!res.ok) return callback(restErrorToStatus(statusRoot, res.status, text));
-      const json = text ? JSON.parse(text) : {};
-      callback(null, responseType.fromObject(toProtoObject(json, responseType) as object));
+      callback(null, encode(text));
     } catch (err) {
       callback(Object.assign(new Error((err as Error).message), { code: 13 }));
     }
@@ -86,6 +96,7 @@ export function createGrpcSink(app: RestApp): Http2Sink {
   const root = protobuf.Root.fromJSON(containerProtos as protobuf.INamespace);
   addErrorDetails(root);
   root.resolveAll();
+  const mapping = createJsonMapping();
   const server = new Server();
   for (const serviceName of SERVICES) {
     const service = root.lookupService(serviceName);
@@ -100,10 +111,11 @@ export function createGrpcSink(app: RestApp): Http2Sink {
         responseStream: false,
         requestSerialize: (m: protobuf.Message) => Buffer.from(requestType.encode(m).finish()),
         requestDeserialize: (b: Buffer) => requestType.decode(b),
-        responseSerialize: (m: protobuf.Message) => Buffer.from(responseType.encode(m).finish()),
+        // The handler hands over the encoded message.
+        responseSerialize: (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length),
         responseDeserialize: (b: Buffer) => responseType.decode(b),
       };
-      implementation[method.name] = unaryHandler(app, method, root);
+      implementation[method.name] = unaryHandler(app, method, root, mapping);
     }
     server.addService(definition, implementation);
   }
