@@ -17,6 +17,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DISCOVERY_NAMES, resourcePaths } from './discovery-client.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = join(HERE, '..', 'src', 'http', 'discovery-document-methods.generated.ts');
@@ -25,29 +26,6 @@ const VERSIONS = ['v1beta1', 'v1'];
 const require = createRequire(import.meta.url);
 const PKG = dirname(require.resolve('@googleapis/container/package.json'));
 const PKG_VERSION = JSON.parse(readFileSync(join(PKG, 'package.json'), 'utf8')).version;
-/** Names the discovery document spells with a hyphen and the client in camelCase. */
-const DISCOVERY_NAMES = { wellKnown: 'well-known', getOpenidConfiguration: 'getOpenid-configuration' };
-
-/** The client's resource classes: class → its path of resource names (`['projects', 'locations']`). */
-function resourcePaths(source) {
-  const paths = new Map([['Projects', ['projects']]]);
-  const classRe = /^ {2}export class Resource\$(\S+) \{([\s\S]*?)^ {2}\}/gm;
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const [, cls, body] of source.matchAll(classRe)) {
-      const own = paths.get(cls);
-      if (!own) continue;
-      for (const [, prop, child] of body.matchAll(/this\.(\w+) =\s*new Resource\$(\S+)\(/g)) {
-        if (!paths.has(child)) {
-          paths.set(child, [...own, prop]);
-          changed = true;
-        }
-      }
-    }
-  }
-  return paths;
-}
 
 /** The `Params$…` interfaces: name → fields (`[name, tsType]`), `requestBody`'s message if any. */
 function paramInterfaces(source) {
@@ -99,7 +77,7 @@ function collect() {
   const rows = [];
   for (const version of VERSIONS) {
     const source = readFileSync(join(PKG, `${version}.ts`), 'utf8');
-    const paths = resourcePaths(source);
+    const paths = resourcePaths(source, '  export class ');
     const params = paramInterfaces(source);
     for (const m of clientMethods(source)) {
       const names = paths.get(m.cls);

@@ -17,6 +17,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DISCOVERY_NAMES, resourcePaths } from './discovery-client.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = join(HERE, '..', 'src', 'http', 'methods.generated.ts');
@@ -40,29 +41,6 @@ const UNBOUND = {
     request: 'GetOpenIDConfigRequest',
   },
 };
-/** Names the discovery document spells with a hyphen and the client in camelCase. */
-const DISCOVERY_NAMES = { wellKnown: 'well-known', getOpenidConfiguration: 'getOpenid-configuration' };
-
-/** The client's resource classes: class → its path of resource names (`['projects', 'locations']`). */
-function resourcePaths(source) {
-  const paths = new Map([['Projects', ['projects']]]);
-  const classRe = /^ {4}class Resource\$(\S+) \{([\s\S]*?)^ {4}\}/gm;
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const [, cls, body] of source.matchAll(classRe)) {
-      const own = paths.get(cls);
-      if (!own) continue;
-      for (const [, prop, child] of body.matchAll(/this\.(\w+) =\s*new Resource\$(\S+)\(/g)) {
-        if (!paths.has(child)) {
-          paths.set(child, [...own, prop]);
-          changed = true;
-        }
-      }
-    }
-  }
-  return paths;
-}
 
 /** Every method of a client source: its class, name, URL template and HTTP method. */
 function clientMethods(source) {
@@ -121,7 +99,7 @@ function collect() {
   const rows = [];
   for (const version of VERSIONS) {
     const source = readFileSync(join(DISCOVERY_PKG, 'build', `${version}.js`), 'utf8');
-    const paths = resourcePaths(source);
+    const paths = resourcePaths(source, '    class ');
     const bindings = protoBindings(version);
     // A method the version's proto lacks (v1's completeControlPlaneUpgrade in 6.10) binds as the other's.
     const others = protoBindings(VERSIONS.find((v) => v !== version));
