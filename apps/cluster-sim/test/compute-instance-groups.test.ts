@@ -115,6 +115,11 @@ describe('instanceGroupManagers', () => {
     expect(one.body.items.map((i: { name: string }) => i.name)).toEqual([seen[1]]);
     const empty = await h.get('/compute/v1/projects/p1/zones/europe-west1-b/instanceGroupManagers');
     expect(empty.body).not.toHaveProperty('items');
+    const regex = await h.get(`${IGMS}?filter=${encodeURIComponent("name eq 'gke-.*-np2-.*'")}`);
+    expect(regex.body.items.map((i: { name: string }) => i.name)).toEqual([seen[1]]);
+    // A repeated group would backtrack for minutes in JavaScript's engine (Compute's RE2 is linear).
+    const nested = await h.get(`${IGMS}?filter=${encodeURIComponent("name eq '(a+)+b'")}`);
+    expect(nested.status).toBe(501);
     const tooMany = await h.get(`${IGMS}?maxResults=501`);
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.error.errors[0].reason).toBe('invalid');

@@ -51,6 +51,15 @@ function parseFilter(filter: string, method: string): Result<NameTest[], Compute
     }
     const op = (m[1] as string).toLowerCase();
     const value = m[2] ?? m[3] ?? m[4] ?? '';
+    // Compute matches with RE2 (linear time); JavaScript's engine backtracks, and a repeated group
+    // (`(a+)+`) over a long name would hold the process for minutes. Refused rather than run.
+    if ((op === 'eq' || op === 'ne') && /\)\s*[+*{]/.test(value)) {
+      return fail({
+        code: 'COMPUTE_NOT_SIMULATED',
+        method,
+        what: `The filter '${filter}' (a repeated group in a regular expression)`,
+      });
+    }
     let re: RegExp;
     try {
       re = op === 'eq' || op === 'ne' ? new RegExp(`^(?:${value})$`) : wildcard(value);
