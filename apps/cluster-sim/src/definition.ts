@@ -10,6 +10,7 @@ import { adoptBudget, CLUSTER_BUDGET_KINDS } from './domain/operations-budget';
 import { applySeed, seedSchema } from './domain/seed';
 import { exportClusterState, importClusterState } from './domain/snapshot';
 import { type ClusterState, createClusterState, type Settings } from './domain/state';
+import { renderComputeFault } from './http/compute-errors';
 import { type HttpError, RPC_STATUS, renderError } from './http/errors';
 
 export const SIMULATOR_NAME = 'cluster-sim';
@@ -73,12 +74,18 @@ export function createClusterDefinition(deps: {
         typeof error.status === 'number'
           ? ((Object.keys(RPC_STATUS)[error.status] as keyof typeof RPC_STATUS | undefined) ?? 'UNKNOWN')
           : (error.status as keyof typeof RPC_STATUS);
-      const injected: HttpError = {
-        code: 'INJECTED',
+      const fault = {
         status,
         message: error.message,
         reason: typeof error.reason === 'string' ? error.reason : undefined,
       };
+      // A Compute route's rule answers in Compute's envelope; the container API's in google.rpc.Status.
+      const operation = c.var.sim?.operation;
+      if (operation?.startsWith('compute.')) {
+        const { requestId } = errorContext(c);
+        return renderComputeFault(fault, { operation, path: c.req.path, requestId });
+      }
+      const injected: HttpError = { code: 'INJECTED', ...fault };
       return renderError(injected, errorContext(c, c.var.sim?.world));
     },
     // Google's front end: 10 MiB of request body; protobuf's JSON parser: 100 levels of nesting.

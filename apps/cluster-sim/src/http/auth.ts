@@ -4,8 +4,22 @@ import type { AuthSettings, Principal } from '../domain/state';
 import type { HttpError } from './errors';
 
 const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
-const CONTAINER_SCOPE = 'https://www.googleapis.com/auth/container';
-const READ_ONLY_SCOPE = 'https://www.googleapis.com/auth/container.read-only';
+
+/**
+ * The OAuth scopes each API's methods list in its discovery document (`@googleapis/container` 26.0.0,
+ * `@googleapis/compute` 42.0.0): every method takes `cloud-platform` and the API's own scope, a read
+ * also the API's read-only one. Neither lists `cloud-platform.read-only`, so the front end refuses it.
+ */
+const API_SCOPES = {
+  container: {
+    any: [CLOUD_PLATFORM_SCOPE, 'https://www.googleapis.com/auth/container'],
+    read: 'https://www.googleapis.com/auth/container.read-only',
+  },
+  compute: {
+    any: [CLOUD_PLATFORM_SCOPE, 'https://www.googleapis.com/auth/compute'],
+    read: 'https://www.googleapis.com/auth/compute.readonly',
+  },
+} as const;
 
 export interface Credentials {
   authorization?: string;
@@ -20,6 +34,8 @@ export interface AuthCheck {
   /** The resource the permission is checked on, as the error message names it. */
   resource: string;
   readOnly: boolean;
+  /** Whose scopes the method lists: the container API's (the default) or Compute Engine's. */
+  api?: keyof typeof API_SCOPES;
 }
 
 /** A permission entry (`permission` or `permission@resource`, each a glob) compiled. */
@@ -94,10 +110,9 @@ export function authorize(
       : ok(token);
   }
   const scopes = principal.scopes ?? [CLOUD_PLATFORM_SCOPE];
+  const listed = API_SCOPES[check.api ?? 'container'];
   const scoped =
-    scopes.includes(CLOUD_PLATFORM_SCOPE) ||
-    scopes.includes(CONTAINER_SCOPE) ||
-    (check.readOnly && scopes.includes(READ_ONLY_SCOPE));
+    listed.any.some((scope) => scopes.includes(scope)) || (check.readOnly && scopes.includes(listed.read));
   if (!scoped) return fail({ code: 'SCOPE_INSUFFICIENT' });
   // A principal added in place after the settings' first request is compiled for this request alone.
   const compiled = compiledPrincipals(settings).get(token) ?? compilePrincipal(principal);

@@ -203,11 +203,19 @@ function credentials(c: Ctx) {
   };
 }
 
-/** Credentials and permission, Compute's way (a missing permission is Compute's own 403). */
-function checkAuth(c: Ctx, permission: string, resource: string): Result<unknown, ComputeError> {
+/**
+ * Credentials, scopes and permission, Compute's way: the scopes Compute's methods list (`compute`, a
+ * read also `compute.readonly`), a missing permission Compute's own 403.
+ */
+function checkAuth(
+  c: Ctx,
+  permission: string,
+  resource: string,
+  readOnly: boolean,
+): Result<unknown, ComputeError> {
   const auth = authorize(
     credentials(c),
-    { permission, resource, readOnly: true },
+    { permission, resource, readOnly, api: 'compute' },
     c.var.sim.world.state.settings.auth,
   );
   if (auth.ok) return auth;
@@ -228,7 +236,7 @@ export function registerComputeRoutes(kernel: SimKernel<ClusterState>): void {
       const state = sim.world.state;
       const project = canonicalProject(state, p.project ?? '');
       const resource = resourceOf(c).replace(/^projects\/[^/]+/, `projects/${project}`);
-      const auth = checkAuth(c, row.permission, resource);
+      const auth = checkAuth(c, row.permission, resource, true);
       if (!auth.ok) return renderComputeError(auth.error, row.rpc, sim.requestId);
       if (sim.jsonError !== undefined) {
         const error: ComputeError = {
@@ -256,7 +264,8 @@ export function registerComputeRoutes(kernel: SimKernel<ClusterState>): void {
   const named = (c: Ctx) => computeMethodOf(c.req.method, c.req.path);
   kernel.app.all(`${PREFIX}/*`, kernel.operation(named, resourceOf), (c) => {
     const method = named(c);
-    const auth = checkAuth(c, method, resourceOf(c));
+    // Compute's reads are its GETs (and the list verbs the rows serve); a refused GET is one too.
+    const auth = checkAuth(c, method, resourceOf(c), c.req.method === 'GET');
     const error: ComputeError = auth.ok ? { code: 'COMPUTE_NOT_SIMULATED', method } : auth.error;
     return renderComputeError(error, method, c.var.sim.requestId);
   });
