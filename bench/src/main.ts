@@ -1,9 +1,10 @@
 // `pnpm bench` (full, under 10 minutes) and `pnpm bench:quick` (smoke: tiny counts, asserts no timing).
 // Options: --quick, --cvat-schema <path to CVAT's OpenAPI schema> (runs Prism; "not run" without it),
-// --only <figure,...> (1-10; default 1-7, 9 and 10, and 1-10 with --quick), --out <results dir>, --fanout <updates>,
+// --only <figure,...> (1-11; default 1-7 and 9-11, and 1-11 with --quick), --out <results dir>, --fanout <updates>,
 // --events <count>, --soak-minutes <n> (figure 8, default 10; --quick: 10 s), --soak-rate <operations/s>,
 // --namespaces <count> (figure 9: the curve's last point, default 10,000; --quick: 100),
 // --seeding <sizes> (figure 10: items per namespace, default 1000,2000,4000,8000,16000; --quick: 100,200,400),
+// --grpc-concurrency <n> (figure 11's callers, default 16),
 // --render <results.json | results dir> (only re-renders BENCHMARKS.md's generated block).
 // Figure 8 (the soak, 10 minutes) runs only when asked for (`--only 8`) in a full run. A full run of some
 // figures only (`--only`) writes bench/results/<date>-only-<figures>.json, never <date>.json, and
@@ -23,6 +24,7 @@ import { latestDoc, renderMarkdown, writeBenchmarksMd } from './report';
 import { coldStart } from './sections/cold';
 import { eventLog } from './sections/eventlog';
 import { fanout } from './sections/fanout';
+import { grpcFigure } from './sections/grpc';
 import { memory } from './sections/memory';
 import { namespacesFigure } from './sections/namespaces';
 import { seedingFigure } from './sections/seeding';
@@ -47,11 +49,12 @@ const { values } = parseArgs({
     'soak-rate': { type: 'string' },
     namespaces: { type: 'string' },
     seeding: { type: 'string' },
+    'grpc-concurrency': { type: 'string' },
   },
 });
 const quick = values.quick ?? false;
 /** The figures a run without `--only` measures: the 10-minute soak (8) only in the quick smoke run. */
-const DEFAULT_FIGURES = quick ? '1,2,3,4,5,6,7,8,9,10' : '1,2,3,4,5,6,7,9,10';
+const DEFAULT_FIGURES = quick ? '1,2,3,4,5,6,7,8,9,10,11' : '1,2,3,4,5,6,7,9,10,11';
 const only = new Set((values.only ?? DEFAULT_FIGURES).split(',').map((s) => s.trim()));
 /** A full run of fewer figures than the default set: recorded beside the complete runs, not over them. */
 const partial = !quick && DEFAULT_FIGURES.split(',').some((f) => !only.has(f));
@@ -297,6 +300,17 @@ async function main() {
     // Warmed up by a run of the first size, so that the baseline of the ratios is a steady state too.
     const warmup = cfg.seedingSizes[0] ?? 0;
     results.seeding = await seedingFigure({ sizes: cfg.seedingSizes, warmup, log });
+  }
+  if (only.has('11')) {
+    const concurrency = Number(values['grpc-concurrency'] ?? 16);
+    log(`11. gRPC beside REST (${concurrency} callers)`);
+    results.grpc = await grpcFigure({
+      rounds: cfg.rounds,
+      seconds: cfg.seconds,
+      warmupSeconds: cfg.warmup,
+      concurrency,
+      log,
+    });
   }
   const doc = {
     date: startedAt.toISOString(),

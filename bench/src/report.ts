@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { Spread } from './lib/stats';
 import { REPO } from './lib/targets';
+import { grpcTargets, renderGrpc } from './report-grpc';
 import { namespaceTargets, renderNamespaces } from './report-namespaces';
 import { renderSeeding, seedingTargets } from './report-seeding';
 
@@ -158,6 +159,7 @@ function targets(doc: Doc): Target[] {
   }
   out.push(...namespaceTargets(r.namespaces));
   out.push(...seedingTargets(r.seeding));
+  out.push(...grpcTargets(r.grpc));
   return out;
 }
 
@@ -173,6 +175,7 @@ const FIGURES: Record<string, string> = {
   soak: '8',
   namespaces: '9',
   seeding: '10',
+  grpc: '11',
 };
 
 /**
@@ -359,6 +362,7 @@ export function renderMarkdown(doc: Doc): string {
   if (r.soak) renderSoak(L, r.soak);
   if (r.namespaces) renderNamespaces(L, r.namespaces);
   if (r.seeding) renderSeeding(L, r.seeding);
+  if (r.grpc) renderGrpc(L, r.grpc);
   return L.join('\n');
 }
 

@@ -246,7 +246,7 @@ export async function throughput(opts: {
 }
 
 /** CPU seconds (user + system) each server process has used so far, from /proc. */
-function cpuOf(servers: Running[]): Map<string, number> {
+export function cpuOf(servers: Running[]): Map<string, number> {
   const out = new Map<string, number>();
   for (const s of servers) {
     try {
@@ -266,7 +266,7 @@ function cpuOf(servers: Running[]): Map<string, number> {
  * few seconds after its run, and took up to half a core from the target measured after it (2026-11-24,
  * `BENCH_CPU_TRACE`), a baseline or a simulator alike.
  */
-async function quiet(servers: Running[], log: (s: string) => void): Promise<void> {
+export async function quiet(servers: Running[], log: (s: string) => void): Promise<void> {
   const deadline = Date.now() + 3_000;
   let last = cpuOf(servers);
   for (;;) {

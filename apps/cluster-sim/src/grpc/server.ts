@@ -7,6 +7,7 @@ import {
   type ServiceDefinition,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
+import { knownBody } from '@sims/sim-core';
 import protobuf from 'protobufjs';
 import { type HttpBinding, restRequestOf } from './http-binding';
 import { createJsonMapping, type JsonMapping } from './json-mapping';
@@ -77,7 +78,11 @@ function unaryHandler(
         headers: headersOf(call.metadata),
         body: rest.body,
       });
-      const text = await res.text();
+      // The app's answer is @hono/node-server's lightweight Response when the CLI or startClusterSim
+      // serves it: its text is read where it is kept, since \`text()\` would build a native Response and
+      // a web stream first (half of a call's cost, bench/ figure 11).
+      const known = knownBody(res);
+      const text = known ? known.text : known === null ? '' : await res.text();
       if (!res.ok) return callback(restErrorToStatus(statusRoot, res.status, text));
       callback(null, encode(text));
     } catch (err) {

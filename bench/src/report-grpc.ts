@@ -1,0 +1,52 @@
+import type { GrpcResult } from './sections/grpc';
+
+/** Issue 35's target: the container API over gRPC at no less than this share of REST's calls per second. */
+const MIN_RATIO = 0.8;
+
+const n = (x: number, digits = 0) =>
+  Number.isFinite(x)
+    ? x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : '–';
+const x = (r: number) => (Number.isFinite(r) ? `${r.toFixed(2)}×` : '–');
+
+const PAIRS = [
+  ['grpc-get', 'rest-get', 'GET nodePool'],
+  ['grpc-put-stale', 'rest-put-stale', 'PUT stale etag (ABORTED)'],
+] as const;
+
+/** The rows of the targets table for figure 11: gRPC's median calls per second over REST's. */
+export function grpcTargets(g: GrpcResult | undefined) {
+  const out: { figure: string; what: string; value: string; target: string; met: boolean | undefined }[] = [];
+  if (!g) return out;
+  for (const [grpc, rest, label] of PAIRS) {
+    const ratio = (g.targets[grpc]?.rps.median ?? Number.NaN) / (g.targets[rest]?.rps.median ?? Number.NaN);
+    out.push({
+      figure: '11',
+      what: `${label} over gRPC / over REST`,
+      value: x(ratio),
+      target: `≥ ${MIN_RATIO.toFixed(2)}×`,
+      met: ratio >= MIN_RATIO,
+    });
+  }
+  return out;
+}
+
+/** Figure 11's table. */
+export function renderGrpc(L: string[], g: GrpcResult): void {
+  L.push(
+    `### 11. The container API over gRPC beside REST (cluster-sim's CLI, one port; ${g.concurrency} callers in one load process: node:http keep-alive against one @grpc/grpc-js channel, answers read whole, not parsed)`,
+  );
+  L.push('');
+  L.push('| call | transport | calls/s median (min–max) | p50 ms | p99 ms | gRPC / REST |');
+  L.push('|---|---|---|---|---|---|');
+  for (const [grpc, rest, label] of PAIRS) {
+    const gr = g.targets[grpc];
+    const re = g.targets[rest];
+    if (!gr || !re) continue;
+    const row = (t: typeof gr, ratio: string) =>
+      `| ${label} | ${t.transport} | ${n(t.rps.median)} (${n(t.rps.min)}–${n(t.rps.max)}) | ${n(t.p50.median, 2)} | ${n(t.p99.median, 1)} | ${ratio} |`;
+    L.push(row(re, ''));
+    L.push(row(gr, x(gr.rps.median / re.rps.median)));
+  }
+  L.push('');
+}
