@@ -17,7 +17,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DISCOVERY_NAMES, resourcePaths } from './discovery-client.mjs';
+import {
+  clientMethods,
+  DISCOVERY_NAMES,
+  paramInterfaces,
+  paramType,
+  resourcePaths,
+} from './discovery-client.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = join(HERE, '..', 'src', 'http', 'discovery-document-methods.generated.ts');
@@ -26,52 +32,6 @@ const VERSIONS = ['v1beta1', 'v1'];
 const require = createRequire(import.meta.url);
 const PKG = dirname(require.resolve('@googleapis/container/package.json'));
 const PKG_VERSION = JSON.parse(readFileSync(join(PKG, 'package.json'), 'utf8')).version;
-
-/** The `Params$…` interfaces: name → fields (`[name, tsType]`), `requestBody`'s message if any. */
-function paramInterfaces(source) {
-  const out = new Map();
-  const re = /^ {2}export interface (Params\$\S+) extends StandardParameters \{([\s\S]*?)^ {2}\}/gm;
-  for (const [, name, body] of source.matchAll(re)) {
-    const fields = [];
-    let request;
-    // Each field with its doc comment: the client's comment starts with "Deprecated." where the document
-    // marks the parameter `deprecated` (the legacy projectId/zone/clusterId of a `{+name}` method).
-    const fieldRe = /(?:\/\*\*([\s\S]*?)\*\/\s*)?^\s*'?([\w.$-]+)'?\?: ([^;]+);/gm;
-    for (const [, doc = '', field, type] of body.matchAll(fieldRe)) {
-      if (field === 'requestBody') request = type.replace(/^Schema\$/, '');
-      else fields.push([field, type, /^\s*\*\s*Deprecated\./.test(doc)]);
-    }
-    out.set(name, { fields, request });
-  }
-  return out;
-}
-
-/** Every method of a client source: class, name, its Params interface, response, URL and parameters. */
-function clientMethods(source) {
-  const re =
-    /^ {2}export class Resource\$(\S+) \{|^ {4}(\w+)\(\n\s+params\?: (Params\$\S+),\n\s+options\?: MethodOptions\n\s+\): Promise<\s*GaxiosResponseWithHTTP2<Schema\$(\w+)>\s*>;|url: \(\s*rootUrl\s*\+\s*'\/([^']+)'|method: '(\w+)',|requiredParams: \[([^\]]*)\]|pathParams: \[([^\]]*)\]/gm;
-  const out = [];
-  let cls;
-  const list = (text) => [...text.matchAll(/'([^']+)'/g)].map((m) => m[1]);
-  for (const m of source.matchAll(re)) {
-    if (m[1]) cls = m[1];
-    else if (m[2]) out.push({ cls, name: m[2], params: m[3], response: m[4] });
-    else if (m[5]) out[out.length - 1].url = m[5];
-    else if (m[6]) out[out.length - 1].httpMethod = m[6];
-    else if (m[7] !== undefined) out[out.length - 1].required = list(m[7]);
-    else out[out.length - 1].pathParams = list(m[8]);
-  }
-  return out;
-}
-
-/** A parameter's discovery type from the client's TypeScript type. */
-function paramType(ts) {
-  if (ts === 'string') return 's';
-  if (ts === 'number') return 'i';
-  if (ts === 'boolean') return 'b';
-  if (ts === 'string[]') return 's[]';
-  throw new Error(`no discovery type for ${ts}`);
-}
 
 function collect() {
   const rows = [];

@@ -1,12 +1,15 @@
 import type { Env, Hono } from 'hono';
+import type { ComputeDiscoveryDocument } from './compute-discovery';
 import type { DiscoveryDocuments } from './discovery-document';
 
 /**
- * Serves the container API's discovery documents where Google's clients fetch them: the service's own
- * `/$discovery/rest?version=v1` (what `googleapiclient.discovery.build` asks for with a
- * `discoveryServiceUrl` of `{root}/$discovery/rest?version={apiVersion}`) and the directory's
- * `/discovery/v1/apis/container/v1/rest`. The documents' module (and the schemas it reads) is imported on
- * the first such request, not at start (cold start is benchmarked).
+ * Serves the discovery documents where Google's clients fetch them: the container API's at the service's
+ * own `/$discovery/rest?version=v1` (what `googleapiclient.discovery.build` asks for with a
+ * `discoveryServiceUrl` of `{root}/$discovery/rest?version={apiVersion}`) and at the directory's
+ * `/discovery/v1/apis/container/v1/rest`; Compute Engine's at the directory's
+ * `/discovery/v1/apis/compute/v1/rest` only, since the simulator answers both APIs on one host and the
+ * service form there is the container API's. A document's module (and the schemas it reads) is imported
+ * on the first request for it, not at start (cold start is benchmarked).
  */
 
 const JSON_TYPE = { 'content-type': 'application/json; charset=UTF-8' };
@@ -29,13 +32,22 @@ function rootUrlOf(request: Request): string {
   return `${url.protocol}//${url.host}${prefix}/`;
 }
 
+const answer = (text: string | undefined) =>
+  text === undefined ? undefined : new Response(text, { status: 200, headers: JSON_TYPE });
+
 /** Registers the two discovery routes on an app; the documents are made once per app, on first use. */
 export function registerDiscoveryDocuments<E extends Env>(app: Hono<E>): void {
   let documents: DiscoveryDocuments | undefined;
+  let compute: ComputeDiscoveryDocument | undefined;
   const render = async (version: string, request: Request) => {
     documents ??= (await import('./discovery-document')).createDiscoveryDocuments();
-    const text = documents.render(version, rootUrlOf(request));
-    return text === undefined ? undefined : new Response(text, { status: 200, headers: JSON_TYPE });
+    return answer(documents.render(version, rootUrlOf(request)));
+  };
+  const renderCompute = async (version: string, request: Request) => {
+    // An unknown version answers before the document's module is loaded.
+    if (version !== 'v1') return undefined;
+    compute ??= (await import('./compute-discovery')).createComputeDiscoveryDocument();
+    return answer(compute.render(version, rootUrlOf(request)));
   };
   app.get('/$discovery/rest', async (c) => {
     const version = c.req.query('version') ?? '';
@@ -47,8 +59,14 @@ export function registerDiscoveryDocuments<E extends Env>(app: Hono<E>): void {
     );
   });
   app.get('/discovery/v1/apis/:api/:version/rest', async (c) => {
+    const api = c.req.param('api');
+    const version = c.req.param('version');
     const found =
-      c.req.param('api') === 'container' ? await render(c.req.param('version'), c.req.raw) : undefined;
+      api === 'container'
+        ? await render(version, c.req.raw)
+        : api === 'compute'
+          ? await renderCompute(version, c.req.raw)
+          : undefined;
     return found ?? notFound('Requested entity was not found.');
   });
 }

@@ -17,6 +17,8 @@ export interface DiscoverySchema {
   id?: string;
   type?: string;
   format?: string;
+  /** A field's fixed value (`kind`'s `compute#instanceGroupManager`). */
+  default?: string;
   description?: string;
   $ref?: string;
   enum?: string[];

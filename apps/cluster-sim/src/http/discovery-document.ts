@@ -1,5 +1,6 @@
 import type { ApiVersion } from '../domain/names';
 import { DOCUMENT_METHODS, type DocumentMethod } from './discovery-document-methods.generated';
+import { STANDARD_PARAMETERS } from './discovery-document-parameters';
 import { type DiscoverySchema, discoverySchemas } from './discovery-document-schemas';
 import { DISCOVERY_METHODS, type DiscoveryMethod } from './methods.generated';
 import { discoveryTargets } from './routes/discovery';
@@ -14,21 +15,6 @@ import { discoveryTargets } from './routes/discovery';
  */
 
 const SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
-
-/** The query parameters every method of a Google API takes (`parameters` of the document). */
-const STANDARD_PARAMETERS: Record<string, Record<string, unknown>> = {
-  '$.xgafv': { type: 'string', location: 'query', enum: ['1', '2'], description: 'V1 or v2 error format.' },
-  access_token: { type: 'string', location: 'query', description: 'OAuth access token.' },
-  alt: { type: 'string', location: 'query', enum: ['json', 'media', 'proto'], default: 'json' },
-  callback: { type: 'string', location: 'query', description: 'JSONP callback.' },
-  fields: { type: 'string', location: 'query', description: 'Partial response selector.' },
-  key: { type: 'string', location: 'query', description: 'API key.' },
-  oauth_token: { type: 'string', location: 'query', description: 'OAuth 2.0 token.' },
-  prettyPrint: { type: 'boolean', location: 'query', default: 'true' },
-  quotaUser: { type: 'string', location: 'query' },
-  uploadType: { type: 'string', location: 'query' },
-  upload_protocol: { type: 'string', location: 'query' },
-};
 
 /** A method's entry in the document. */
 interface DocumentEntry {
