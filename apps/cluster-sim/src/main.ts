@@ -38,6 +38,8 @@ await runSimulatorCli({
       server: sim.server,
       app: sim.app,
       kernel: sim.kernel,
+      // The same port as REST (HTTP/2 told apart by its preface): the ready line names it for gRPC clients.
+      grpcEndpoint: sim.grpcEndpoint,
       close: () => sim.close(),
     };
   },

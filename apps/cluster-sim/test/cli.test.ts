@@ -1,9 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { v1 as gapicV1 } from '@google-cloud/container';
+import { credentials } from '@grpc/grpc-js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const APP = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -17,10 +20,14 @@ afterEach(() => {
   child = undefined;
 });
 
-/** Starts the CLI and resolves with its ready line (or rejects with what it printed). */
-function start(args: string[]): Promise<{ line: string; url: string }> {
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
-    cwd: APP,
+/**
+ * Starts the CLI and resolves with its ready line (or rejects with what it printed): from its sources, or
+ * the bundled `main.js` of `bundle` (run from that folder).
+ */
+function start(args: string[], bundle?: string): Promise<{ line: string; url: string }> {
+  const main = bundle ? [join(bundle, 'main.js')] : ['--import', 'tsx', 'src/main.ts'];
+  child = spawn(process.execPath, [...main, ...args], {
+    cwd: bundle ?? APP,
     env: { ...process.env, SIM_PORT: undefined },
   });
   children.add(child);
@@ -121,4 +128,83 @@ describe('cluster-sim CLI', () => {
     const faults = (await (await fetch(`${url}/_sim/faults`)).json()) as { faults: { id: string }[] };
     expect(faults.faults.map((f) => f.id)).toEqual(['concurrent-writer', 'fail-midway']);
   }, 20_000);
+});
+
+interface GrpcError {
+  code: number;
+  details: string;
+  reason?: string;
+  domain?: string;
+  statusDetails?: object[];
+}
+
+describe('the bundled CLI, alone in a folder (what the Docker image holds)', () => {
+  let bundle: string;
+  beforeAll(async () => {
+    bundle = mkdtempSync(join(tmpdir(), 'cluster-sim-bundle-'));
+    // Bundled now, from these sources, as `pnpm build` bundles dist/main.js: no stale dist/ is tested.
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/support/cli-bundle.ts', bundle], {
+      cwd: APP,
+    });
+  }, 60_000);
+  afterAll(() => rmSync(bundle, { recursive: true, force: true }));
+
+  it('names its gRPC endpoint in the ready line and answers @google-cloud/container there, errors with their details', async () => {
+    const scenario = join(bundle, 'seed.yaml');
+    writeFileSync(
+      scenario,
+      [
+        'seed:',
+        '  clusters:',
+        '    - { projectId: p1, location: us-central1-a, name: c1, nodePools: [ { name: np1, initialNodeCount: 3 } ] }',
+      ].join('\n'),
+    );
+    const { line, url } = await start(['--port', '0', '--clock', 'manual', '--scenario', scenario], bundle);
+    // The same port as REST: "…, API docs …/openapi.json, gRPC 127.0.0.1:<port>, clock manual)".
+    const endpoint = / gRPC (\S+), clock manual\)$/.exec(line)?.[1];
+    expect(endpoint).toBe(url.replace('http://', ''));
+    const [host, port] = (endpoint ?? '').split(':');
+    const gke = new gapicV1.ClusterManagerClient({
+      apiEndpoint: host,
+      port: Number(port),
+      sslCreds: credentials.createInsecure(),
+    });
+    const call = { otherArgs: { headers: { authorization: 'Bearer any-token' } }, retry: null };
+    try {
+      const [list] = await gke.listClusters({ parent: 'projects/p1/locations/-' }, call);
+      expect(list.clusters?.map((c) => c.name)).toEqual(['c1']);
+      const pool = 'projects/p1/locations/us-central1-a/clusters/c1/nodePools/np1';
+      expect((await gke.getNodePool({ name: pool }, call))[0]).toMatchObject({
+        name: 'np1',
+        initialNodeCount: 3,
+      });
+      const [op] = await gke.setNodePoolSize({ name: pool, nodeCount: 5 }, call);
+      expect(op).toMatchObject({ operationType: 'SET_NODE_POOL_SIZE', status: 'PENDING' });
+      const advance = await fetch(`${url}/_sim/clock/advance`, { method: 'POST', body: '{"by":"1h"}' });
+      expect(advance.status).toBe(200);
+      const opName = `projects/p1/locations/us-central1-a/operations/${op.name}`;
+      expect((await gke.getOperation({ name: opName }, call))[0]).toMatchObject({ status: 'DONE' });
+      expect((await gke.getNodePool({ name: pool }, call))[0]).toMatchObject({ initialNodeCount: 5 });
+      // A stale etag: ABORTED with GKE's text and its RequestInfo, decoded from grpc-status-details-bin.
+      const stale = (await gke
+        .updateNodePool({ name: pool, nodeVersion: '-', etag: 'c3RhbGVldGFn' }, call)
+        .catch((e: unknown) => e)) as GrpcError;
+      expect(stale).toMatchObject({
+        code: 10,
+        details: 'Etag "c3RhbGVldGFn" does not match the current etag of node pool "np1".',
+      });
+      expect(stale.statusDetails).toEqual([{ requestId: expect.stringMatching(/^0x[0-9a-f]{16}$/) }]);
+      // No token: UNAUTHENTICATED with its ErrorInfo (reason, domain).
+      const anonymous = (await gke
+        .getNodePool({ name: pool }, { retry: null })
+        .catch((e: unknown) => e)) as GrpcError;
+      expect(anonymous).toMatchObject({ code: 16, reason: 'CREDENTIALS_MISSING', domain: 'googleapis.com' });
+      // Journaled under the operation name fault rules and REST calls use.
+      const journal = await fetch(`${url}/_sim/journal?operation=nodePools.setSize`);
+      const { entries } = (await journal.json()) as { entries: { status: number }[] };
+      expect(entries.map((e) => e.status)).toEqual([200]);
+    } finally {
+      await gke.close();
+    }
+  }, 30_000);
 });

@@ -40,6 +40,8 @@ export interface StartedForCli<S = unknown> extends RunningServer {
   kernel?: Pick<SimKernel<S>, 'def' | 'namespaces'>;
   /** Runs before the server closes on SIGTERM/SIGINT. */
   beforeExit?: () => void | Promise<void>;
+  /** Where gRPC clients connect (`host:port`, plaintext), when the simulator serves gRPC: the ready line names it. */
+  grpcEndpoint?: string;
 }
 
 /** Calls a control route in-process; a non-2xx answer becomes a usage error with the control message. */
@@ -253,7 +255,7 @@ export async function runSimulatorCli<S = unknown>(config: {
   if (warning) proc.stderr(warning);
   if (parsed.options.log !== 'silent') {
     proc.stdout(
-      `${config.name} ${config.version} ready at ${running.url} (${config.dashboard ? `dashboard ${running.url}/_sim/ui/, ` : ''}control plane ${running.url}/_sim, API docs ${running.url}/openapi.json, clock ${parsed.options.clock})`,
+      `${config.name} ${config.version} ready at ${running.url} (${config.dashboard ? `dashboard ${running.url}/_sim/ui/, ` : ''}control plane ${running.url}/_sim, API docs ${running.url}/openapi.json, ${running.grpcEndpoint ? `gRPC ${running.grpcEndpoint}, ` : ''}clock ${parsed.options.clock})`,
     );
   }
   const stop = async () => {
