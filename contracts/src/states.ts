@@ -42,7 +42,7 @@ export function defineState<Params extends Record<string, StateParam>>(
 
 // ---------------------------------------------------------------- cluster-sim (GKE container API v1beta1)
 
-/** States of the `node-pool-upgrader` → `cluster-sim` pact. */
+/** States of the `node-pool-upgrader` and `node-count-reader` → `cluster-sim` pacts. */
 export const clusterStates = {
   cluster: defineState<{
     project: string;
@@ -80,6 +80,20 @@ export const clusterStates = {
   tokenExpired: defineState<{ accessToken: string }>('access token {accessToken} is expired'),
   tokenLacksPermission: defineState<{ accessToken: string; permission: string }>(
     'access token {accessToken} lacks permission {permission}',
+  ),
+  // The `node-count-reader` → `cluster-sim` pact (Terraform's read of a pool's nodes from Compute).
+  poolInZones: defineState<{
+    project: string;
+    location: string;
+    cluster: string;
+    nodePool: string;
+    nodeCount: number;
+    zones: string[];
+  }>(
+    'node pool {nodePool} of cluster {cluster} in {location} of project {project} runs {nodeCount} nodes in each of zones {zones}',
+  ),
+  poolDeleted: defineState<{ project: string; location: string; cluster: string; nodePool: string }>(
+    'node pool {nodePool} of cluster {cluster} in {location} of project {project} was deleted',
   ),
 } as const;
 

@@ -292,6 +292,52 @@ function changedStates({ call, findCluster, poolEtag, updateSettings }: Tools): 
   };
 }
 
+/**
+ * States of the node count reader's pact: a pool in given zones, a deleted pool. Each returns the name of
+ * the pool's first instance group manager as `igm` (its hash is the simulator's own).
+ */
+function computeStates({ call, seed }: Tools): Record<string, StateHandler> {
+  async function seedPool(p: Record<string, unknown>, template: string, zones?: string[], nodeCount = 3) {
+    const cluster = str(p.cluster, 'cluster');
+    const nodePool = str(p.nodePool, 'nodePool');
+    const location = str(p.location, 'location');
+    const project = str(p.project, 'project');
+    await seed({
+      clusters: [
+        {
+          projectId: project,
+          location,
+          name: cluster,
+          ...(zones ? { locations: zones } : {}),
+          nodePools: [{ name: nodePool, initialNodeCount: nodeCount }],
+        },
+      ],
+    });
+    const path = `/v1/projects/${project}/locations/${location}/clusters/${cluster}/nodePools/${nodePool}`;
+    const pool = (await call('GET', path)) as { instanceGroupUrls?: string[] };
+    const igm = pool.instanceGroupUrls?.[0]?.split('/').at(-1);
+    if (!igm) throw new Error(`${template}: node pool ${nodePool} has no instance group URL`);
+    return { path, igm };
+  }
+  return {
+    async [s.poolInZones.template](params) {
+      const t = s.poolInZones.template;
+      const p = paramsOf(params, t, 'project', 'location', 'cluster', 'nodePool', 'nodeCount', 'zones');
+      const { igm } = await seedPool(p, t, strings(p.zones, 'zones'), int(p.nodeCount, 'nodeCount'));
+      return { igm };
+    },
+    // A real nodePools.delete, its operation completed: the pool and its groups are gone.
+    async [s.poolDeleted.template](params) {
+      const t = s.poolDeleted.template;
+      const p = paramsOf(params, t, 'project', 'location', 'cluster', 'nodePool');
+      const { path, igm } = await seedPool(p, t);
+      const op = (await call('DELETE', path)) as { name: string };
+      await call('POST', `/_sim/operations/${op.name}/complete`);
+      return { igm };
+    },
+  };
+}
+
 /** Starts a fresh cluster simulator and its state handlers. */
 async function startClusterProvider(): Promise<ProviderSession> {
   const sim = await startClusterSim({ port: 0, clock: { mode: 'manual' } });
@@ -301,7 +347,7 @@ async function startClusterProvider(): Promise<ProviderSession> {
     async reset() {
       await tools.call('POST', '/_sim/reset');
     },
-    states: { ...seededStates(tools), ...changedStates(tools) },
+    states: { ...seededStates(tools), ...changedStates(tools), ...computeStates(tools) },
     close: () => sim.close(),
   };
 }
