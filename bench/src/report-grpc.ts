@@ -34,7 +34,7 @@ export function grpcTargets(g: GrpcResult | undefined) {
 /** Figure 11's table. */
 export function renderGrpc(L: string[], g: GrpcResult): void {
   L.push(
-    `### 11. The container API over gRPC beside REST (cluster-sim's CLI, one port; ${g.concurrency} callers in one load process: node:http keep-alive against one @grpc/grpc-js channel, answers read whole, not parsed)`,
+    `### 11. The container API over gRPC beside REST (cluster-sim's CLI, one port; ${g.concurrency} callers in one load process: node:http keep-alive against one HTTP/2 session framing gRPC itself, answers read whole, not parsed; \`grpc-js\`: the same GET through @grpc/grpc-js, Google's clients' transport, whose own cost per call bounds it here)`,
   );
   L.push('');
   L.push('| call | transport | calls/s median (min–max) | p50 ms | p99 ms | gRPC / REST |');
@@ -47,6 +47,8 @@ export function renderGrpc(L: string[], g: GrpcResult): void {
       `| ${label} | ${t.transport} | ${n(t.rps.median)} (${n(t.rps.min)}–${n(t.rps.max)}) | ${n(t.p50.median, 2)} | ${n(t.p99.median, 1)} | ${ratio} |`;
     L.push(row(re, ''));
     L.push(row(gr, x(gr.rps.median / re.rps.median)));
+    const js = grpc === 'grpc-get' ? g.targets['grpc-js-get'] : undefined;
+    if (js) L.push(row(js, `${x(js.rps.median / re.rps.median)} (not judged)`));
   }
   L.push('');
 }
