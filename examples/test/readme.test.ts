@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { markedBlocks, readme, repo } from './readme-blocks';
+import { type MarkedBlock, markedBlocks, readme, repo } from './readme-blocks';
 
 /** Every example file the README must show, one per delivery mode. */
 const EXAMPLES = [
@@ -16,6 +16,16 @@ const EXAMPLES = [
 ];
 const LANG: Record<string, string> = { ts: 'ts', cjs: 'js', sh: 'sh', yaml: 'yaml', yml: 'yaml' };
 
+/** The block after a marker is its file, verbatim, in a fence of the file's language. */
+function expectQuoted(path: string, block: MarkedBlock, readmePath: string): void {
+  const file = readFileSync(join(repo, path), 'utf8').replace(/\n+$/, '');
+  expect(block.lang, `the fence after ${readmePath} line ${block.line}`).toBe(
+    LANG[path.split('.').pop() ?? ''],
+  );
+  // On failure: copy the file into the block after README line `block.line` (or the other way round).
+  expect(block.text).toBe(file);
+}
+
 describe('README examples', () => {
   const blocks = markedBlocks(readme(), 'example');
 
@@ -24,10 +34,20 @@ describe('README examples', () => {
   });
 
   it.each(blocks.map((b) => [b.value, b] as const))('quotes %s verbatim', (path, block) => {
-    const file = readFileSync(join(repo, path), 'utf8').replace(/\n+$/, '');
-    expect(block.lang, `the fence after README line ${block.line}`).toBe(LANG[path.split('.').pop() ?? '']);
-    // On failure: copy the file into the block after README line `block.line` (or the other way round).
-    expect(block.text).toBe(file);
+    expectQuoted(path, block, 'README.md');
+  });
+});
+
+describe("cluster-sim README's examples", () => {
+  const readmePath = 'apps/cluster-sim/README.md';
+  const blocks = markedBlocks(readFileSync(join(repo, readmePath), 'utf8'), 'example');
+
+  it('shows the Node gRPC client example in "gRPC clients"', () => {
+    expect(blocks.map((b) => b.value)).toEqual(['examples/test/grpc-client.test.ts']);
+  });
+
+  it.each(blocks.map((b) => [b.value, b] as const))('quotes %s verbatim', (path, block) => {
+    expectQuoted(path, block, readmePath);
   });
 });
 

@@ -27,6 +27,25 @@ export class ClusterSimContainer extends SimContainer<StartedClusterSimContainer
 }
 
 export class StartedClusterSimContainer extends StartedSimContainer {
+  /**
+   * Where gRPC clients connect, `host:port` (plaintext HTTP/2): the same port as REST, which the
+   * simulator tells apart by HTTP/2's preface. Insecure channel credentials carry no token: send
+   * `authorization: Bearer <any>` as call metadata.
+   *
+   * @example
+   * import { v1 } from '@google-cloud/container';
+   * import { credentials } from '@grpc/grpc-js';
+   * const [host, port] = sim.getGrpcEndpoint().split(':'); // '127.0.0.1', '32768'
+   * const gke = new v1.ClusterManagerClient({ apiEndpoint: host, port: Number(port), sslCreds: credentials.createInsecure() });
+   * const [cluster] = await gke.getCluster(
+   *   { name: 'projects/p1/locations/us-central1-a/clusters/c1' },
+   *   { otherArgs: { headers: { authorization: 'Bearer any-token' } } },
+   * );
+   */
+  getGrpcEndpoint(): string {
+    return this.getBaseUrl().replace(/^https?:\/\//, '');
+  }
+
   /** The cluster-sim control-plane client (`createClusterSimClient` from `@sims/sim-client`). */
   override client(options: SimClientChoice = {}): ClusterSimClient {
     return createClusterSimClient(this.clientOptions(options));

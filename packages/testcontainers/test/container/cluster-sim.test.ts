@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { v1 as gapicV1 } from '@google-cloud/container';
+import { credentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartedClusterSimContainer } from '../../src/index';
 import { clusterSim, docker, network, readLogsUntil, skipReason } from './support/engine';
@@ -83,6 +85,9 @@ describe.skipIf(skipReason)('ClusterSimContainer', () => {
       new RegExp(`cluster-sim \\S+ ready at http://127\\.0\\.0\\.1:${sim.getPort()}|ready at`),
     );
     expect(text).toContain('clock manual');
+    // gRPC on the same port: the container's own address, which is the host's with host networking.
+    expect(text).toMatch(/, gRPC 127\.0\.0\.1:\d+, clock manual\)/);
+    if (network === 'host') expect(text).toContain(`, gRPC ${sim.getGrpcEndpoint()}, `);
   });
 
   it('loads the scenarios given as a file and as text; their fault rules fire', async () => {
@@ -118,6 +123,45 @@ describe.skipIf(skipReason)('ClusterSimContainer', () => {
     // A namespace of its own, created on first use.
     const other = sim.client({ namespace: 'tc-other' });
     expect(await other.faults.list()).toEqual([]);
+  });
+
+  it('serves gRPC from the image at getGrpcEndpoint(): @google-cloud/container lists, gets, and gets the ABORTED of a fault rule, journaled', async () => {
+    expect(sim.getGrpcEndpoint()).toBe(sim.getBaseUrl().replace('http://', ''));
+    const client = sim.client();
+    await client.seed({
+      clusters: [{ projectId: 'tc', location: 'europe-west1', name: 'grpc', nodePools: [{ name: 'np1' }] }],
+    });
+    const [host, port] = sim.getGrpcEndpoint().split(':');
+    const gke = new gapicV1.ClusterManagerClient({
+      apiEndpoint: host,
+      port: Number(port),
+      sslCreds: credentials.createInsecure(),
+    });
+    const call = { otherArgs: { headers: bearer }, retry: null };
+    const pool = 'projects/tc/locations/europe-west1/clusters/grpc/nodePools/np1';
+    try {
+      const [list] = await gke.listClusters({ parent: 'projects/tc/locations/-' }, call);
+      expect(list.clusters?.map((c) => c.name)).toContain('grpc');
+      const [got] = await gke.getNodePool({ name: pool }, call);
+      expect(got).toMatchObject({ name: 'np1', status: 'RUNNING' });
+      // The scenario file's rule: the first nodePools.update is ABORTED, over gRPC as over REST.
+      const aborted = (await gke
+        .updateNodePool({ name: pool, nodeVersion: '-' }, call)
+        .catch((e: unknown) => e)) as { code: number; statusDetails?: object[] };
+      expect(aborted.code).toBe(10);
+      expect(aborted.statusDetails).toEqual([{ requestId: expect.stringMatching(/^0x[0-9a-f]{16}$/) }]);
+      const entry = await client.journal.waitFor({ operation: 'nodePools.update' });
+      expect(entry).toMatchObject({ status: 409, faults: ['abort-first-update'] });
+      // No token: UNAUTHENTICATED with GKE's ErrorInfo reason, decoded from grpc-status-details-bin.
+      const anonymous = (await gke.getNodePool({ name: pool }, { retry: null }).catch((e: unknown) => e)) as {
+        code: number;
+        reason?: string;
+        domain?: string;
+      };
+      expect(anonymous).toMatchObject({ code: 16, reason: 'CREDENTIALS_MISSING', domain: 'googleapis.com' });
+    } finally {
+      await gke.close();
+    }
   });
 
   it('derives ids from the seed: same seed, same request ids; another seed, others', async () => {
