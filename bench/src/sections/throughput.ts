@@ -246,7 +246,7 @@ export async function throughput(opts: {
 }
 
 /** CPU seconds (user + system) each server process has used so far, from /proc. */
-export function cpuOf(servers: Running[]): Map<string, number> {
+function cpuOf(servers: Running[]): Map<string, number> {
   const out = new Map<string, number>();
   for (const s of servers) {
     try {
