@@ -278,6 +278,34 @@ export function reachesControlPlane(req: FuzzRequest): boolean {
   return path === '/_sim' || path.startsWith('/_sim/');
 }
 
+/** Whether a request is for cluster-sim's Compute Engine slice (`/compute/v1/…`, after any namespace prefix). */
+export function reachesCompute(req: FuzzRequest): boolean {
+  const path = apiPath(req);
+  return path === '/compute/v1' || path.startsWith('/compute/v1/');
+}
+
+/**
+ * Compute Engine's error bodies (cluster-sim FIDELITY.md, Compute slice): `{error: {code, message, errors:
+ * [{message, domain, reason}]}}`; `status` (a google.rpc.Code matching the HTTP status) and details only
+ * where Google's front end answers (credentials, scopes, rate limits) and on the simulator's 501.
+ */
+export function computeEnvelope(res: FuzzResponse): string[] {
+  const parsed = parseJson(res.text);
+  if (!parsed.ok) return [`body is not JSON: ${JSON.stringify(res.text.slice(0, 80))}`];
+  const body = parsed.value;
+  if (!isObject(body) || !isObject(body.error)) return ['no "error" object'];
+  const e = body.error;
+  const problems: string[] = [];
+  if (e.code !== res.status) problems.push(`error.code ${JSON.stringify(e.code)} is not the HTTP status`);
+  if (typeof e.message !== 'string') problems.push('error.message is not a string');
+  const first = Array.isArray(e.errors) ? e.errors[0] : undefined;
+  if (!isObject(first) || typeof first.reason !== 'string' || typeof first.domain !== 'string')
+    problems.push('error.errors[0] has no domain and reason');
+  if (e.status !== undefined && RPC_HTTP[String(e.status)] !== res.status)
+    problems.push(`error.status ${JSON.stringify(e.status)} is not HTTP ${res.status}`);
+  return problems;
+}
+
 /**
  * CVAT's error bodies, per FIDELITY.md: DRF JSON (`application/vnd.cvat+json`) as `{"detail": …}` for
  * 401/403/404/405/406/415, field→messages maps, bare lists or a bare string for 400s, `{"rq_id"}` for 409;

@@ -5,7 +5,14 @@ import { createClusterSim } from '@sims/cluster-sim';
 import fc from 'fast-check';
 import { operationRequestArb, type RequestArbParts, unknownRouteArb } from '../arbitraries';
 import type { FuzzRequest } from '../http';
-import { controlEnvelope, googleEnvelope, hasInvalidNamespace, reachesControlPlane } from '../invariants';
+import {
+  computeEnvelope,
+  controlEnvelope,
+  googleEnvelope,
+  hasInvalidNamespace,
+  reachesCompute,
+  reachesControlPlane,
+} from '../invariants';
 import { loadDocument, type OpenApiDocument, operationsOf, type Schema } from '../openapi';
 import { listQuerySweep } from '../query-hostile';
 import { mergeHeaders, must, namespaceArb, resetAll } from './common';
@@ -284,6 +291,8 @@ export async function clusterApiSetup(): Promise<FuzzSetup> {
         }
         // A path that resolves to /_sim (dot segments) is the control plane's to answer.
         if (reachesControlPlane(req)) return controlEnvelope(res);
+        // The Compute slice answers in Compute's envelope (no status on Compute's own errors).
+        if (reachesCompute(req)) return computeEnvelope(res);
         return google(res);
       },
     },

@@ -25,8 +25,23 @@ type ComputeHandler = (
   body: Record<string, unknown>,
 ) => Result<unknown, ComputeError>;
 
+/**
+ * What the OpenAPI document says of a Compute row: its response message by Compute's schema name, whether
+ * it takes Compute's list parameters, its request message when it has a body.
+ */
+interface ComputeDoc {
+  response: string;
+  list?: true;
+  request?: string;
+}
+
 /** A Compute route: sim-core's row, its path a Hono pattern under `/compute/v1`. */
-type ComputeRow = CoreRouteRow<ComputeHandler, unknown, { rpc: string; permission: string }, string>;
+type ComputeRow = CoreRouteRow<
+  ComputeHandler,
+  unknown,
+  { rpc: string; permission: string; doc: ComputeDoc },
+  string
+>;
 
 const ZONE = '/projects/:project/zones/:zone';
 
@@ -34,6 +49,7 @@ const ZONE = '/projects/:project/zones/:zone';
 const COMPUTE_ROUTES: readonly ComputeRow[] = [
   {
     operation: 'compute.instanceGroupManagers.aggregatedList',
+    doc: { response: 'InstanceGroupManagerAggregatedList', list: true },
     rpc: 'compute.v1.InstanceGroupManagersService.AggregatedList',
     permission: 'compute.instanceGroupManagers.list',
     method: 'get',
@@ -42,6 +58,7 @@ const COMPUTE_ROUTES: readonly ComputeRow[] = [
   },
   {
     operation: 'compute.instanceGroupManagers.list',
+    doc: { response: 'InstanceGroupManagerList', list: true },
     rpc: 'compute.v1.InstanceGroupManagersService.List',
     permission: 'compute.instanceGroupManagers.list',
     method: 'get',
@@ -50,6 +67,7 @@ const COMPUTE_ROUTES: readonly ComputeRow[] = [
   },
   {
     operation: 'compute.instanceGroupManagers.get',
+    doc: { response: 'InstanceGroupManager' },
     rpc: 'compute.v1.InstanceGroupManagersService.Get',
     permission: 'compute.instanceGroupManagers.get',
     method: 'get',
@@ -58,6 +76,7 @@ const COMPUTE_ROUTES: readonly ComputeRow[] = [
   },
   {
     operation: 'compute.instanceGroupManagers.listManagedInstances',
+    doc: { response: 'InstanceGroupManagersListManagedInstancesResponse', list: true },
     rpc: 'compute.v1.InstanceGroupManagersService.ListManagedInstances',
     permission: 'compute.instanceGroupManagers.get',
     method: 'post',
@@ -66,6 +85,7 @@ const COMPUTE_ROUTES: readonly ComputeRow[] = [
   },
   {
     operation: 'compute.instanceGroups.get',
+    doc: { response: 'InstanceGroup' },
     rpc: 'compute.v1.InstanceGroupsService.Get',
     permission: 'compute.instanceGroups.get',
     method: 'get',
@@ -74,6 +94,11 @@ const COMPUTE_ROUTES: readonly ComputeRow[] = [
   },
   {
     operation: 'compute.instanceGroups.listInstances',
+    doc: {
+      response: 'InstanceGroupsListInstances',
+      list: true,
+      request: 'InstanceGroupsListInstancesRequest',
+    },
     rpc: 'compute.v1.InstanceGroupsService.ListInstances',
     permission: 'compute.instanceGroups.list',
     method: 'post',
@@ -83,6 +108,7 @@ const COMPUTE_ROUTES: readonly ComputeRow[] = [
   },
   {
     operation: 'compute.instances.list',
+    doc: { response: 'InstanceList', list: true },
     rpc: 'compute.v1.InstancesService.List',
     permission: 'compute.instances.list',
     method: 'get',
@@ -91,6 +117,7 @@ const COMPUTE_ROUTES: readonly ComputeRow[] = [
   },
   {
     operation: 'compute.instances.get',
+    doc: { response: 'Instance' },
     rpc: 'compute.v1.InstancesService.Get',
     permission: 'compute.instances.get',
     method: 'get',
@@ -101,9 +128,17 @@ const COMPUTE_ROUTES: readonly ComputeRow[] = [
 
 const PREFIX = '/compute/v1';
 
+/** A Compute row's entry: (method, path, operation), the path in OpenAPI's form, and what the document says. */
+export type ComputeRouteEntry = RouteEntry & { doc: ComputeDoc };
+
 /** The Compute rows as (method, path, operation) entries, paths in OpenAPI's form under `/compute/v1`. */
-export function computeRouteEntries(): RouteEntry[] {
-  return routeEntries(COMPUTE_ROUTES, (row) => [`${PREFIX}${row.path}`.replace(/:([A-Za-z_]+)/g, '{$1}')]);
+export function computeRouteEntries(): ComputeRouteEntry[] {
+  return COMPUTE_ROUTES.flatMap((row) =>
+    routeEntries([row], (r) => [`${PREFIX}${r.path}`.replace(/:([A-Za-z_]+)/g, '{$1}')]).map((e) => ({
+      ...e,
+      doc: row.doc,
+    })),
+  );
 }
 
 /** The Compute resource a request names (`projects/p/zones/z/instanceGroupManagers/x`), for the journal. */

@@ -22,6 +22,7 @@ import {
 } from '@sims/cluster-schema';
 import * as z from 'zod';
 import { SIMULATOR_VERSION } from '../definition';
+import { addComputePaths } from './openapi-compute';
 import { addDiscoveryPaths, queryParameter } from './openapi-discovery';
 import { DECLARED_SYSTEM_PARAMS, MESSAGE_PARAMS } from './query-params';
 import { clusterRouteEntries } from './routes/route-entries';
@@ -137,13 +138,21 @@ export function createOpenApiDocument(): Record<string, unknown> {
   }
   addDiscoveryPaths(paths, components, entries);
   const parameters = declareQueryParameters(paths);
+  // After the container API's parameters: Compute's methods take none of its request messages' ids.
+  addComputePaths(
+    paths,
+    components,
+    Object.keys(DECLARED_SYSTEM_PARAMS).map((name) => ({
+      $ref: `#/components/parameters/${parameterKey(name)}`,
+    })),
+  );
   return {
     openapi: '3.1.0',
     info: {
       title: 'cluster-sim: GKE container API (v1beta1 node pool surface)',
       version: SIMULATOR_VERSION,
       description:
-        'The emulated surface of container.googleapis.com. Requests need `Authorization: Bearer <token>`. Request bodies accept lowerCamel or snake_case names, enum names or numbers, int64 as strings or numbers. The control plane is documented at /_sim/openapi.json.',
+        "The emulated surface of container.googleapis.com, and under /compute/v1 the slice of Compute Engine v1 GKE's clients read (the node pools' managed instance groups). Requests need `Authorization: Bearer <token>`. Request bodies accept lowerCamel or snake_case names, enum names or numbers, int64 as strings or numbers. The control plane is documented at /_sim/openapi.json.",
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
