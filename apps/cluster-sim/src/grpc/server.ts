@@ -1,18 +1,12 @@
 import containerProtos from '@google-cloud/container/build/protos/protos.json' with { type: 'json' };
-import {
-  type handleUnaryCall,
-  type Metadata,
-  Server,
-  ServerCredentials,
-  type ServiceDefinition,
-  type UntypedServiceImplementation,
-} from '@grpc/grpc-js';
 import { knownBody } from '@sims/sim-core';
+// The default import: protobufjs is CommonJS, whose named exports Node's ESM loader cannot see.
 import protobuf from 'protobufjs';
 import { type HttpBinding, restRequestOf } from './http-binding';
 import { createJsonMapping, type JsonMapping } from './json-mapping';
 import type { Http2Sink } from './same-port';
-import { addErrorDetails, restErrorToStatus } from './status';
+import { addErrorDetails, GRPC_CODES, restErrorToStatus } from './status';
+import { createUnarySink, type UnaryMethod } from './unary-transport';
 
 /** Where each gRPC call is answered: the simulator's own app, in process. */
 export interface RestApp {
@@ -25,18 +19,6 @@ const SERVICES = ['google.container.v1beta1.ClusterManager', 'google.container.v
 /** Messages → the JSON the REST side reads: enums by name, 64-bit integers as strings, no defaults. */
 const TO_OBJECT: protobuf.IConversionOptions = { enums: String, longs: String, bytes: String, json: true };
 
-/** Metadata keys that are HTTP/2 or gRPC framing, not headers a REST request carries. */
-const NOT_HEADERS = /^(grpc-|content-type$|te$|user-agent$|:)/;
-
-function headersOf(metadata: Metadata): Headers {
-  const headers = new Headers({ 'content-type': 'application/json' });
-  for (const [key, value] of Object.entries(metadata.getMap())) {
-    if (NOT_HEADERS.test(key) || key.endsWith('-bin') || typeof value !== 'string') continue;
-    headers.set(key, value);
-  }
-  return headers;
-}
-
 function bindingsOf(method: protobuf.Method): HttpBinding[] {
   const parsed = (method.parsedOptions ?? []) as Record<string, unknown>[];
   const http = parsed.find((o) => '(google.api.http)' in o)?.['(google.api.http)'] as
@@ -47,12 +29,12 @@ function bindingsOf(method: protobuf.Method): HttpBinding[] {
   return [http, ...(Array.isArray(extra) ? extra : extra ? [extra] : [])];
 }
 
-function unaryHandler(
+function unaryMethod(
   app: RestApp,
   method: protobuf.Method,
   statusRoot: protobuf.Root,
   mapping: JsonMapping,
-): handleUnaryCall<protobuf.Message, Uint8Array> {
+): UnaryMethod {
   const requestType = method.resolvedRequestType as protobuf.Type;
   const responseType = method.resolvedResponseType as protobuf.Type;
   const bindings = bindingsOf(method);
@@ -66,28 +48,36 @@ function unaryHandler(
     last = { text, bytes: responseType.encode(message).finish() };
     return last.bytes;
   };
-  return async (call, callback) => {
+  return async (bytes, metadata) => {
+    let request: protobuf.Message;
     try {
-      const message = mapping.toJson(requestType.toObject(call.request, TO_OBJECT), requestType) as Record<
-        string,
-        unknown
-      >;
-      const rest = restRequestOf(bindings, message);
-      const res = await app.request(`http://localhost${rest.path}`, {
-        method: rest.method,
-        headers: headersOf(call.metadata),
-        body: rest.body,
-      });
-      // The app's answer is @hono/node-server's lightweight Response when the CLI or startClusterSim
-      // serves it: its text is read where it is kept, since \`text()\` would build a native Response and
-      // a web stream first (half of a call's cost, bench/ figure 11).
-      const known = knownBody(res);
-      const text = known ? known.text : known === null ? '' : await res.text();
-      if (!res.ok) return callback(restErrorToStatus(statusRoot, res.status, text));
-      callback(null, encode(text));
+      request = requestType.decode(bytes);
     } catch (err) {
-      callback(Object.assign(new Error((err as Error).message), { code: 13 }));
+      return {
+        ok: false,
+        error: {
+          code: GRPC_CODES.INTERNAL,
+          message: `Error deserializing request: ${(err as Error).message}`,
+        },
+      };
     }
+    const message = mapping.toJson(requestType.toObject(request, TO_OBJECT), requestType) as Record<
+      string,
+      unknown
+    >;
+    const rest = restRequestOf(bindings, message);
+    const res = await app.request(`http://localhost${rest.path}`, {
+      method: rest.method,
+      headers: { ...metadata, 'content-type': 'application/json' },
+      body: rest.body,
+    });
+    // The app's answer is @hono/node-server's lightweight Response when the CLI or startClusterSim
+    // serves it: its text is read where it is kept, since `text()` would build a native Response and
+    // a web stream first.
+    const known = knownBody(res);
+    const text = known ? known.text : known === null ? '' : await res.text();
+    if (!res.ok) return { ok: false, error: restErrorToStatus(statusRoot, res.status, text) };
+    return { ok: true, bytes: encode(text) };
   };
 }
 
@@ -102,34 +92,11 @@ export function createGrpcSink(app: RestApp): Http2Sink {
   addErrorDetails(root);
   root.resolveAll();
   const mapping = createJsonMapping();
-  const server = new Server();
+  const methods = new Map<string, UnaryMethod>();
   for (const serviceName of SERVICES) {
-    const service = root.lookupService(serviceName);
-    const definition: Record<string, ServiceDefinition[string]> = {};
-    const implementation: UntypedServiceImplementation = {};
-    for (const method of service.methodsArray) {
-      const requestType = method.resolvedRequestType as protobuf.Type;
-      const responseType = method.resolvedResponseType as protobuf.Type;
-      definition[method.name] = {
-        path: `/${serviceName}/${method.name}`,
-        requestStream: false,
-        responseStream: false,
-        requestSerialize: (m: protobuf.Message) => Buffer.from(requestType.encode(m).finish()),
-        requestDeserialize: (b: Buffer) => requestType.decode(b),
-        // The handler hands over the encoded message.
-        responseSerialize: (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length),
-        responseDeserialize: (b: Buffer) => responseType.decode(b),
-      };
-      implementation[method.name] = unaryHandler(app, method, root, mapping);
+    for (const method of root.lookupService(serviceName).methodsArray) {
+      methods.set(`/${serviceName}/${method.name}`, unaryMethod(app, method, root, mapping));
     }
-    server.addService(definition, implementation);
   }
-  const injector = server.createConnectionInjector(ServerCredentials.createInsecure());
-  return {
-    injectConnection: (socket) => injector.injectConnection(socket),
-    destroy: () => {
-      injector.destroy();
-      server.forceShutdown();
-    },
-  };
+  return createUnarySink(methods);
 }

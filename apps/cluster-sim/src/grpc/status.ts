@@ -1,4 +1,3 @@
-import { status as GrpcStatus, Metadata, type ServiceError } from '@grpc/grpc-js';
 // The default import: protobufjs is CommonJS, whose named exports Node's ESM loader cannot see.
 import protobuf, { type Root } from 'protobufjs';
 
@@ -47,25 +46,53 @@ interface RestError {
   details?: ({ '@type'?: string } & Record<string, unknown>)[];
 }
 
+/** google.rpc.Code: the gRPC status codes by their canonical names. */
+export const GRPC_CODES = {
+  OK: 0,
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  OUT_OF_RANGE: 11,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  DATA_LOSS: 15,
+  UNAUTHENTICATED: 16,
+} as const;
+
 /** HTTP statuses a body without a canonical name maps to (google.rpc.Code's HTTP mapping). */
-const BY_HTTP: Record<number, GrpcStatus> = {
-  400: GrpcStatus.INVALID_ARGUMENT,
-  401: GrpcStatus.UNAUTHENTICATED,
-  403: GrpcStatus.PERMISSION_DENIED,
-  404: GrpcStatus.NOT_FOUND,
-  409: GrpcStatus.ABORTED,
-  412: GrpcStatus.FAILED_PRECONDITION,
-  429: GrpcStatus.RESOURCE_EXHAUSTED,
-  499: GrpcStatus.CANCELLED,
-  501: GrpcStatus.UNIMPLEMENTED,
-  503: GrpcStatus.UNAVAILABLE,
-  504: GrpcStatus.DEADLINE_EXCEEDED,
+const BY_HTTP: Record<number, number> = {
+  400: GRPC_CODES.INVALID_ARGUMENT,
+  401: GRPC_CODES.UNAUTHENTICATED,
+  403: GRPC_CODES.PERMISSION_DENIED,
+  404: GRPC_CODES.NOT_FOUND,
+  409: GRPC_CODES.ABORTED,
+  412: GRPC_CODES.FAILED_PRECONDITION,
+  429: GRPC_CODES.RESOURCE_EXHAUSTED,
+  499: GRPC_CODES.CANCELLED,
+  501: GRPC_CODES.UNIMPLEMENTED,
+  503: GRPC_CODES.UNAVAILABLE,
+  504: GRPC_CODES.DEADLINE_EXCEEDED,
 };
 
-function codeOf(httpStatus: number, error: RestError | undefined): GrpcStatus {
-  const named = error?.status ? (GrpcStatus as unknown as Record<string, number>)[error.status] : undefined;
+function codeOf(httpStatus: number, error: RestError | undefined): number {
+  const named = error?.status ? (GRPC_CODES as Record<string, number>)[error.status] : undefined;
   if (typeof named === 'number') return named;
-  return BY_HTTP[httpStatus] ?? (httpStatus >= 500 ? GrpcStatus.INTERNAL : GrpcStatus.UNKNOWN);
+  return BY_HTTP[httpStatus] ?? (httpStatus >= 500 ? GRPC_CODES.INTERNAL : GRPC_CODES.UNKNOWN);
+}
+
+/** A call's gRPC status other than OK: its code, message and `grpc-status-details-bin` if any. */
+export interface GrpcError {
+  code: number;
+  message: string;
+  details?: Buffer;
 }
 
 /**
@@ -73,7 +100,7 @@ function codeOf(httpStatus: number, error: RestError | undefined): GrpcStatus {
  * canonical name, the message, and `grpc-status-details-bin` (a serialized `google.rpc.Status` whose
  * `details` are the REST body's details as `Any`s). A detail of a type the protos lack is left out.
  */
-export function restErrorToStatus(root: Root, httpStatus: number, bodyText: string): ServiceError {
+export function restErrorToStatus(root: Root, httpStatus: number, bodyText: string): GrpcError {
   let error: RestError | undefined;
   try {
     error = (JSON.parse(bodyText) as { error?: RestError }).error;
@@ -90,9 +117,7 @@ export function restErrorToStatus(root: Root, httpStatus: number, bodyText: stri
     // `type_url`: the container protos keep Any's field names as declared.
     details.push({ type_url: typeUrl, value: type.encode(type.fromObject(fields)).finish() });
   }
-  const metadata = new Metadata();
   const statusType = root.lookupType('google.rpc.Status');
   const status = statusType.fromObject({ code, message, details });
-  metadata.set('grpc-status-details-bin', Buffer.from(statusType.encode(status).finish()));
-  return Object.assign(new Error(message), { code, details: message, metadata });
+  return { code, message, details: Buffer.from(statusType.encode(status).finish()) };
 }
