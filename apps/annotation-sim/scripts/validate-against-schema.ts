@@ -236,6 +236,13 @@ async function main() {
   }
 
   await call('users.self', 'GET', '/api/users/self');
+  for (const [name, path] of [
+    ['server.retrieve_about', '/api/server/about'],
+    ['server.retrieve_annotation_formats', '/api/server/annotation/formats'],
+    ['server.retrieve_plugins', '/api/server/plugins'],
+    ['server.list_share', '/api/server/share'],
+  ] as const)
+    await call(name, 'GET', path, undefined, 'alice', { strict: true });
   await call('users.list', 'GET', '/api/users');
   const pat = await call('auth.create_access_tokens', 'POST', '/api/auth/access_tokens', {
     name: 'ci',

@@ -15,6 +15,7 @@ import { apiRoutes } from './http/api-routes';
 import type { AppDeps, Kernel, Quirks } from './http/deps';
 import { hasRequestId } from './http/respond';
 import { registerRoutes } from './http/route-table';
+import { unsimulatedFallback } from './http/unsimulated';
 
 export interface AnnotationSimOptions extends KernelOptions {
   /** The seeded superuser (default `admin` / `admin`); false for none. */
@@ -113,6 +114,8 @@ export function createAnnotationSim(options: AnnotationSimOptions = {}): Annotat
   };
   const rows = apiRoutes(deps);
   registerRoutes(kernel, deps, rows);
+  // CVAT's operations no row answers get their 501 from the unmatched-route fallback (renderNotFound).
+  def.unsimulated.answer = unsimulatedFallback(kernel, deps, rows);
   let openApi: Record<string, unknown> | undefined;
   kernel.app.get('/openapi.json', async (c) => {
     // Imported on first use: the document is built from every wire schema of @sims/annotation-schema,

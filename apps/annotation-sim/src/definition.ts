@@ -199,6 +199,8 @@ export function createAnnotationDefinition(
   options: DefinitionOptions = {},
 ): SimulatorDefinition<AnnotationState> & {
   knownRoutes: { method: string; re: RegExp }[];
+  /** The 501 of CVAT's operations no row answers (`http/unsimulated.ts`), set by the app once its rows are. */
+  unsimulated: { answer?: (c: Context) => Promise<Response> | undefined };
   /** Hands the changes a request or a worker made to webhooks, the server-event log and `listeners`. */
   changes: ChangeDispatcher;
 } {
@@ -217,6 +219,7 @@ export function createAnnotationDefinition(
   const startEgress = egressSettingsOf(delivery?.egress, DEFAULT_EGRESS);
   const initialEgress = () => ({ policy: startEgress.policy, allow: [...startEgress.allow] });
   const knownRoutes: { method: string; re: RegExp }[] = [];
+  const unsimulated: { answer?: (c: Context) => Promise<Response> | undefined } = {};
 
   function createState(world: WorldCore): AnnotationState {
     const state = createAnnotationState(options.publicUrl ?? 'http://localhost:8086');
@@ -243,6 +246,7 @@ export function createAnnotationDefinition(
     name: SIMULATOR_NAME,
     version: SIMULATOR_VERSION,
     knownRoutes,
+    unsimulated,
     changes,
     createState,
     budgetKinds: ANNOTATION_BUDGET_KINDS,
@@ -353,6 +357,8 @@ export function createAnnotationDefinition(
       registerRequestControlRoutes(control, tools.world);
     },
     renderNotFound(c: Context) {
+      const refused = unsimulated.answer?.(c);
+      if (refused) return refused;
       const path = c.req.path.replace(/^\/_ns\/[^/]+/, '');
       if (knownRoutes.some((r) => r.re.test(path))) {
         return renderApiError(c, { code: 'METHOD_NOT_ALLOWED', method: c.req.method });
@@ -381,6 +387,10 @@ export function createAnnotationDefinition(
       // Django's RequestDataTooBig is a SuspiciousOperation: its default 400 page.
       return djangoErrorResponse(c, 400, DJANGO_400_PAGE, { 'X-Sim-Reason': 'request-body-too-large' });
     },
-  } satisfies SimulatorDefinition<AnnotationState> & { knownRoutes: unknown; changes: ChangeDispatcher };
+  } satisfies SimulatorDefinition<AnnotationState> & {
+    knownRoutes: unknown;
+    unsimulated: unknown;
+    changes: ChangeDispatcher;
+  };
   return def;
 }

@@ -8,6 +8,11 @@ export {
 } from './choices';
 export type { BasicUser as BasicUserType, Paginated, User as UserType } from './common';
 export { BasicUser, DateTime, paginated, Storage, Token, User, WorkerSender } from './common';
+export {
+  CVAT_OPERATIONS,
+  CVAT_SCHEMA_VERSION,
+  type CvatOperation,
+} from './cvat-operations.generated';
 export { DetailError, FieldErrors, ListError, StringError } from './errors';
 export {
   clientEventsRequestSchema,
@@ -73,6 +78,7 @@ export {
   TaskSegment,
   TaskSegmentRead,
 } from './resources';
+export { About, DatasetFormat, DatasetFormats, FileInfo, Plugins } from './server';
 export { PROJECT_WEBHOOK_EVENT_ORDER, WEBHOOK_EVENT_CATALOGUE } from './webhook-events';
 export {
   CreateEventPayload,

@@ -7,6 +7,7 @@ import { organizationTableRoutes } from './routes/organizations';
 import { requestRoutes } from './routes/requests';
 import { resourceRoutes } from './routes/resources';
 import { webhookRoutes } from './routes/webhooks';
+import { serverInfoRoutes } from './server-info';
 
 /**
  * Every route of the emulated API, in registration order (Hono tries matching routes in that order):
@@ -22,5 +23,6 @@ export function apiRoutes(deps: AppDeps): readonly RouteRow[] {
     ...webhookRoutes(deps),
     ...annotationEventRoutes(),
     ...requestRoutes,
+    ...serverInfoRoutes,
   ];
 }

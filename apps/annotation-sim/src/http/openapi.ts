@@ -18,6 +18,7 @@ import {
 import type { RouteEntry } from '@sims/sim-core';
 import * as z from 'zod';
 import { SIMULATOR_VERSION } from '../definition';
+import { schemaOperationId } from './cvat-operations';
 import { simpleFiltersOf } from './routes/filter-terms';
 import { filterSchema } from './routes/simple-filters';
 
@@ -128,7 +129,7 @@ function listParameters(path: string) {
 
 /** CVAT's operationId of a (method, path): its OpenAPI schema's names, not the journal's operation name. */
 export function cvatOperationId(method: string, path: string): string {
-  const special = SPECIAL[`${method} ${path}`];
+  const special = SPECIAL[`${method} ${path}`] ?? schemaOperationId(method, path);
   if (special) return special;
   const parts = path.split('/').filter(Boolean).slice(1);
   const family = parts.filter((p) => !p.startsWith('{')).join('_');
