@@ -127,6 +127,10 @@ describe('the 501 of an operation the simulator does not simulate', () => {
     expect(unknown.headers.get('x-sim-reason')).toBeNull();
     const other = await h.request('PUT', '/api/tasks/1', { as: 'alice', body: {} });
     expect(other.status).toBe(405);
+    // Also on the path of an operation no row answers (cloud storages: none is simulated).
+    const refusedPath = await h.request('PUT', '/api/cloudstorages/1', { as: 'alice', body: {} });
+    expect(refusedPath.status).toBe(405);
+    expect(refusedPath.body).toEqual({ detail: 'Method "PUT" not allowed.' });
     // A path of the schema without a trailing slash does not take one (CVAT's router: trailing_slash=False).
     expect((await h.get('/api/server/about/', { as: 'alice' })).status).toBe(404);
   });

@@ -4,7 +4,7 @@ import type { Context, Handler } from 'hono';
 import { type ApiRequest, api, type RouteDeps } from './api';
 import { journalOperation, rowOperations } from './cvat-operations';
 import type { Kernel } from './deps';
-import { cvatJson } from './respond';
+import { cvatJson, renderApiError } from './respond';
 import type { RouteRow } from './route-table';
 
 /**
@@ -61,7 +61,8 @@ function refuse(r: ApiRequest, op: CvatOperation): Response {
  * docs/decisions/0008). It matches the request against those operations (the matcher is built on the
  * first such request); a match runs as a row would: journaled and matched by fault rules under its name,
  * behind the `api()` wrapper (CVAT's Accept negotiation, then credentials unless anyone may call the
- * operation), then the 501. Anything else is undefined: the kernel's fallbacks (Django's 404, DRF's 405).
+ * operation), then the 501. Another method of such an operation's path is DRF's 405; anything else is
+ * undefined: the kernel's fallbacks (Django's 404, the 405 of a row's path).
  */
 export function unsimulatedFallback(
   kernel: Kernel,
@@ -89,7 +90,13 @@ export function unsimulatedFallback(
     const method = c.req.method === 'HEAD' ? 'get' : c.req.method.toLowerCase();
     const path = c.req.path.replace(/^\/_ns\/[^/]+/, '');
     const op = matcher.get(method)?.find((m) => m.re.test(path))?.op;
-    if (!op) return undefined;
+    if (!op) {
+      // A path of CVAT's with another method: DRF's 405, as the kernel answers a row's path.
+      const known = [...matcher.values()].some((list) => list.some((m) => m.re.test(path)));
+      return known
+        ? Promise.resolve(renderApiError(c, { code: 'METHOD_NOT_ALLOWED', method: c.req.method }))
+        : undefined;
+    }
     const { named, handle } = chainOf(op);
     // The operation's middleware answers a fault rule itself, else runs the view: either sets `c.res`.
     return (async () => {
