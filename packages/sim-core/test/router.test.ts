@@ -48,4 +48,25 @@ describe('LiteralsApartRouter', () => {
     const params = handlers[0]?.[1] ?? {};
     expect({ x: stash[params.x ?? -1], y: stash[params.y ?? -1] }).toEqual({ x: 'literal', y: 'c' });
   });
+
+  it('serves a literal segment beside a parameter under an earlier parameter, each with its parameters', async () => {
+    const a = new Hono({ router: createRouter() });
+    const seen: string[] = [];
+    a.use('/tasks/:id/*', async (c, next) => {
+      seen.push(`mw ${c.req.param('id')}`);
+      await next();
+    });
+    a.get('/tasks/:id/data/:file{[0-9]+_[a-f]+}', (c) =>
+      c.text(`file ${c.req.param('id')} ${c.req.param('file')}`),
+    );
+    a.get('/tasks/:id/data/meta', (c) => c.text(`meta ${c.req.param('id')}`));
+    a.patch('/tasks/:id/data/meta', (c) => c.text(`patched meta ${c.req.param('id')}`));
+    expect(await (await a.request('/tasks/3/data/12_ab')).text()).toBe('file 3 12_ab');
+    expect(await (await a.request('/tasks/4/data/meta')).text()).toBe('meta 4');
+    expect(await (await a.request('/tasks/5/data/meta', { method: 'PATCH' })).text()).toBe('patched meta 5');
+    expect((await a.request('/tasks/4/data/other')).status).toBe(404);
+    expect(seen).toEqual(['mw 3', 'mw 4', 'mw 5', 'mw 4']);
+    // The RegExpRouter alone refuses the pair: the app would have fallen back to the TrieRouter.
+    expect(a.router.name).toBe('SmartRouter + LiteralsApartRouter');
+  });
 });
