@@ -129,8 +129,10 @@ describe('compat.taskSegments (seed 2.4 task with segments and jobs)', () => {
     const r = await world({ compat: { taskSegments: true } });
     const { id } = await taskWithData();
     await h.idle();
-    // Attaching data saves the task: its update:task already lists the new jobs' segments.
-    const [afterData] = payloads(r, 'update:task');
+    // Attaching data saves the task (after the save that gave it its Data object, when the upload
+    // started): its update:task already lists the new jobs' segments.
+    const [dataStarted, afterData] = payloads(r, 'update:task');
+    expect(dataStarted.task.segments).toEqual([]);
     expect(afterData.task.segments).toEqual(await segmentsFromJobsApi(id));
     expect(afterData.task.segments).toHaveLength(3);
 
@@ -141,8 +143,8 @@ describe('compat.taskSegments (seed 2.4 task with segments and jobs)', () => {
     expect(renamed.status).toBe(200);
     await h.idle();
     const updates = payloads(r, 'update:task');
-    expect(updates).toHaveLength(2);
-    const last = updates[1];
+    expect(updates).toHaveLength(3);
+    const last = updates[2];
     expect(last.task).toEqual(renamed.body);
     expect(last.task).toEqual((await h.get(`/api/tasks/${id}?org=acme`, { as: 'alice' })).body);
     expect(last.task.segments).toEqual(await segmentsFromJobsApi(id));
@@ -180,9 +182,9 @@ describe('without compat.taskSegments (CVAT 2.73, the default)', () => {
     const [createdPayload] = payloads(r, 'create:task');
     expect(createdPayload.task).not.toHaveProperty('segments');
     const updates = payloads(r, 'update:task');
-    expect(updates).toHaveLength(2);
+    expect(updates).toHaveLength(3);
     for (const u of updates) expect(u.task).not.toHaveProperty('segments');
-    expect(updates[1].task).toEqual(got.body);
+    expect(updates[2].task).toEqual(got.body);
     expect(r.requests.every((q) => !q.rawBody.toString('latin1').includes('"segments"'))).toBe(true);
   });
 });

@@ -91,7 +91,7 @@ const PatchedTaskWriteRequest = once(() =>
     .partial(),
 );
 
-/** `DataRequest` (`POST /api/tasks/{id}/data/`): the fields the simulator reads; the files are only counted. */
+/** `DataRequest` (`POST /api/tasks/{id}/data/`): the fields the simulator reads; the files are named, not kept. */
 const DataRequest = once(() =>
   z.object({
     image_quality: z.number().int().min(1).max(100),
@@ -99,6 +99,7 @@ const DataRequest = once(() =>
     client_files: z.unknown().optional(),
     server_files: z.unknown().optional(),
     remote_files: z.unknown().optional(),
+    sorting_method: z.enum(['lexicographical', 'natural', 'predefined', 'random']).optional(),
   }),
 );
 

@@ -8,6 +8,7 @@ import type { JobRec } from './model';
 import { type MutationContext, update } from './mutation';
 import { usersExist } from './resource-rules';
 import type { AnnotationState } from './state';
+import { taskStatusFollowsJobs } from './tasks';
 
 /** A job's partial update from its checked fields (`assignee` is the user's id, who must exist). */
 export function jobPatch(state: AnnotationState, f: PatchedJobWriteRequest): Result<Partial<JobRec>> {
@@ -25,9 +26,14 @@ export function jobDeletion(_job: JobRec): Result<never> {
   return fail({ code: 'INVALID_LIST', messages: ['Only ground truth jobs can be removed'] });
 }
 
-/** Job.save derives `status` from `stage` (acceptance → completed). */
+/**
+ * Job.save derives `status` from `stage` (acceptance → completed); its `post_save` then derives the
+ * task's status from its jobs'.
+ */
 export function updateJob(ctx: MutationContext, j: JobRec, patch: Partial<JobRec>): JobRec {
   const stage = patch.stage ?? j.stage;
   const status = stage === 'acceptance' ? 'completed' : stage;
-  return update(ctx, 'job', j, { ...patch, ...(status !== j.status ? { status } : {}) });
+  update(ctx, 'job', j, { ...patch, ...(status !== j.status ? { status } : {}) });
+  taskStatusFollowsJobs(ctx, j.task_id);
+  return j;
 }

@@ -68,6 +68,13 @@ export interface ProjectRec {
   labels: Label[];
 }
 
+/** One frame of a task's data as `data/meta` lists it: the file's name and its image's size. */
+export interface FrameRec {
+  name: string;
+  width: number;
+  height: number;
+}
+
 export interface TaskRec {
   id: number;
   name: string;
@@ -90,6 +97,11 @@ export interface TaskRec {
   updated_date: string;
   assignee_updated_date: string | null;
   labels: Label[];
+  /**
+   * The frames of the upload that made (or is making) its data, in CVAT's order; absent for data seeded
+   * without files (then `frame_000000.jpg`, … of 640×480, as exports name them). Not a model field.
+   */
+  frames?: FrameRec[];
 }
 
 export interface JobRec {

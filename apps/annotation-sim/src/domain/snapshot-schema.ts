@@ -118,6 +118,9 @@ export const dataSnapshotSchema = lazy(() => {
       updated_date: date,
       assignee_updated_date: optionalDate,
       labels: z.array(label),
+      frames: z
+        .array(z.object({ name: z.string(), width: z.int().min(0), height: z.int().min(0) }).strict())
+        .optional(),
     })
     .strict();
   const job = z

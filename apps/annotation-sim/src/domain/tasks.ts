@@ -5,7 +5,7 @@
 import type { PatchedTaskWriteRequest, TaskWriteRequest } from '@sims/annotation-schema/requests';
 import { fail, ok, type Result } from './errors';
 import { deleteIssue } from './issues';
-import type { JobRec, TaskRec, UserRec } from './model';
+import type { FrameRec, JobRec, TaskRec, UserRec } from './model';
 import {
   createLabels,
   emit,
@@ -111,10 +111,44 @@ export function taskPatch(state: AnnotationState, f: PatchedTaskWriteRequest): R
   });
 }
 
+/**
+ * A data POST's first step, as CVAT's `TaskViewSet.data` takes it before reading the upload (so at
+ * `Upload-Start`, or a single request's start, even one its serializer then refuses): a task without
+ * data gets its `Data` object, and the task is saved (`update:task`, `data` from null to the id).
+ */
+export function startTaskData(ctx: MutationContext, t: TaskRec): void {
+  if (t.data_id !== null) return;
+  update(ctx, 'task', t, { data_id: nextId(ctx.state, 'data') });
+}
+
+/**
+ * The frames of the upload that is making a task's data (its request queued), kept with the task: the
+ * data's `size` (set when the request has made the jobs) says how many `data/meta` lists.
+ */
+export function keepUploadFrames(t: TaskRec, frames: FrameRec[]): void {
+  t.frames = frames;
+}
+
+/**
+ * CVAT's `post_save` of a job (`cvat/apps/engine/signals.py`): the task is `annotation` while any of its
+ * jobs is, else `validation` while any is, else `completed`; saved (`updated_date`, `update:task`) only
+ * when that changes.
+ */
+export function taskStatusFollowsJobs(ctx: MutationContext, taskId: number): void {
+  const t = ctx.state.tasks.get(taskId);
+  if (t === undefined) return;
+  const jobs = jobsOfTask(ctx.state, taskId);
+  const status = jobs.some((j) => j.status === 'annotation')
+    ? 'annotation'
+    : jobs.some((j) => j.status === 'validation')
+      ? 'validation'
+      : 'completed';
+  if (status !== t.status) update(ctx, 'task', t, { status });
+}
+
 /** Data for a task from its checked fields: once only, and at least one file (client, server or remote). */
 export function taskDataInput(task: TaskRec, f: TaskDataFields): Result<TaskDataInput> {
-  if (task.data_id !== null)
-    return fail({ code: 'INVALID_LIST', messages: ['Adding more data is not supported'] });
+  if (task.size !== 0) return fail({ code: 'INVALID_LIST', messages: ['Adding more data is not supported'] });
   if (f.files === 0) return fail({ code: 'INVALID_LIST', messages: ['No media data found'] });
   return ok({ size: f.files, image_quality: f.image_quality, chunk_size: f.chunk_size ?? undefined });
 }
@@ -211,7 +245,7 @@ export function attachTaskData(ctx: MutationContext, t: TaskRec, input: TaskData
   t.data_chunk_size = input.chunk_size ?? 72;
   for (const j of jobs) emit(ctx, 'create', 'job', j as unknown as Rec);
   update(ctx, 'task', t, {
-    data_id: nextId(s, 'data'),
+    ...(t.data_id === null ? { data_id: nextId(s, 'data') } : {}),
     mode: 'annotation',
     segment_size: segmentSize,
     overlap,

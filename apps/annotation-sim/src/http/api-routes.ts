@@ -6,6 +6,7 @@ import { authAndUserRoutes } from './routes/auth-users';
 import { organizationTableRoutes } from './routes/organizations';
 import { requestRoutes } from './routes/requests';
 import { resourceRoutes } from './routes/resources';
+import { taskMediaRoutes } from './routes/task-media';
 import { webhookRoutes } from './routes/webhooks';
 import { serverInfoRoutes } from './server-info';
 
@@ -20,6 +21,7 @@ export function apiRoutes(deps: AppDeps): readonly RouteRow[] {
     ...accessTokenRoutes,
     ...organizationTableRoutes,
     ...resourceRoutes,
+    ...taskMediaRoutes,
     ...webhookRoutes(deps),
     ...annotationEventRoutes(),
     ...requestRoutes,

@@ -7,6 +7,11 @@ export interface FormPart {
   value: string;
   /** The part's content size in bytes. */
   size: number;
+  /**
+   * A file part's content: a view into the body, read while the part is visited (an image's header
+   * gives its frame size) and never kept.
+   */
+  content?: Uint8Array;
 }
 
 /**
@@ -100,6 +105,7 @@ function readPart(chunk: Buffer): FormPart | undefined {
     ...(filename !== undefined ? { filename: own(filename) } : {}),
     value: filename !== undefined ? '' : content.toString('utf8'),
     size: content.byteLength,
+    ...(filename !== undefined ? { content } : {}),
   };
 }
 

@@ -48,12 +48,15 @@ interface TusUpload {
   length: number;
   offset: number;
   ownerId: number;
+  /** The image size its first chunk's header declares (the bytes are not kept). */
+  width?: number;
+  height?: number;
 }
 
 /** A task's upload directory while its data is sent in pieces (`Upload-Start` … `Upload-Finish`). */
 export interface TaskUpload {
-  /** Files received whole (multipart `client_files`, finished TUS uploads): name and size. */
-  files: { name: string; size: number }[];
+  /** Files received whole (multipart `client_files`, finished TUS uploads): name, size, image size. */
+  files: { name: string; size: number; width?: number; height?: number }[];
   tus: TusUpload[];
 }
 
@@ -209,7 +212,16 @@ export const requestsSnapshotSchema = lazy(() => {
             z.number(),
             z
               .object({
-                files: z.array(z.object({ name: z.string(), size: z.number() }).strict()),
+                files: z.array(
+                  z
+                    .object({
+                      name: z.string(),
+                      size: z.number(),
+                      width: z.number().optional(),
+                      height: z.number().optional(),
+                    })
+                    .strict(),
+                ),
                 tus: z.array(
                   z
                     .object({
@@ -218,6 +230,8 @@ export const requestsSnapshotSchema = lazy(() => {
                       length: z.number(),
                       offset: z.number(),
                       ownerId: z.number(),
+                      width: z.number().optional(),
+                      height: z.number().optional(),
                     })
                     .strict(),
                 ),

@@ -5,11 +5,13 @@
  * background request (`action=create&target=task&target_id=<id>`) that `GET /api/requests/{id}` follows.
  */
 import type { DataRequest } from '@sims/annotation-schema/requests';
+import { remoteFileName, type UploadedFile, uploadFrames } from '../../domain/data-meta';
+import { type ImageSize, imageSize } from '../../domain/image-header';
 import type { TaskRec } from '../../domain/model';
 import { enqueueRequest, statusOf } from '../../domain/requests/lifecycle';
 import { formatRequestId } from '../../domain/requests/model';
 import { type RequestsState, requestsOf, type TaskUpload } from '../../domain/requests/state';
-import { taskDataInput } from '../../domain/tasks';
+import { keepUploadFrames, startTaskData, taskDataInput } from '../../domain/tasks';
 import type { ApiRequest } from '../api';
 import { type MultipartRead, readMultipart, uploadedFileName } from '../multipart';
 import { requestPlan } from '../request-plan';
@@ -94,13 +96,22 @@ const LIST_FIELDS = new Set([
   'job_file_mapping',
 ]);
 
-/** The data request's fields from a multipart body, with the files it carries as `client_files` names. */
-function multipartData(r: ApiRequest, contentType: string): Record<string, unknown> | Response {
+/**
+ * The data request's fields from a multipart body, with the files it carries as `client_files` names
+ * (the image size each file's header declares goes into `sizes`).
+ */
+function multipartData(
+  r: ApiRequest,
+  contentType: string,
+  sizes: Map<string, ImageSize>,
+): Record<string, unknown> | Response {
   const body: Record<string, unknown> = {};
   const read = readMultipart(bodyBytesOf(r), contentType, (part) => {
     const indexed = /^(\w+)\[\d+\]$/.exec(part.name);
     const name = indexed ? (indexed[1] as string) : part.name;
     const value = part.filename !== undefined ? uploadedFileName(part.filename) : part.value;
+    const size = part.content === undefined ? undefined : imageSize(part.content);
+    if (size !== undefined) sizes.set(value, size);
     if (LIST_FIELDS.has(name)) {
       // Appended in place: a copy of the list per part made 20,000 files minutes of work.
       if (!Array.isArray(body[name])) body[name] = [];
@@ -117,8 +128,9 @@ function multipartData(r: ApiRequest, contentType: string): Record<string, unkno
 function finishUpload(r: ApiRequest<DataRequest>, task: TaskRec): Response {
   const contentType = r.c.req.header('content-type') ?? '';
   let body: Record<string, unknown> = {};
+  const sizes = new Map<string, ImageSize>();
   if (/^multipart\/form-data/i.test(contentType)) {
-    const parsed = multipartData(r, contentType);
+    const parsed = multipartData(r, contentType, sizes);
     if (parsed instanceof Response) return parsed;
     body = parsed;
   } else {
@@ -128,6 +140,10 @@ function finishUpload(r: ApiRequest<DataRequest>, task: TaskRec): Response {
   }
   const rs = requestsOf(r.state);
   const uploaded = rs.uploads.get(task.id)?.files ?? [];
+  for (const f of uploaded) {
+    if (f.width !== undefined && f.height !== undefined)
+      sizes.set(f.name, { width: f.width, height: f.height });
+  }
   if (uploaded.length > 0 && body !== null && typeof body === 'object' && !Array.isArray(body)) {
     const given = Array.isArray(body.client_files) ? (body.client_files as unknown[]) : [];
     body = { ...body, client_files: [...uploaded.map((f) => f.name), ...given] };
@@ -145,6 +161,10 @@ function finishUpload(r: ApiRequest<DataRequest>, task: TaskRec): Response {
   const id = formatRequestId({ action: 'create', target: 'task', target_id: task.id });
   const status = statusOf(rs, id, r.now);
   if (status === 'queued' || status === 'started') return cvatJson(r.c, { rq_id: id }, 409);
+  keepUploadFrames(
+    task,
+    uploadFrames(filesOf(f, sizes), f.sorting_method, () => r.world.random.next()),
+  );
   const user = r.user();
   enqueueRequest(
     rs,
@@ -178,6 +198,16 @@ function finishUpload(r: ApiRequest<DataRequest>, task: TaskRec): Response {
   return cvatJson(r.c, { rq_id: id }, 202);
 }
 
+/** The files a data request names, as the upload directory will hold them, with the sizes read. */
+function filesOf(f: DataRequest, sizes: Map<string, ImageSize>): UploadedFile[] {
+  const names = (v: unknown) => (Array.isArray(v) ? v.filter((n): n is string => typeof n === 'string') : []);
+  // concat, not spreads: a spread steps an iterator per file (multipart-bounds.test.ts counts them).
+  return names(f.client_files)
+    .map((name): UploadedFile => ({ name, ...sizes.get(name) }))
+    .concat(names(f.server_files).map((name) => ({ name })))
+    .concat(names(f.remote_files).map((url) => ({ name: remoteFileName(url) })));
+}
+
 /**
  * `Upload-Multiple`: multipart `client_files[i]` appended to the task's upload directory (200, empty).
  * Past the directory's bound nothing is added; a refused name keeps the files before it, as CVAT's
@@ -186,26 +216,27 @@ function finishUpload(r: ApiRequest<DataRequest>, task: TaskRec): Response {
 function appendFiles(r: ApiRequest, task: TaskRec): Response {
   const contentType = r.c.req.header('content-type') ?? '';
   // Each file as the directory keeps it (its name cut to 255 characters), and a refused name as sent.
-  const files: { name: string; size: number; refused?: string }[] = [];
+  const files: { name: string; size: number; refused?: string; width?: number; height?: number }[] = [];
   if (/^multipart\/form-data/i.test(contentType)) {
-    const read = readMultipart(bodyBytesOf(r), contentType, ({ filename, size }) => {
+    const read = readMultipart(bodyBytesOf(r), contentType, ({ filename, size, content }) => {
       if (filename === undefined) return;
       const name = uploadedFileName(filename);
-      files.push(name === '' || name === '..' ? { name, size, refused: filename } : { name, size });
+      const image = content === undefined ? undefined : imageSize(content);
+      files.push(name === '' || name === '..' ? { name, size, refused: filename } : { name, size, ...image });
     });
     // No boundary: DRF's parse error when CVAT reads `client_files` (a body of no form adds nothing).
     if (!read.ok) return unread(r, read);
   }
   const upload = uploadOf(requestsOf(r.state), task.id);
   if (overfull(upload, files.length)) return tooMany(r, UPLOAD_FULL);
-  for (const { name, size, refused } of files) {
+  for (const { refused, ...file } of files) {
     if (refused !== undefined) {
       return new Response(`File name ${refused} is not allowed`, {
         status: 400,
         headers: { 'Content-Type': 'text/plain' },
       });
     }
-    upload.files.push({ name, size });
+    upload.files.push(file);
   }
   return emptyBody(r.c, 200);
 }
@@ -252,7 +283,10 @@ function createTusUpload(r: ApiRequest, task: TaskRec): Response {
 export function handleCreateTaskData(r: ApiRequest<DataRequest>): Response {
   const task = taskOf(r);
   if (task instanceof Response) return task;
-  if (task.data_id !== null) return cvatJson(r.c, 'Adding more data is not supported', 400);
+  if (task.size !== 0) return cvatJson(r.c, 'Adding more data is not supported', 400);
+  startTaskData(r.mutation(), task);
+  // Committed before the upload is read: its update:task goes before any the data's worker makes.
+  if (r.changes.length > 0) r.deps.changes.dispatch(r.state, r.changes.splice(0));
   const has = (name: string) => r.c.req.header(name) !== undefined;
   if (has('upload-finish')) return finishUpload(r, task);
   if (has('upload-start')) {
@@ -300,6 +334,9 @@ export function handleTusPatch(r: ApiRequest): Response {
   if (lengthHeader === undefined) return tus(r, 400, ['Content-Length header is missing']);
   const end = t.offset + Number(lengthHeader);
   if (end > t.length) return tus(r, 413);
+  // The first chunk holds the image's header: its size is read now, as the bytes are not kept.
+  const image = t.offset === 0 && r.sim.bodyBytes !== undefined ? imageSize(r.sim.bodyBytes) : undefined;
+  if (image !== undefined) Object.assign(t, image);
   t.offset = end;
   if (end === t.length) {
     upload.tus = upload.tus.filter((u) => u !== t);
@@ -310,7 +347,8 @@ export function handleTusPatch(r: ApiRequest): Response {
     for (let n = 1; taken.has(name); n++) {
       name = dot > 0 ? `${t.filename.slice(0, dot)}_${n}${t.filename.slice(dot)}` : `${t.filename}_${n}`;
     }
-    upload.files.push({ name, size: t.length });
+    const image = t.width !== undefined && t.height !== undefined ? { width: t.width, height: t.height } : {};
+    upload.files.push({ name, size: t.length, ...image });
   }
   return tus(r, 204, undefined, { 'Upload-Offset': String(end) });
 }

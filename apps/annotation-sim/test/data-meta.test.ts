@@ -1,0 +1,294 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { imageSize } from '../src/domain/image-header';
+import { createHarness, type Harness, TEAM } from './support/harness';
+import { jpegFile, jpegWithExif, multipartFiles, pngFile, sendBytes } from './support/images';
+
+let h: Harness;
+afterEach(() => h?.close());
+
+/** Org acme, project 1 owned by alice. */
+function world() {
+  h = createHarness();
+  h.seed({ ...TEAM, projects: [{ name: 'acme-p', owner: 'alice', org: 'acme' }] });
+}
+
+async function newTask(fields: Record<string, unknown> = {}): Promise<number> {
+  const task = await h.post('/api/tasks?org=acme', { name: 't', project_id: 1, ...fields }, { as: 'alice' });
+  expect(task.status, JSON.stringify(task.body)).toBe(201);
+  return task.body.id as number;
+}
+
+/** Uploads `files` in one multipart data request, as the SDK does for local files. */
+async function upload(id: number, files: { name: string; bytes: Uint8Array }[], fields = {}) {
+  const form = multipartFiles(files, { image_quality: '75', ...fields });
+  const res = await sendBytes(
+    h,
+    'POST',
+    `/api/tasks/${id}/data/?org=acme`,
+    'alice',
+    { 'content-type': form.type },
+    form.body,
+  );
+  expect(res.status, await res.clone().text()).toBe(202);
+}
+
+const meta = async (path: string) => {
+  const res = await h.get(`${path}?org=acme`, { as: 'alice' });
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+};
+
+describe('the image header reader', () => {
+  it('reads the size of PNG and JPEG files, with an EXIF segment before the JPEG frame header', () => {
+    expect(imageSize(pngFile(33, 17))).toEqual({ width: 33, height: 17 });
+    expect(imageSize(jpegFile(40, 24))).toEqual({ width: 40, height: 24 });
+    expect(imageSize(jpegWithExif(41, 25, 20_000))).toEqual({ width: 41, height: 25 });
+  });
+
+  it('reads no size from bytes that are not an image or are cut before the size', () => {
+    expect(imageSize(new TextEncoder().encode('not an image at all'))).toBeUndefined();
+    expect(imageSize(pngFile(33, 17).subarray(0, 20))).toBeUndefined();
+    expect(imageSize(jpegWithExif(41, 25, 20_000).subarray(0, 10_000))).toBeUndefined();
+  });
+});
+
+describe('GET /api/tasks/{id}/data/meta', () => {
+  it("lists the uploaded images' names and real sizes in CVAT 2.73's DataMetaRead shape", async () => {
+    world();
+    const id = await newTask({ segment_size: 2 });
+    await upload(id, [
+      { name: 'b.png', bytes: pngFile(30, 20) },
+      { name: 'a.jpg', bytes: jpegFile(64, 48) },
+      { name: 'c.jpg', bytes: jpegWithExif(17, 9, 3_000) },
+    ]);
+    const body = await meta(`/api/tasks/${id}/data/meta`);
+    const jobs = (await h.get(`/api/jobs?task_id=${id}&sort=id&org=acme`, { as: 'alice' })).body.results;
+    expect(Object.keys(body)).toEqual([
+      'chapters',
+      'chunks_updated_date',
+      'chunk_size',
+      'size',
+      'image_quality',
+      'start_frame',
+      'stop_frame',
+      'frame_filter',
+      'frames',
+      'deleted_frames',
+      'included_frames',
+      'storage',
+      'cloud_storage_id',
+    ]);
+    expect(body).toEqual({
+      chapters: null,
+      chunks_updated_date: jobs[1].created_date,
+      chunk_size: 72,
+      size: 3,
+      image_quality: 75,
+      start_frame: 0,
+      stop_frame: 2,
+      frame_filter: '',
+      // CVAT sorts the files by name (sorting_method lexicographical, the default).
+      frames: [
+        { width: 64, height: 48, name: 'a.jpg', related_files: 0, has_related_context: false },
+        { width: 30, height: 20, name: 'b.png', related_files: 0, has_related_context: false },
+        { width: 17, height: 9, name: 'c.jpg', related_files: 0, has_related_context: false },
+      ],
+      deleted_frames: [],
+      included_frames: null,
+      storage: 'local',
+      cloud_storage_id: null,
+    });
+  });
+
+  // CVAT's test_can_create_task_with_sorting_method: files sent in a perturbed order come back sorted.
+  it('applies sorting_method natural to the frames', async () => {
+    world();
+    const id = await newTask();
+    const names = Array.from({ length: 15 }, (_, i) => `${i}.jpeg`);
+    const bytes = jpegFile(8, 8);
+    const files = names.map((name) => ({ name, bytes }));
+    await upload(id, [...files.slice(5), ...files.slice(0, 5)], { sorting_method: 'natural' });
+    const body = await meta(`/api/tasks/${id}/data/meta`);
+    expect(body.frames.map((f: { name: string }) => f.name)).toEqual(names);
+  });
+
+  it('keeps the order given with sorting_method predefined, and refuses an unknown method', async () => {
+    world();
+    const id = await newTask();
+    await upload(
+      id,
+      [
+        { name: 'z.png', bytes: pngFile(2, 2) },
+        { name: 'a.png', bytes: pngFile(3, 3) },
+      ],
+      {
+        sorting_method: 'predefined',
+      },
+    );
+    expect((await meta(`/api/tasks/${id}/data/meta`)).frames.map((f: { name: string }) => f.name)).toEqual([
+      'z.png',
+      'a.png',
+    ]);
+    const other = await newTask();
+    const bad = await h.post(
+      `/api/tasks/${other}/data/?org=acme`,
+      { image_quality: 70, remote_files: ['http://example.com/a.jpg'], sorting_method: 'by-date' },
+      { as: 'alice' },
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ sorting_method: ['"by-date" is not a valid choice.'] });
+  });
+
+  it('reads sizes from files sent in Upload-Multiple batches and by TUS', async () => {
+    world();
+    const id = await newTask();
+    const start = await sendBytes(h, 'POST', `/api/tasks/${id}/data/?org=acme`, 'alice', {
+      'Upload-Start': 'true',
+    });
+    expect(start.status).toBe(202);
+    const batch = multipartFiles([{ name: 'batch.png', bytes: pngFile(11, 12) }]);
+    const multiple = await sendBytes(
+      h,
+      'POST',
+      `/api/tasks/${id}/data/?org=acme`,
+      'alice',
+      { 'Upload-Multiple': 'true', 'content-type': batch.type },
+      batch.body,
+    );
+    expect(multiple.status).toBe(200);
+    const big = jpegWithExif(50, 40, 3_000);
+    const created = await sendBytes(h, 'POST', `/api/tasks/${id}/data/?org=acme`, 'alice', {
+      'Upload-Length': String(big.length),
+      'Upload-Metadata': `filename ${Buffer.from('tus.jpg').toString('base64')}`,
+      'Tus-Resumable': '1.0.0',
+    });
+    expect(created.status).toBe(201);
+    const location = new URL(created.headers.get('location') as string).pathname;
+    // Two chunks: the header is in the first, the end of the scan in the second.
+    const cut = big.length - 200;
+    for (const [offset, end] of [
+      [0, cut],
+      [cut, big.length],
+    ] as const) {
+      const chunk = await sendBytes(
+        h,
+        'PATCH',
+        `${location}?org=acme`,
+        'alice',
+        {
+          'Upload-Offset': String(offset),
+          'content-length': String(end - offset),
+          'content-type': 'application/offset+octet-stream',
+          'Tus-Resumable': '1.0.0',
+        },
+        big.subarray(offset, end),
+      );
+      expect(chunk.status).toBe(204);
+    }
+    const finish = await sendBytes(
+      h,
+      'POST',
+      `/api/tasks/${id}/data/?org=acme`,
+      'alice',
+      { 'Upload-Finish': 'true', 'content-type': 'application/json' },
+      new TextEncoder().encode(JSON.stringify({ image_quality: 70 })),
+    );
+    expect(finish.status, await finish.clone().text()).toBe(202);
+    expect((await meta(`/api/tasks/${id}/data/meta`)).frames).toEqual([
+      { width: 11, height: 12, name: 'batch.png', related_files: 0, has_related_context: false },
+      { width: 50, height: 40, name: 'tus.jpg', related_files: 0, has_related_context: false },
+    ]);
+  });
+
+  it('names remote files by their URL path, at the 640x480 the simulator gives media it never read', async () => {
+    world();
+    const id = await newTask();
+    const data = await h.post(
+      `/api/tasks/${id}/data/?org=acme`,
+      {
+        image_quality: 70,
+        remote_files: ['http://example.com/x/img%201.jpg', 'https://example.com/a.png?sig=1'],
+      },
+      { as: 'alice' },
+    );
+    expect(data.status).toBe(202);
+    const frames = (await meta(`/api/tasks/${id}/data/meta`)).frames;
+    expect(
+      frames.map((f: { name: string; width: number; height: number }) => [f.name, f.width, f.height]),
+    ).toEqual([
+      ['a.png', 640, 480],
+      ['img 1.jpg', 640, 480],
+    ]);
+  });
+
+  it('has no frames while the upload is only started, and is a 500 for a task without data', async () => {
+    world();
+    const id = await newTask();
+    const noData = await h.get(`/api/tasks/${id}/data/meta?org=acme`, { as: 'alice' });
+    expect(noData.status).toBe(500);
+    expect(noData.headers.get('x-sim-reason')).toContain('AttributeError');
+    await sendBytes(h, 'POST', `/api/tasks/${id}/data/?org=acme`, 'alice', { 'Upload-Start': 'true' });
+    const started = await meta(`/api/tasks/${id}/data/meta`);
+    expect(started).toMatchObject({ size: 0, frames: [], start_frame: 0, stop_frame: 0 });
+  });
+
+  it('answers 404 for an unknown task and 403 to a user who may not see it', async () => {
+    world();
+    const id = await newTask();
+    expect((await h.get(`/api/tasks/999/data/meta?org=acme`, { as: 'alice' })).status).toBe(404);
+    const outsider = await h.get(`/api/tasks/${id}/data/meta`, { as: 'outsider' });
+    expect([403, 404]).toContain(outsider.status);
+  });
+
+  it('refuses PATCH data/meta with a 501 naming the operation, changing nothing', async () => {
+    world();
+    const id = await newTask();
+    await upload(id, [{ name: 'a.png', bytes: pngFile(2, 2) }]);
+    const before = await meta(`/api/tasks/${id}/data/meta`);
+    const patched = await h.patch(
+      `/api/tasks/${id}/data/meta?org=acme`,
+      { deleted_frames: [0] },
+      { as: 'alice' },
+    );
+    expect(patched.status).toBe(501);
+    expect(patched.headers.get('x-sim-reason')).toBe('not-simulated: tasks_partial_update_data_meta');
+    expect(await meta(`/api/tasks/${id}/data/meta`)).toEqual(before);
+    const job = (await h.get(`/api/jobs?task_id=${id}&org=acme`, { as: 'alice' })).body.results[0];
+    const jobPatch = await h.patch(
+      `/api/jobs/${job.id}/data/meta?org=acme`,
+      { deleted_frames: [0] },
+      { as: 'alice' },
+    );
+    expect(jobPatch.status).toBe(501);
+    expect(jobPatch.headers.get('x-sim-reason')).toBe('not-simulated: jobs_partial_update_data_meta');
+  });
+});
+
+describe('GET /api/jobs/{id}/data/meta', () => {
+  it("gives each job its segment's frames, start and stop, and its segment's chunks date", async () => {
+    world();
+    const id = await newTask({ segment_size: 2 });
+    const files = ['f0.png', 'f1.png', 'f2.png', 'f3.png', 'f4.png'].map((name, i) => ({
+      name,
+      bytes: pngFile(10 + i, 20 + i),
+    }));
+    await upload(id, files);
+    const task = await meta(`/api/tasks/${id}/data/meta`);
+    const jobs = (await h.get(`/api/jobs?task_id=${id}&sort=id&org=acme`, { as: 'alice' })).body.results;
+    expect(jobs).toHaveLength(3);
+    for (const job of jobs) {
+      const body = await meta(`/api/jobs/${job.id}/data/meta`);
+      expect(body).toEqual({
+        ...task,
+        chunks_updated_date: job.created_date,
+        size: job.stop_frame - job.start_frame + 1,
+        start_frame: job.start_frame,
+        stop_frame: job.stop_frame,
+        frames: task.frames.slice(job.start_frame, job.stop_frame + 1),
+      });
+    }
+    expect((await meta(`/api/jobs/${jobs[2].id}/data/meta`)).frames).toEqual([
+      { width: 14, height: 24, name: 'f4.png', related_files: 0, has_related_context: false },
+    ]);
+  });
+});
