@@ -1,7 +1,16 @@
+import type { ChildProcess } from 'node:child_process';
+import { killAll, startCli } from '@sims/test-support/cli-process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { imageSize } from '../src/domain/image-header';
 import { createHarness, type Harness, TEAM } from './support/harness';
-import { jpegFile, jpegWithExif, multipartFiles, pngFile, sendBytes } from './support/images';
+import {
+  decodedJpegSize,
+  jpegFile,
+  jpegWithExif,
+  multipartFiles,
+  pngFile,
+  sendBytes,
+} from './support/images';
 
 let h: Harness;
 afterEach(() => h?.close());
@@ -291,4 +300,62 @@ describe('GET /api/jobs/{id}/data/meta', () => {
       { width: 14, height: 24, name: 'f4.png', related_files: 0, has_related_context: false },
     ]);
   });
+});
+
+describe("CVAT's SDK reading a task's media (Task.get_meta, get_frame, get_preview) against the CLI", () => {
+  const started = new Set<ChildProcess>();
+  afterEach(() => killAll(started));
+
+  it('uploads images, follows the request, then reads data/meta, a frame and the preview', async () => {
+    const cli = await startCli('annotation-sim', ['--port', '0'], started);
+    const auth = { authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}` };
+    const json = { ...auth, accept: 'application/vnd.cvat+json', 'content-type': 'application/json' };
+    const created = await fetch(`${cli.url}/api/tasks`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ name: 'sdk', labels: [{ name: 'car' }], segment_size: 1 }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    const form = multipartFiles(
+      [
+        { name: 'img_1.png', bytes: pngFile(320, 240) },
+        { name: 'img_0.jpg', bytes: jpegFile(64, 80) },
+      ],
+      { image_quality: '70' },
+    );
+    const data = await fetch(`${cli.url}/api/tasks/${id}/data/`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': form.type },
+      body: form.body,
+    });
+    expect(data.status).toBe(202);
+    const { rq_id } = (await data.json()) as { rq_id: string };
+    // `wait_for_completion`: poll the request until it is finished.
+    for (let i = 0; ; i++) {
+      const request = (await (await fetch(`${cli.url}/api/requests/${rq_id}`, { headers: auth })).json()) as {
+        status: string;
+      };
+      if (request.status === 'finished') break;
+      expect(request.status).not.toBe('failed');
+      expect(i).toBeLessThan(100);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const meta = (await (await fetch(`${cli.url}/api/tasks/${id}/data/meta`, { headers: auth })).json()) as {
+      size: number;
+      frames: { name: string; width: number; height: number }[];
+    };
+    expect(meta.size).toBe(2);
+    expect(meta.frames.map((f) => [f.name, f.width, f.height])).toEqual([
+      ['img_0.jpg', 64, 80],
+      ['img_1.png', 320, 240],
+    ]);
+    const frame = await fetch(`${cli.url}/api/tasks/${id}/data/?type=frame&number=1&quality=original`, {
+      headers: auth,
+    });
+    expect(frame.headers.get('content-type')).toBe('image/jpeg');
+    expect(decodedJpegSize(new Uint8Array(await frame.arrayBuffer()))).toEqual({ width: 320, height: 240 });
+    const preview = await fetch(`${cli.url}/api/tasks/${id}/preview`, { headers: auth });
+    expect(decodedJpegSize(new Uint8Array(await preview.arrayBuffer()))).toEqual({ width: 64, height: 80 });
+  }, 30_000);
 });
