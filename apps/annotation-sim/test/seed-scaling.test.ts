@@ -6,14 +6,17 @@ import { createHarness, type Harness } from './support/harness';
 function world(count: number) {
   return {
     users: Array.from({ length: count }, (_, i) => ({ username: `u${i}` })),
-    projects: Array.from({ length: count / 10 }, (_, i) => ({ name: `p${i}`, owner: `u${i}` })),
+    projects: Array.from({ length: count / 10 }, (_, i) => ({
+      name: `p${i}`,
+      owner: `u${i}`,
+      labels: [{ name: 'car' }],
+    })),
     tasks: Array.from({ length: count }, (_, i) => ({
       name: `t${i}`,
       owner: `u${i}`,
       project: `p${i % (count / 10)}`,
       size: 10,
       segment_size: 5,
-      labels: [{ name: 'car' }],
     })),
   };
 }

@@ -299,6 +299,6 @@ describe('/openapi.json', () => {
         served++;
       }
     }
-    expect(served).toBe(54);
+    expect(served).toBe(59);
   });
 });

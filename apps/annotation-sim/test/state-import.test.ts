@@ -198,6 +198,7 @@ const REFERENCES: ReferenceField[] = [
   ['invitations', [1, 'membership_id']],
   ['projects', [1, 'owner_id']],
   ['tasks', [1, 'project_id']],
+  ['labels', [1, 'parent_id']],
   ['jobs', [1, 'task_id']],
   ['issues', [1, 'job_id']],
   ['comments', [1, 'issue_id']],
@@ -206,7 +207,7 @@ const REFERENCES: ReferenceField[] = [
 ].map(([table, field]) => ({ at: [table as string], field: field as (string | number)[] }));
 
 const TABLES = ['users', 'tokens', 'sessions', 'accessTokens', 'organizations', 'memberships', 'invitations'];
-const MORE_TABLES = ['projects', 'tasks', 'jobs', 'issues', 'comments', 'webhooks', 'deliveries'];
+const MORE_TABLES = ['projects', 'tasks', 'labels', 'jobs', 'issues', 'comments', 'webhooks', 'deliveries'];
 const isPlain = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 

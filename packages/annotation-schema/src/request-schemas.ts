@@ -219,6 +219,52 @@ const LoginRequest = once(() =>
   }),
 );
 
+/**
+ * `AttributeRequest`: a label's attribute (`values` a list of strings CVAT keeps joined by new lines).
+ * Its required fields are required of a new attribute only: the label reader (annotation-sim's
+ * `label-input.ts`) reads an attribute with `id` partially.
+ */
+const AttributeRequest = once(() =>
+  z.object({
+    id: z.number().int().optional(),
+    name: z.string().min(1).max(64),
+    mutable: z.boolean(),
+    input_type: z.enum(['checkbox', 'radio', 'number', 'text', 'select']),
+    default_value: z.string().max(128).optional(),
+    values: z.array(z.string().max(200)),
+    deleted: z.boolean().optional(),
+  }),
+);
+
+/**
+ * `PatchedLabelRequest` (a label of a project's or task's `labels`, or `PATCH /api/labels/{id}`):
+ * `type` is free text as CVAT's serializer takes it; `attributes` and `sublabels` are lists of
+ * `AttributeRequest` and `SublabelRequest`, read item by item by the label reader.
+ */
+const PatchedLabelRequest = once(() =>
+  z.object({
+    id: z.number().int().optional(),
+    name: z.string().min(1).max(64).optional(),
+    color: z.string().optional(),
+    attributes: z.unknown().optional(),
+    deleted: z.boolean().optional(),
+    type: z.string().max(32).optional(),
+    svg: z.string().optional(),
+    sublabels: z.unknown().optional(),
+  }),
+);
+
+/** `SublabelRequest`: a skeleton's point (`has_parent` is read-only in effect). */
+const SublabelRequest = once(() =>
+  z.object({
+    id: z.number().int().optional(),
+    name: z.string().min(1).max(64).optional(),
+    color: z.string().optional(),
+    attributes: z.unknown().optional(),
+    type: z.string().max(32).optional(),
+  }),
+);
+
 /** Every write request schema by its OpenAPI name, each built on its first call. */
 export const requestSchemas = {
   ProjectWriteRequest,
@@ -239,5 +285,8 @@ export const requestSchemas = {
   PatchedAccessTokenWriteRequest,
   WebhookWriteRequest,
   PatchedWebhookWriteRequest,
+  AttributeRequest,
+  PatchedLabelRequest,
+  SublabelRequest,
   LoginRequest,
 };

@@ -43,3 +43,5 @@ export const PatchedWebhookWriteRequest = s.PatchedWebhookWriteRequest();
 export type PatchedWebhookWriteRequest = z.infer<typeof PatchedWebhookWriteRequest>;
 export const LoginRequest = s.LoginRequest();
 export type LoginRequest = z.infer<typeof LoginRequest>;
+export const PatchedLabelRequest = s.PatchedLabelRequest();
+export type PatchedLabelRequest = z.infer<typeof PatchedLabelRequest>;

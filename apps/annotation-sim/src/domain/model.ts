@@ -47,11 +47,31 @@ export interface InvitationRec {
   membership_id: number;
 }
 
-interface Label {
+/** An attribute of a label (CVAT's `AttributeSpec`); `values` is kept '\n'-joined, as CVAT's model keeps it. */
+export interface AttributeSpecRec {
+  id: number;
+  name: string;
+  mutable: boolean;
+  input_type: string;
+  default_value: string;
+  values: string;
+}
+
+/**
+ * A label (CVAT's `Label`): of a project or of a task (one of the two ids is set), a sublabel when it has
+ * a parent (a skeleton's point; it keeps its root's project or task). `type` is free text as CVAT stores
+ * it; `svg` is the skeleton's drawing (CVAT's `Skeleton` row), null for other labels.
+ */
+export interface LabelRec {
   id: number;
   name: string;
   color: string;
   type: string;
+  project_id: number | null;
+  task_id: number | null;
+  parent_id: number | null;
+  svg: string | null;
+  attributes: AttributeSpecRec[];
 }
 
 export interface ProjectRec {
@@ -65,7 +85,6 @@ export interface ProjectRec {
   created_date: string;
   updated_date: string;
   assignee_updated_date: string | null;
-  labels: Label[];
 }
 
 /** One frame of a task's data as `data/meta` lists it: the file's name and its image's size. */
@@ -96,7 +115,6 @@ export interface TaskRec {
   created_date: string;
   updated_date: string;
   assignee_updated_date: string | null;
-  labels: Label[];
   /**
    * The frames of the upload that made (or is making) its data, in CVAT's order; absent for data seeded
    * without files (then `frame_000000.jpg`, … of 640×480, as exports name them). Not a model field.
@@ -199,4 +217,5 @@ export type ResourceKind =
   | 'comment'
   | 'organization'
   | 'membership'
-  | 'invitation';
+  | 'invitation'
+  | 'label';

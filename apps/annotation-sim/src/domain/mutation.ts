@@ -5,11 +5,13 @@
 import { forgetCounted } from '@sims/sim-core';
 import type { Actor, ChangeAction, ResourceChange } from './changes';
 import { formatDrfDate } from './dates';
+import { labelRead } from './label-read';
 import type {
   CommentRec,
   InvitationRec,
   IssueRec,
   JobRec,
+  LabelRec,
   MembershipRec,
   OrganizationRec,
   ProjectRec,
@@ -27,7 +29,7 @@ import {
   projectRead,
   taskRead,
 } from './serializers';
-import { type AnnotationState, nextId } from './state';
+import type { AnnotationState } from './state';
 
 /**
  * What every mutation needs: the state, the clock time, who acts, and the list its changes go to. The
@@ -133,6 +135,18 @@ export function scopeOf(state: AnnotationState, kind: ResourceKind, rec: Rec): S
       const i = state.issues.get(rec.issue_id as number);
       return i ? scopeOf(state, 'issue', i as unknown as Rec) : none;
     }
+    case 'label': {
+      const owner =
+        rec.project_id !== null
+          ? state.projects.get(rec.project_id as number)
+          : state.tasks.get(rec.task_id as number);
+      return {
+        orgId: owner?.organization_id ?? null,
+        projectId: rec.project_id as number | null,
+        taskId: rec.task_id as number | null,
+        jobId: null,
+      };
+    }
   }
 }
 
@@ -156,6 +170,8 @@ export function represent(ctx: MutationContext, kind: ResourceKind, rec: Rec): R
       return issueRead(s, rec as unknown as IssueRec);
     case 'comment':
       return commentRead(s, rec as unknown as CommentRec);
+    case 'label':
+      return labelRead(s, rec as unknown as LabelRec);
   }
 }
 
@@ -223,19 +239,6 @@ export function update<T extends object>(
     ...(moved ? { previousOrgId: previousOrgId ?? null } : {}),
   });
   return rec;
-}
-
-/** Labels as CVAT stores them on creation: fresh ids, black and `any` unless given. */
-export function createLabels(
-  s: Parameters<typeof nextId>[0],
-  labels: { name: string; color?: string; type?: string }[] | undefined,
-) {
-  return (labels ?? []).map((l) => ({
-    id: nextId(s, 'labels'),
-    name: l.name,
-    color: l.color ?? '#000000',
-    type: l.type ?? 'any',
-  }));
 }
 
 /**

@@ -53,9 +53,6 @@ export function present<T>(v: Fields, keys: readonly (keyof T & string)[]): Part
   return patch as Partial<T>;
 }
 
-/** A label of a `labels` field (read as any JSON): the well-formed entries, with a string `name`, are kept. */
-export type LabelInput = { name: string; color?: string; type?: string };
-
 /** Listing in an organization context: its members and admins may; without one, everyone. */
 export function mayList(state: AnnotationState, user: UserRec, ctx: OrgContext): Result<void> {
   return canListInContext(state, user, ctx) ? ok(undefined) : fail(denied());

@@ -6,8 +6,41 @@ import { lazy } from '@sims/sim-core';
 import * as z from 'zod';
 import { EVENT_KEYS } from './webhooks';
 
+/** A label's attribute: `values` as a list, as the API takes it. */
+const attribute = () =>
+  z
+    .object({
+      name: z.string().min(1),
+      input_type: z.enum(['checkbox', 'radio', 'number', 'text', 'select']),
+      mutable: z.boolean().default(false),
+      values: z.array(z.string()).default([]),
+      default_value: z.string().optional(),
+    })
+    .strict();
+
+/** A skeleton's point. */
+const point = () =>
+  z
+    .object({
+      name: z.string().min(1),
+      color: z.string().optional(),
+      type: z.string().optional(),
+      attributes: z.array(attribute()).default([]),
+    })
+    .strict();
+
+/** A label as `POST /api/projects` takes it: a colour computed as CVAT's when none is given. */
 const label = () =>
-  z.object({ name: z.string().min(1), color: z.string().optional(), type: z.string().optional() }).strict();
+  z
+    .object({
+      name: z.string().min(1),
+      color: z.string().optional(),
+      type: z.string().optional(),
+      attributes: z.array(attribute()).default([]),
+      sublabels: z.array(point()).default([]),
+      svg: z.string().optional(),
+    })
+    .strict();
 
 /**
  * The seed shape of `POST /_sim/seed` and scenario `seed:` (resources refer to each other by name).

@@ -1,5 +1,6 @@
 import { formatDrfDate } from './dates';
 import { fail, ok, type Result } from './errors';
+import type { LabelInput } from './labels';
 import type { ProjectRec, UserRec } from './model';
 import {
   attachTaskData,
@@ -21,6 +22,34 @@ interface SeedProblem {
 }
 
 type SeedResult<T> = Result<T, SeedProblem>;
+
+type SeedLabel = Seed['projects'][number]['labels'][number];
+
+/** A seed's labels as the API would take them: names unique among their siblings, as CVAT requires. */
+function seedLabels(labels: readonly SeedLabel[], path: (string | number)[]): SeedResult<LabelInput[]> {
+  const unique = (names: string[], at: (string | number)[]) =>
+    new Set(names).size === names.length
+      ? ok(undefined)
+      : fail({ message: 'All label names must be unique', path: at });
+  const top = unique(
+    labels.map((l) => l.name),
+    path,
+  );
+  if (!top.ok) return top;
+  for (const [i, l] of labels.entries()) {
+    const points = unique(
+      l.sublabels.map((s) => s.name),
+      [...path, i, 'sublabels'],
+    );
+    if (!points.ok) return points;
+  }
+  return ok(
+    labels.map((l) => ({
+      ...l,
+      sublabels: l.sublabels.map((s) => ({ ...s, sublabels: [] })),
+    })),
+  );
+}
 
 /** Adds a user record (no event: users have no webhook events). */
 export function addUser(
@@ -197,12 +226,14 @@ function seedProjects(ctx: MutationContext, input: Seed, names: Lookups, out: Se
     if (!assignee.ok) return assignee;
     const org = names.orgId(p.org, ['projects', i, 'org']);
     if (!org.ok) return org;
+    const labels = seedLabels(p.labels, ['projects', i, 'labels']);
+    if (!labels.ok) return labels;
     const rec = createProject(ctx, {
       name: p.name,
       owner_id: owner.value,
       assignee_id: assignee.value,
       organization_id: org.value,
-      labels: p.labels,
+      labels: labels.value,
     });
     names.projects.added(rec);
     out.projects[p.name] = rec.id;
@@ -220,6 +251,14 @@ function seedTasks(ctx: MutationContext, input: Seed, names: Lookups, out: Seede
     if (!assignee.ok) return assignee;
     const org = project.value ? ok(project.value.organization_id) : names.orgId(t.org, ['tasks', i, 'org']);
     if (!org.ok) return org;
+    if (project.value && t.labels.length > 0)
+      return fail({
+        message:
+          "a task in a project uses the project's labels (CVAT: Project must have only one of Label set or project_id)",
+        path: ['tasks', i, 'labels'],
+      });
+    const labels = seedLabels(t.labels, ['tasks', i, 'labels']);
+    if (!labels.ok) return labels;
     const task = createTask(ctx, {
       name: t.name,
       project_id: project.value?.id ?? null,
@@ -229,7 +268,7 @@ function seedTasks(ctx: MutationContext, input: Seed, names: Lookups, out: Seede
       overlap: t.overlap,
       segment_size: t.segment_size,
       subset: t.subset,
-      labels: t.labels,
+      labels: labels.value,
     });
     const jobs = t.size > 0 ? attachTaskData(ctx, task, { size: t.size }).map((j) => j.id) : [];
     out.tasks[t.name] = { id: task.id, jobs };

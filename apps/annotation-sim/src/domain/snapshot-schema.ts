@@ -14,7 +14,6 @@ export const dataSnapshotSchema = lazy(() => {
   const date = z.string();
   const optionalDate = z.string().nullable();
   const status = z.enum(['annotation', 'validation', 'completed']);
-  const label = z.object({ id, name: z.string(), color: z.string(), type: z.string() }).strict();
   /** A table keyed by the record's numeric id. */
   const rows = <T extends z.ZodType>(record: T) => z.array(z.tuple([id, record])).optional();
   /** A table keyed by a string (a token, a session or an invitation key). */
@@ -92,7 +91,6 @@ export const dataSnapshotSchema = lazy(() => {
       created_date: date,
       updated_date: date,
       assignee_updated_date: optionalDate,
-      labels: z.array(label),
     })
     .strict();
   const task = z
@@ -117,10 +115,32 @@ export const dataSnapshotSchema = lazy(() => {
       created_date: date,
       updated_date: date,
       assignee_updated_date: optionalDate,
-      labels: z.array(label),
       frames: z
         .array(z.object({ name: z.string(), width: z.int().min(0), height: z.int().min(0) }).strict())
         .optional(),
+    })
+    .strict();
+  const attribute = z
+    .object({
+      id,
+      name: z.string(),
+      mutable: z.boolean(),
+      input_type: z.string(),
+      default_value: z.string(),
+      values: z.string(),
+    })
+    .strict();
+  const label = z
+    .object({
+      id,
+      name: z.string(),
+      color: z.string(),
+      type: z.string(),
+      project_id: ref,
+      task_id: ref,
+      parent_id: ref,
+      svg: z.string().nullable(),
+      attributes: z.array(attribute),
     })
     .strict();
   const job = z
@@ -211,6 +231,7 @@ export const dataSnapshotSchema = lazy(() => {
       invitations: keyed(invitation),
       projects: rows(project),
       tasks: rows(task),
+      labels: rows(label),
       jobs: rows(job),
       issues: rows(issue),
       comments: rows(comment),

@@ -142,13 +142,42 @@ export function checkDataSnapshot(snapshot: unknown, extensionNames: readonly st
     if (w[field] === null) refuse(['state', 'webhooks', i, 1, field], `a ${w.type} webhook needs one`);
   });
 
+  checkLabels(data);
   checkCounters(data, tokenIds);
   return data;
 }
 
 /**
+ * A label is a project's or a task's (one of the two), a sublabel under a label of the same one that is
+ * not a sublabel itself; each attribute id is used once.
+ */
+function checkLabels(data: DataSnapshot): void {
+  const labels = new Map((data.labels ?? []).map(([id, l]) => [id, l]));
+  const attributeIds = new Map<number, string>();
+  (data.labels ?? []).forEach(([, l], i) => {
+    const at = ['state', 'labels', i, 1];
+    if ((l.project_id === null) === (l.task_id === null))
+      refuse([...at, 'project_id'], 'a label is of a project or of a task (one of project_id and task_id)');
+    if (l.parent_id !== null) {
+      const parent = labels.get(l.parent_id);
+      if (
+        parent &&
+        (parent.parent_id !== null || parent.project_id !== l.project_id || parent.task_id !== l.task_id)
+      )
+        refuse([...at, 'parent_id'], `label ${l.parent_id} is not a label of the same project or task`);
+    }
+    l.attributes.forEach((a, j) => {
+      const first = attributeIds.get(a.id);
+      if (first !== undefined)
+        refuse([...at, 'attributes', j, 'id'], `attribute ${a.id} is there twice (also ${first})`);
+      attributeIds.set(a.id, joinPath([...at, 'attributes', j]));
+    });
+  });
+}
+
+/**
  * The id counters must be past every id in use: the next record would otherwise take (and replace) one.
- * Labels and task data count in `seq.labels` and `seq.data`.
+ * Label attributes and task data count in `seq.attributes` and `seq.data`.
  */
 function checkCounters(data: DataSnapshot, tokenIds: Map<number, number>): void {
   const seq = data.seq ?? {};
@@ -165,14 +194,11 @@ function checkCounters(data: DataSnapshot, tokenIds: Map<number, number>): void 
     else for (const [id] of (data[table] ?? []) as Row[]) largest = Math.max(largest, id as number);
     need(table, largest, `state.${table}`);
   }
-  let label = 0;
+  let attribute = 0;
   let dataId = 0;
-  for (const [, p] of data.projects ?? []) for (const l of p.labels) label = Math.max(label, l.id);
-  for (const [, t] of data.tasks ?? []) {
-    for (const l of t.labels) label = Math.max(label, l.id);
-    if (t.data_id !== null) dataId = Math.max(dataId, t.data_id);
-  }
-  need('labels', label, 'the labels of state.projects and state.tasks');
+  for (const [, l] of data.labels ?? []) for (const a of l.attributes) attribute = Math.max(attribute, a.id);
+  for (const [, t] of data.tasks ?? []) if (t.data_id !== null) dataId = Math.max(dataId, t.data_id);
+  need('attributes', attribute, 'the attributes of state.labels');
   need('data', dataId, 'the data_id of state.tasks');
 }
 

@@ -6,6 +6,7 @@ import type {
   InvitationRec,
   IssueRec,
   JobRec,
+  LabelRec,
   MembershipRec,
   OrganizationRec,
   ProjectRec,
@@ -62,6 +63,8 @@ export const PARENT = {
   issues: (i: IssueRec): unknown => i.job_id,
   comments: (c: CommentRec): unknown => c.issue_id,
   deliveries: (d: DeliveryRec): unknown => d.webhook_id,
+  /** A label's project (`p1`) or task (`t1`): a skeleton's points are under the same key as it. */
+  labels: (l: LabelRec): unknown => (l.project_id !== null ? `p${l.project_id}` : `t${l.task_id}`),
 } as const;
 
 /** The names of a world's tables, in the order snapshots list them. */
@@ -75,6 +78,7 @@ export const TABLES = [
   'invitations',
   'projects',
   'tasks',
+  'labels',
   'jobs',
   'issues',
   'comments',
@@ -151,6 +155,16 @@ export const TABLE_FACTS: { readonly [K in TableName]: TableFacts } = {
       { field: 'owner_id', target: 'users' },
       { field: 'assignee_id', target: 'users' },
       { field: 'organization_id', target: 'organizations' },
+    ],
+  },
+  labels: {
+    singular: 'label',
+    key: 'id',
+    counted: true,
+    references: [
+      { field: 'project_id', target: 'projects' },
+      { field: 'task_id', target: 'tasks' },
+      { field: 'parent_id', target: 'labels' },
     ],
   },
   jobs: {
@@ -232,6 +246,7 @@ export class LazyTables {
   private _invitations: ChildTable<string, InvitationRec> | undefined;
   private _projects: Map<number, ProjectRec> | undefined;
   private _tasks: ChildTable<number, TaskRec> | undefined;
+  private _labels: ChildTable<number, LabelRec> | undefined;
   private _jobs: ChildTable<number, JobRec> | undefined;
   private _issues: ChildTable<number, IssueRec> | undefined;
   private _comments: ChildTable<number, CommentRec> | undefined;
@@ -300,6 +315,13 @@ export class LazyTables {
   }
   set tasks(table: Map<number, TaskRec>) {
     this._tasks = childTable(table, PARENT.tasks);
+  }
+  get labels(): Map<number, LabelRec> {
+    this._labels ??= new ChildTable(PARENT.labels);
+    return this._labels;
+  }
+  set labels(table: Map<number, LabelRec>) {
+    this._labels = childTable(table, PARENT.labels);
   }
   get jobs(): Map<number, JobRec> {
     this._jobs ??= new ChildTable(PARENT.jobs);

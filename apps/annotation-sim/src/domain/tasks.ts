@@ -5,20 +5,20 @@
 import type { PatchedTaskWriteRequest, TaskWriteRequest } from '@sims/annotation-schema/requests';
 import { fail, ok, type Result } from './errors';
 import { deleteIssue } from './issues';
-import type { FrameRec, JobRec, TaskRec, UserRec } from './model';
 import {
   createLabels,
-  emit,
-  type MutationContext,
-  type Rec,
-  represent,
-  scopeOf,
-  stamp,
-  update,
-} from './mutation';
+  deleteLabelsOf,
+  type LabelInput,
+  labelNamesUnique,
+  taskLabelsMapTo,
+  touchOwner,
+  updateLabels,
+} from './labels';
+import type { FrameRec, JobRec, TaskRec, UserRec } from './model';
+import { emit, type MutationContext, type Rec, represent, scopeOf, stamp, update } from './mutation';
 import type { OrgContext } from './org-context';
 import { issuesOfJob, jobsOfTask, taskProjectChanged } from './relations';
-import { type LabelInput, mayUse, present, relatedPk, usersExist } from './resource-rules';
+import { mayUse, present, relatedPk, usersExist } from './resource-rules';
 import { type AnnotationState, nextId } from './state';
 
 const USER_FIELDS = ['owner_id', 'assignee_id'] as const;
@@ -36,8 +36,17 @@ export interface TaskInput {
   labels?: LabelInput[];
 }
 
-/** A task's fields as the edge checked them, with the well-formed entries of its `labels`. */
+/** A task's fields as the edge checked them, with its `labels` as the edge read them. */
 export type TaskFields = Omit<TaskWriteRequest, 'labels'> & { labels?: LabelInput[] };
+
+/** A task's partial update as the edge checked it, with its `labels` as the edge read them. */
+export type TaskPatchFields = Omit<PatchedTaskWriteRequest, 'labels'> & { labels?: LabelInput[] };
+
+/** A task's partial update: its fields, and the labels to add, change or delete. */
+export interface TaskPatch {
+  fields: Partial<TaskRec>;
+  labels?: LabelInput[];
+}
 
 /** A data request's fields as the edge checked them, with the number of files it names. */
 export interface TaskDataFields {
@@ -72,6 +81,14 @@ export function taskCreation(
   }
   const users = usersExist(state, f, USER_FIELDS);
   if (!users.ok) return users;
+  // TaskWriteSerializer.create: a task in a project uses the project's labels.
+  if (project && f.labels && f.labels.length > 0)
+    return fail({
+      code: 'INVALID_LIST',
+      messages: ['Project must have only one of Label set or project_id'],
+    });
+  const names = labelNamesUnique(f.labels ?? [], 'task');
+  if (!names.ok) return names;
   return ok({
     name: f.name,
     project_id: project?.id ?? null,
@@ -90,9 +107,11 @@ export function taskCreation(
  * A task's partial update from its checked fields: the users, project and organization it names exist;
  * moving it into a project moves it to the project's organization.
  */
-export function taskPatch(state: AnnotationState, f: PatchedTaskWriteRequest): Result<Partial<TaskRec>> {
+export function taskPatch(state: AnnotationState, f: TaskPatchFields): Result<TaskPatch> {
   const users = usersExist(state, f, USER_FIELDS);
   if (!users.ok) return users;
+  const names = labelNamesUnique(f.labels ?? [], 'task');
+  if (!names.ok) return names;
   const patch: Partial<TaskRec> = {};
   if (f.project_id !== undefined) {
     const project = relatedPk(state.projects, 'project_id', f.project_id);
@@ -106,8 +125,11 @@ export function taskPatch(state: AnnotationState, f: PatchedTaskWriteRequest): R
     patch.organization_id = f.organization_id;
   }
   return ok({
-    ...patch,
-    ...present<TaskRec>(f, ['name', 'owner_id', 'assignee_id', 'bug_tracker', 'subset']),
+    fields: {
+      ...patch,
+      ...present<TaskRec>(f, ['name', 'owner_id', 'assignee_id', 'bug_tracker', 'subset']),
+    },
+    labels: f.labels,
   });
 }
 
@@ -176,10 +198,10 @@ export function createTask(ctx: MutationContext, input: TaskInput): TaskRec {
     created_date: stamp(ctx),
     updated_date: stamp(ctx),
     assignee_updated_date: input.assignee_id ? stamp(ctx) : null,
-    labels: createLabels(s, input.labels),
   };
   s.tasks.set(t.id, t);
   emit(ctx, 'create', 'task', t as unknown as Rec);
+  if (t.project_id === null) createLabels(ctx, { project_id: null, task_id: t.id }, input.labels ?? []);
   return t;
 }
 
@@ -189,6 +211,30 @@ export function updateTask(ctx: MutationContext, t: TaskRec, patch: Partial<Task
   update(ctx, 'task', t, patch);
   if (moves) taskProjectChanged(ctx.state);
   return t;
+}
+
+/**
+ * A task's PATCH: its own labels first when it is in no project (a task in a project has none: they are
+ * ignored, as CVAT's update does), one transaction; moving into a project needs each of its labels in
+ * the project by name, and drops them. Then its fields; its jobs are touched when labels changed.
+ */
+export function applyTaskPatch(ctx: MutationContext, t: TaskRec, patch: TaskPatch): Result<TaskRec> {
+  const owner = { project_id: null, task_id: t.id };
+  const labelled = t.project_id === null && patch.labels !== undefined && patch.labels.length > 0;
+  const fields = patch.fields;
+  const moves = 'project_id' in fields && fields.project_id !== t.project_id;
+  if (moves && fields.project_id != null) {
+    const mapped = taskLabelsMapTo(ctx, t, fields.project_id);
+    if (!mapped.ok) return mapped;
+  }
+  if (labelled) {
+    const labels = updateLabels(ctx, owner, patch.labels ?? []);
+    if (!labels.ok) return labels;
+  }
+  if (moves && fields.project_id != null) deleteLabelsOf(ctx, owner);
+  updateTask(ctx, t, fields);
+  if (labelled) touchOwner(ctx, owner, false);
+  return ok(t);
 }
 
 /**
@@ -269,6 +315,7 @@ export function deleteTask(ctx: MutationContext, t: TaskRec): void {
     s.jobs.delete(j.id);
     emit(ctx, 'delete', 'job', j as unknown as Rec, { resource: snap, scope });
   }
+  if (t.project_id === null) deleteLabelsOf(ctx, { project_id: null, task_id: t.id });
   s.tasks.delete(t.id);
   emit(ctx, 'delete', 'task', t as unknown as Rec, { resource: snapshot });
 }

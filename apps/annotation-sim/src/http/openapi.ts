@@ -76,6 +76,7 @@ const LIST_QUERY: Record<string, readonly string[]> = {
   '/api/projects': [...PAGE, ...ORG, ...MODEL_LIST],
   '/api/tasks': [...PAGE, ...ORG, ...MODEL_LIST],
   '/api/jobs': [...PAGE, ...ORG, ...MODEL_LIST],
+  '/api/labels': [...PAGE, ...ORG, ...MODEL_LIST, 'job_id', 'project_id', 'task_id'],
   '/api/issues': [...PAGE, ...ORG, ...MODEL_LIST],
   '/api/comments': [...PAGE, ...ORG, ...MODEL_LIST],
   '/api/webhooks': [...PAGE, ...ORG, ...MODEL_LIST],

@@ -2,13 +2,14 @@
  * What an export reads of the world: the project, task or job exported, its tasks with their jobs,
  * labels and frames. The simulator keeps no annotations, so every export carries none.
  */
-import type { JobRec, ProjectRec, TaskRec } from '../model';
+import { taskLabels, topLabelsOf } from '../label-read';
+import type { JobRec, LabelRec, ProjectRec, TaskRec } from '../model';
 import { jobsOfTask, tasksOfProject } from '../relations';
 import type { AnnotationData } from '../state';
 
 export type ExportTarget = 'project' | 'task' | 'job';
 
-export type LabelRec = TaskRec['labels'][number];
+export type { LabelRec } from '../model';
 
 /** One task of an export, with the frames it contributes (a job export: the job's frames). */
 export interface ExportTask {
@@ -58,7 +59,7 @@ export function exportSource(
       project,
       job: undefined,
       tasks: tasks.map((t) => wholeTask(data, t)),
-      labels: project.labels,
+      labels: topLabelsOf(data, { project_id: project.id, task_id: null }),
     };
   }
   const job = target === 'job' ? data.jobs.get(id) : undefined;
@@ -68,7 +69,7 @@ export function exportSource(
   const exported = job
     ? { task, jobs: [job], frames: range(job.start_frame, job.stop_frame) }
     : wholeTask(data, task);
-  return { data, target, project, job, tasks: [exported], labels: project ? project.labels : task.labels };
+  return { data, target, project, job, tasks: [exported], labels: taskLabels(data, task) };
 }
 
 /** A user as CVAT's meta writes it: `{username, email}`, or none. */

@@ -202,6 +202,29 @@ const SIMPLE_FILTERS: Readonly<Record<string, SimpleFilters>> = {
     ['mode', MODE],
     ['media_type', MEDIA_TYPE],
   ],
+  // LabelViewSet's are a set in CVAT (their order varies); the schema's order here.
+  '/api/labels': [
+    ['color', CHAR],
+    ['name', CHAR],
+    ['parent', CHAR],
+    ['parent_id', model((s) => s.labels)],
+    [
+      'type',
+      choice(
+        'any',
+        'cuboid',
+        'ellipse',
+        'mask',
+        'points',
+        'polygon',
+        'polyline',
+        'rectangle',
+        'skeleton',
+        'interval',
+        'tag',
+      ),
+    ],
+  ],
   '/api/issues': [
     ['owner', CHAR],
     ['assignee', CHAR],

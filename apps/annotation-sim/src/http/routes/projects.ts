@@ -2,22 +2,22 @@ import { requestSchemas } from '@sims/annotation-schema/request-schemas';
 import type { PatchedProjectWriteRequest, ProjectWriteRequest } from '@sims/annotation-schema/requests';
 import type { ProjectRec } from '../../domain/model';
 import {
+  applyProjectPatch,
   createProject,
   deleteProject,
   projectCreation,
   projectPatch,
-  updateProject,
 } from '../../domain/projects';
 import { mayCreate } from '../../domain/resource-rules';
 import { projectRead } from '../../domain/serializers';
 import type { ApiRequest } from '../api';
+import { readLabels } from '../label-input';
 import { byId, type RouteRow, refused, withBody } from '../route-table';
 import { simpleFiltersOf } from './filter-terms';
 import {
   createResource,
   destroyResource,
   type ListSpec,
-  labelsOf,
   listResources,
   retrieveResource,
   updateResource,
@@ -48,7 +48,10 @@ function handleCreateProject(r: ApiRequest<ProjectWriteRequest>): Response {
   return createResource(
     r,
     PROJECTS,
-    (body) => projectCreation(r.state, user, ctx, { ...body, labels: labelsOf(body.labels) }),
+    (body) => {
+      const labels = readLabels(body.labels);
+      return labels.ok ? projectCreation(r.state, user, ctx, { ...body, labels: labels.value }) : labels;
+    },
     createProject,
   );
 }
@@ -58,7 +61,15 @@ function handleRetrieveProject(r: ApiRequest): Response {
 }
 
 function handleUpdateProject(r: ApiRequest<PatchedProjectWriteRequest>): Response {
-  return updateResource(r, PROJECTS, (body) => projectPatch(r.state, r.user(), body), updateProject);
+  return updateResource(
+    r,
+    PROJECTS,
+    (body) => {
+      const labels = readLabels(body.labels);
+      return labels.ok ? projectPatch(r.state, r.user(), { ...body, labels: labels.value }) : labels;
+    },
+    applyProjectPatch,
+  );
 }
 
 function handleDestroyProject(r: ApiRequest): Response {

@@ -3,7 +3,7 @@ import { resourceVisible } from '../../domain/access';
 import type { Result } from '../../domain/errors';
 import type { CommentRec, IssueRec, JobRec, ProjectRec, TaskRec } from '../../domain/model';
 import type { MutationContext } from '../../domain/mutation';
-import { type LabelInput, mayAccess, mayList } from '../../domain/resource-rules';
+import { mayAccess, mayList } from '../../domain/resource-rules';
 import type { ApiRequest } from '../api';
 import { checkListQuery, pageAnswer } from '../pagination';
 import { cvatJson, noContent } from '../respond';
@@ -75,24 +75,6 @@ export function loadRecord<T extends AnyRec>(
   return rec.ok ? mayAccess(r.state, r.user(), kind, rec.value, write) : rec;
 }
 
-/**
- * The labels of a new project or task: its `labels` field is read loosely (any JSON), and the entries
- * with a string `name` are kept.
- */
-export function labelsOf(v: unknown): LabelInput[] | undefined {
-  if (!Array.isArray(v)) return undefined;
-  return v
-    .filter(
-      (l): l is Record<string, unknown> =>
-        l !== null && typeof l === 'object' && typeof (l as Record<string, unknown>).name === 'string',
-    )
-    .map((l) => ({
-      name: l.name as string,
-      color: typeof l.color === 'string' ? l.color : undefined,
-      type: typeof l.type === 'string' ? l.type : undefined,
-    }));
-}
-
 /** A user's username by id (null for none or an unknown id), for filters and search. */
 export const username = (r: ApiRequest, id: number | null): string | null =>
   id === null ? null : (r.state.users.get(id)?.username ?? null);
@@ -105,13 +87,14 @@ export function retrieveResource<T extends AnyRec>(r: ApiRequest, spec: RecordSp
 
 /**
  * PATCH on one record: loaded for writing, then the body read with the row's schema and turned into a
- * patch by the domain's decision, applied, and the record answered as it now is.
+ * patch by the domain's decision, applied (which may still refuse: a project's labels), and the record
+ * answered as it now is.
  */
 export function updateResource<T extends AnyRec, B, P>(
   r: ApiRequest<B>,
   spec: RecordSpec<T>,
   decide: (body: B) => Result<P>,
-  apply: (ctx: MutationContext, rec: T, patch: P) => void,
+  apply: (ctx: MutationContext, rec: T, patch: P) => unknown,
 ): Response {
   const rec = loadRecord(r, spec.kind, spec.map(r), spec.model, true);
   if (!rec.ok) return refused(r, rec);
@@ -119,7 +102,15 @@ export function updateResource<T extends AnyRec, B, P>(
   if (!body.ok) return refused(r, body);
   const patch = decide(body.value);
   if (!patch.ok) return refused(r, patch);
-  apply(r.mutation(), rec.value, patch.value);
+  const applied = apply(r.mutation(), rec.value, patch.value) as Result<unknown> | undefined;
+  if (
+    applied !== undefined &&
+    applied !== null &&
+    typeof applied === 'object' &&
+    'ok' in applied &&
+    !applied.ok
+  )
+    return refused(r, applied);
   return cvatJson(r.c, spec.serialize(r, rec.value));
 }
 

@@ -2,6 +2,7 @@ import type { RouteRow } from '../route-table';
 import { exportRoutes } from './exports';
 import { commentRoutes, issueRoutes } from './issues';
 import { jobRoutes } from './jobs';
+import { labelRoutes } from './labels';
 import { projectRoutes } from './projects';
 import { taskRoutes } from './tasks';
 
@@ -9,6 +10,7 @@ import { taskRoutes } from './tasks';
 export const resourceRoutes: readonly RouteRow[] = [
   ...projectRoutes,
   ...taskRoutes,
+  ...labelRoutes,
   ...jobRoutes,
   ...issueRoutes,
   ...commentRoutes,

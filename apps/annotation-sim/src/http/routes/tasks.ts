@@ -3,15 +3,15 @@ import type { PatchedTaskWriteRequest, TaskWriteRequest } from '@sims/annotation
 import type { TaskRec } from '../../domain/model';
 import { mayCreate } from '../../domain/resource-rules';
 import { taskRead } from '../../domain/serializers';
-import { createTask, deleteTask, taskCreation, taskPatch, updateTask } from '../../domain/tasks';
+import { applyTaskPatch, createTask, deleteTask, taskCreation, taskPatch } from '../../domain/tasks';
 import type { ApiRequest } from '../api';
+import { readLabels } from '../label-input';
 import { byId, type RouteRow, refused, withBody } from '../route-table';
 import { simpleFiltersOf } from './filter-terms';
 import {
   createResource,
   destroyResource,
   type ListSpec,
-  labelsOf,
   listResources,
   retrieveResource,
   updateResource,
@@ -50,7 +50,10 @@ function handleCreateTask(r: ApiRequest<TaskWriteRequest>): Response {
   return createResource(
     r,
     TASKS,
-    (body) => taskCreation(r.state, user, ctx, { ...body, labels: labelsOf(body.labels) }),
+    (body) => {
+      const labels = readLabels(body.labels);
+      return labels.ok ? taskCreation(r.state, user, ctx, { ...body, labels: labels.value }) : labels;
+    },
     createTask,
   );
 }
@@ -60,7 +63,15 @@ function handleRetrieveTask(r: ApiRequest): Response {
 }
 
 function handleUpdateTask(r: ApiRequest<PatchedTaskWriteRequest>): Response {
-  return updateResource(r, TASKS, (body) => taskPatch(r.state, body), updateTask);
+  return updateResource(
+    r,
+    TASKS,
+    (body) => {
+      const labels = readLabels(body.labels);
+      return labels.ok ? taskPatch(r.state, { ...body, labels: labels.value }) : labels;
+    },
+    applyTaskPatch,
+  );
 }
 
 function handleDestroyTask(r: ApiRequest): Response {
