@@ -54,6 +54,35 @@ describe('the image header reader', () => {
     expect(imageSize(jpegWithExif(41, 25, 20_000))).toEqual({ width: 41, height: 25 });
   });
 
+  it('reads the size of GIF, BMP (top-down too) and the three WebP forms from their headers', () => {
+    const le = (n: number, bytes: number) => Array.from({ length: bytes }, (_, i) => (n >> (8 * i)) & 0xff);
+    const gif = new Uint8Array([...Buffer.from('GIF89a'), ...le(300, 2), ...le(200, 2), 0, 0, 0]);
+    expect(imageSize(gif)).toEqual({ width: 300, height: 200 });
+    const bmp = (height: number) =>
+      new Uint8Array([...Buffer.from('BM'), ...new Array(16).fill(0), ...le(123, 4), ...le(height, 4), 1, 0]);
+    expect(imageSize(bmp(45))).toEqual({ width: 123, height: 45 });
+    expect(imageSize(bmp(-45 >>> 0))).toEqual({ width: 123, height: 45 });
+    const riff = (chunk: string, body: number[]) =>
+      new Uint8Array([
+        ...Buffer.from('RIFF'),
+        ...le(4 + 8 + body.length, 4),
+        ...Buffer.from('WEBP'),
+        ...Buffer.from(chunk),
+        ...le(body.length, 4),
+        ...body,
+      ]);
+    expect(imageSize(riff('VP8X', [0, 0, 0, 0, ...le(639, 3), ...le(479, 3)]))).toEqual({
+      width: 640,
+      height: 480,
+    });
+    const lossless = (99 & 0x3fff) | ((49 & 0x3fff) << 14);
+    expect(imageSize(riff('VP8L', [0x2f, ...le(lossless, 4), 0]))).toEqual({ width: 100, height: 50 });
+    expect(imageSize(riff('VP8 ', [0, 0, 0, 0x9d, 0x01, 0x2a, ...le(77, 2), ...le(33, 2)]))).toEqual({
+      width: 77,
+      height: 33,
+    });
+  });
+
   it('reads no size from bytes that are not an image or are cut before the size', () => {
     expect(imageSize(new TextEncoder().encode('not an image at all'))).toBeUndefined();
     expect(imageSize(pngFile(33, 17).subarray(0, 20))).toBeUndefined();
