@@ -103,6 +103,18 @@ describe('GET /api/jobs/{id}/data?type=frame and /api/tasks/{id}/data?type=frame
     expect(wrong.body).toEqual(['Wrong quality value']);
   });
 
+  it("checks a task's data parameters before it finds the task has no data (then Django's 500)", async () => {
+    await world();
+    const task = await h.post('/api/tasks?org=acme', { name: 'empty', project_id: 1 }, { as: 'alice' });
+    const path = `/api/tasks/${task.body.id}/data/`;
+    expect((await h.get(`${path}?number=0&org=acme`, { as: 'alice' })).body).toEqual([
+      'Data type not specified or has wrong value',
+    ]);
+    const noData = await h.get(`${path}?type=frame&number=0&org=acme`, { as: 'alice' });
+    expect(noData.status).toBe(500);
+    expect(noData.headers.get('x-sim-reason')).toContain('AttributeError');
+  });
+
   it('answers context images with the empty 404 CVAT gives a frame that has none', async () => {
     const { jobs } = await world();
     const res = await get(`/api/jobs/${jobs[0]}/data?type=context_image&number=0&org=acme`);

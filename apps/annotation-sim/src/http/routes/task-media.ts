@@ -114,6 +114,9 @@ function preview(r: ApiRequest, t: TaskRec, first: number): Response {
 function handleTaskData(r: ApiRequest): Response {
   const t = taskOf(r);
   if (!t.ok) return refused(r, t);
+  // The getter checks its parameters before it reads the task's data.
+  const query = dataQuery(r);
+  if (query instanceof Response) return query;
   if (t.value.data_id === null) {
     return djangoServerError(r.c, "AttributeError: 'NoneType' object has no attribute 'size'");
   }
