@@ -92,6 +92,13 @@ describe('the 501 of an operation the simulator does not simulate', () => {
     expect((await h.get('/api/schema/')).headers.get('x-sim-reason')).toBe('not-simulated: schema_retrieve');
   });
 
+  it("refuses CVAT's health check page too, a plain Django view outside the schema that probes poll", async () => {
+    const res = await h.get('/api/server/health/', { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(501);
+    expect(res.headers.get('x-sim-reason')).toBe('not-simulated: server_health_check');
+    expect(journal().at(-1)?.operation).toBe('server.health_check');
+  });
+
   it('negotiates the Accept header first, as every DRF view does', async () => {
     const res = await h.get('/api/tasks/1/annotations', {
       as: 'alice',

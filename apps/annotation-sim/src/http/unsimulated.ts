@@ -19,6 +19,20 @@ import type { RouteRow } from './route-table';
  */
 const ANYONE_MAY_CALL = new Set(['schema_retrieve']);
 
+/**
+ * A CVAT path its schema leaves out that clients call: django-health-check's page (`cvat/urls.py`,
+ * `api/server/health/`), which readiness probes poll. A plain Django view (no DRF negotiation, no
+ * credentials): refused with the same 501 under this name; the simulator's own readiness is
+ * `GET /_sim/health`.
+ */
+const HEALTH_CHECK: CvatOperation = {
+  operationId: 'server_health_check',
+  method: 'get',
+  path: '/api/server/health/',
+  summary: "django-health-check's page (not in CVAT's schema)",
+  anonymous: true,
+};
+
 interface Candidate {
   re: RegExp;
   op: CvatOperation;
@@ -30,7 +44,7 @@ interface Candidate {
 function buildMatcher(rows: readonly RouteRow[]): Map<string, Candidate[]> {
   const routed = rowOperations(routeEntries(rows));
   const byMethod = new Map<string, Candidate[]>();
-  for (const op of CVAT_OPERATIONS) {
+  for (const op of [...CVAT_OPERATIONS, HEALTH_CHECK]) {
     if (routed.has(op.operationId)) continue;
     const trailing = op.path.endsWith('/');
     const body = (trailing ? op.path.slice(0, -1) : op.path)
@@ -48,11 +62,11 @@ function buildMatcher(rows: readonly RouteRow[]): Map<string, Candidate[]> {
 }
 
 /** The 501 of an operation the simulator does not simulate: DRF's `{"detail": …}` naming it. */
-function refuse(r: ApiRequest, op: CvatOperation): Response {
+function refuse(c: Context, op: CvatOperation): Response {
   const detail =
     `${op.operationId} (${op.method.toUpperCase()} ${op.path}) is not simulated by annotation-sim, so the ` +
     `request is refused rather than answered wrongly. See annotation-sim's FIDELITY.md.`;
-  return cvatJson(r.c, { detail }, 501, { 'X-Sim-Reason': `not-simulated: ${op.operationId}` });
+  return cvatJson(c, { detail }, 501, { 'X-Sim-Reason': `not-simulated: ${op.operationId}` });
 }
 
 /**
@@ -76,9 +90,12 @@ export function unsimulatedFallback(
     if (!chain) {
       chain = {
         named: kernel.operation(journalOperation(op.operationId)),
-        handle: api(deps, (r) => refuse(r, op), {
-          anonymous: op.anonymous || ANYONE_MAY_CALL.has(op.operationId),
-        }),
+        handle:
+          op === HEALTH_CHECK
+            ? (c) => refuse(c, op)
+            : api(deps, (r: ApiRequest) => refuse(r.c, op), {
+                anonymous: op.anonymous || ANYONE_MAY_CALL.has(op.operationId),
+              }),
       };
       chains.set(op, chain);
     }
@@ -92,7 +109,9 @@ export function unsimulatedFallback(
     const op = matcher.get(method)?.find((m) => m.re.test(path))?.op;
     if (!op) {
       // A path of CVAT's with another method: DRF's 405, as the kernel answers a row's path.
-      const known = [...matcher.values()].some((list) => list.some((m) => m.re.test(path)));
+      const known = [...matcher.values()].some((list) =>
+        list.some((m) => m.op !== HEALTH_CHECK && m.re.test(path)),
+      );
       return known
         ? Promise.resolve(renderApiError(c, { code: 'METHOD_NOT_ALLOWED', method: c.req.method }))
         : undefined;
