@@ -5,6 +5,7 @@
  * shapes from `tests/python/shared/assets/labels.json`.
  */
 import { createHash } from 'node:crypto';
+import { Label } from '@sims/annotation-schema';
 import { afterEach, describe, expect, it } from 'vitest';
 import { blake2s, labelColor, normalizeLabelName } from '../src/domain/label-colors';
 import { attributeSpec, jobLabels, labelsById } from '../src/domain/label-read';
@@ -118,6 +119,9 @@ describe('labels of a new project', () => {
   it('retrieves a point as a label of its own, with its parent', async () => {
     await projectWithLabels();
     const res = await h.get('/api/labels/4', { as: 'alice' });
+    expect(Label.parse(res.body)).toBeTruthy();
+    for (const l of (await h.get('/api/labels', { as: 'alice' })).body.results)
+      expect(Label.parse(l)).toBeTruthy();
     expect(res.body).toEqual({
       id: 4,
       name: '1',

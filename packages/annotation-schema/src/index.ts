@@ -66,6 +66,7 @@ export {
   JobRead,
   JobStatus,
   JobType,
+  Label,
   PaginatedCommentReadList,
   PaginatedIssueReadList,
   PaginatedJobReadList,

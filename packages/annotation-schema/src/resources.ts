@@ -172,3 +172,46 @@ export const PaginatedTaskReadList = paginated(TaskRead);
 export const PaginatedJobReadList = paginated(JobRead);
 export const PaginatedIssueReadList = paginated(IssueRead);
 export const PaginatedCommentReadList = paginated(CommentRead);
+
+/** `Attribute`: a label's attribute spec (`values` as CVAT splits its stored text on new lines). */
+const Attribute = z.object({
+  id: z.number().int(),
+  name: z.string().max(64),
+  mutable: z.boolean(),
+  input_type: z.enum(['checkbox', 'radio', 'number', 'text', 'select']),
+  default_value: z.string().max(128),
+  values: z.array(z.string()),
+});
+
+/** `Sublabel`: a skeleton's point inside its label. */
+const Sublabel = z
+  .object({
+    id: z.number().int(),
+    name: z.string().max(64),
+    color: z.string(),
+    attributes: z.array(Attribute),
+    type: z.string(),
+    has_parent: z.boolean(),
+  })
+  .strict();
+
+/**
+ * `Label` (`GET /api/labels/{id}`): `svg` for skeletons only, `project_id` or `task_id` whichever the
+ * label has. `type` is free text as CVAT stores what its serializer takes.
+ */
+export const Label = z
+  .object({
+    id: z.number().int(),
+    name: z.string().max(64),
+    color: z.string(),
+    attributes: z.array(Attribute),
+    type: z.string(),
+    svg: z.string().optional(),
+    sublabels: z.array(Sublabel),
+    project_id: z.number().int().optional(),
+    task_id: z.number().int().optional(),
+    parent_id: z.number().int().nullable(),
+    has_parent: z.boolean(),
+  })
+  .strict();
+export type Label = z.infer<typeof Label>;

@@ -1,0 +1,141 @@
+/**
+ * Labels beyond the API: seeded, kept in snapshots (their own table, checked on import), and logged as
+ * CVAT's `create|update|delete:label` server events.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventsOf } from '../src/domain/events/state';
+import { createHarness, type Harness, TEAM } from './support/harness';
+
+let h: Harness;
+afterEach(() => h?.close());
+
+const SEEDED = {
+  ...TEAM,
+  projects: [
+    {
+      name: 'P',
+      owner: 'alice',
+      labels: [
+        {
+          name: 'car',
+          attributes: [{ name: 'parked', input_type: 'checkbox' as const, mutable: true, values: ['false'] }],
+        },
+        {
+          name: 'body',
+          type: 'skeleton',
+          sublabels: [{ name: 'head' }],
+          svg: '<circle data-label-name="head"/>',
+        },
+      ],
+    },
+  ],
+  tasks: [{ name: 'T', owner: 'alice', labels: [{ name: 'dog', color: '#ff0000' }] }],
+};
+
+describe('labels in seeds', () => {
+  it('seeds labels with attributes, a skeleton with its points, and a task of its own', async () => {
+    h = createHarness();
+    h.seed(SEEDED);
+    const project = (await h.get('/api/labels?project_id=1', { as: 'alice' })).body.results;
+    expect(project.map((l: { name: string; color: string }) => [l.name, l.color])).toEqual([
+      ['car', '#2080c0'],
+      ['body', expect.stringMatching(/^#[0-9a-f]{6}$/)],
+    ]);
+    expect(project[0].attributes).toEqual([
+      { id: 1, name: 'parked', mutable: true, input_type: 'checkbox', default_value: '', values: ['false'] },
+    ]);
+    expect(project[1].svg).toBe('<circle data-label-id="3"/>');
+    expect(project[1].sublabels).toMatchObject([{ id: 3, name: 'head', type: 'any', has_parent: true }]);
+    const task = (await h.get('/api/labels?task_id=1', { as: 'alice' })).body.results;
+    expect(task).toMatchObject([{ id: 4, name: 'dog', color: '#ff0000', task_id: 1 }]);
+  });
+
+  it("refuses a task in a project with labels of its own, and a name twice, at the seed's path", async () => {
+    h = createHarness();
+    const inProject = await h.post('/_sim/seed', {
+      users: [{ username: 'u' }],
+      projects: [{ name: 'P', owner: 'u' }],
+      tasks: [{ name: 'T', owner: 'u', project: 'P', labels: [{ name: 'x' }] }],
+    });
+    expect(inProject.status).toBe(400);
+    expect(inProject.text).toContain('seed.tasks.0.labels');
+    const twice = await h.post('/_ns/other/_sim/seed', {
+      users: [{ username: 'u' }],
+      projects: [{ name: 'P', owner: 'u', labels: [{ name: 'x' }, { name: 'x' }] }],
+    });
+    expect(twice.status).toBe(400);
+    expect(twice.text).toContain('All label names must be unique');
+  });
+});
+
+describe('labels in snapshots', () => {
+  it('exports them as a table of their own and imports them back', async () => {
+    h = createHarness();
+    h.seed(SEEDED);
+    const before = (await h.get('/_sim/state')).body;
+    expect(before.state.labels.map(([id]: [number]) => id)).toEqual([1, 2, 3, 4]);
+    expect(before.state.labels[2][1]).toEqual({
+      id: 3,
+      name: 'head',
+      color: expect.any(String),
+      type: 'any',
+      project_id: 1,
+      task_id: null,
+      parent_id: 2,
+      svg: null,
+      attributes: [],
+    });
+    expect(before.state.seq).toMatchObject({ labels: 4, attributes: 1 });
+    expect((await h.put('/_ns/copy/_sim/state', before)).status).toBe(200);
+    expect((await h.get('/_ns/copy/api/labels/3', { as: 'alice' })).body).toMatchObject({ parent_id: 2 });
+  });
+
+  it('refuses a label of both a project and a task, a point under another owner, and a counter behind', async () => {
+    h = createHarness();
+    h.seed(SEEDED);
+    const before = (await h.get('/_sim/state')).body;
+    const damaged = (edit: (s: typeof before.state) => void) => {
+      const copy = structuredClone(before);
+      edit(copy.state);
+      return h.put('/_sim/state', copy);
+    };
+    const both = await damaged((s) => {
+      s.labels[0][1].task_id = 1;
+    });
+    expect(both.status).toBe(400);
+    expect(both.body.error.path).toBe('state.labels[0][1].project_id');
+    const elsewhere = await damaged((s) => {
+      s.labels[3][1].parent_id = 1;
+    });
+    expect(elsewhere.body.error.path).toBe('state.labels[3][1].parent_id');
+    const behind = await damaged((s) => {
+      s.seq.attributes = 0;
+    });
+    expect(behind.body.error.path).toBe('state.seq.attributes');
+    expect((await h.get('/_sim/state')).body).toEqual(before);
+  });
+});
+
+describe('label server events', () => {
+  it('logs create:label, an update:label per changed field and delete:label, points first', async () => {
+    h = createHarness();
+    h.seed(TEAM);
+    await h.post(
+      '/api/projects',
+      { name: 'P', labels: [{ name: 'car' }, { name: 's', type: 'skeleton', sublabels: [{ name: 'p1' }] }] },
+      { as: 'alice' },
+    );
+    await h.patch('/api/labels/1', { name: 'auto', color: '#123456' }, { as: 'alice' });
+    await h.del('/api/labels/2', { as: 'alice' });
+    const rows = [...eventsOf(h.state()).store.rows()].filter((r) => r.scope.endsWith(':label'));
+    expect(rows.map((r) => [r.scope, r.obj_id, r.obj_name, r.obj_val, r.project_id])).toEqual([
+      ['create:label', 1, 'car', null, 1],
+      ['create:label', 2, 's', null, 1],
+      ['create:label', 3, 'p1', null, 1],
+      ['update:label', null, 'name', 'auto', 1],
+      ['update:label', null, 'color', '#123456', 1],
+      ['delete:label', 3, 'p1', null, 1],
+      ['delete:label', 2, 's', null, 1],
+    ]);
+  });
+});
