@@ -2,6 +2,8 @@
  * Labels beyond the API: seeded, kept in snapshots (their own table, checked on import), and logged as
  * CVAT's `create|update|delete:label` server events.
  */
+import type { ChildProcess } from 'node:child_process';
+import { killAll, startCli } from '@sims/test-support/cli-process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventsOf } from '../src/domain/events/state';
 import { createHarness, type Harness, TEAM } from './support/harness';
@@ -138,4 +140,73 @@ describe('label server events', () => {
       ['delete:label', 2, 's', null, 1],
     ]);
   });
+});
+
+describe("CVAT's label tests against the CLI (test_tasks.py TestPatchTaskLabel, test_labels.py TestLabelUpdates)", () => {
+  const started = new Set<ChildProcess>();
+  afterEach(() => killAll(started));
+
+  it('adds, renames, refuses and deletes task labels, and a project label change touches its tasks and jobs', async () => {
+    const cli = await startCli('annotation-sim', ['--port', '0'], started);
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${cli.url}${path}`, {
+        method,
+        headers: {
+          authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}`,
+          'content-type': 'application/json',
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, text, json: text ? JSON.parse(text) : undefined };
+    };
+    const count = async (q: string) => (await call('GET', `/api/labels?${q}`)).json.count;
+    await call('POST', '/api/tasks', { name: 'T', labels: [{ name: 'car' }, { name: 'person' }] });
+    await call('POST', '/api/tasks', { name: 'U', labels: [{ name: 'foreign' }] });
+    // test_admin_can_add_skeleton
+    const skeleton = {
+      name: 'new skeleton',
+      type: 'skeleton',
+      sublabels: [{ name: '1', type: 'points' }],
+      svg: '<circle r="1.5" data-type="element node" data-element-id="1" data-node-id="1" data-label-name="597501"></circle>',
+    };
+    expect((await call('PATCH', '/api/tasks/1', { labels: [skeleton] })).status).toBe(200);
+    expect(await count('task_id=1')).toBe(3);
+    // test_can_rename_label, test_cannot_rename_label_to_duplicate_name, test_cannot_add_foreign_label
+    const labels = (await call('GET', '/api/labels?task_id=1')).json.results;
+    const renamed = { ...labels[0], name: 'new name' };
+    expect((await call('PATCH', '/api/tasks/1', { labels: [renamed] })).status).toBe(200);
+    expect((await call('GET', '/api/labels?task_id=1')).json.results).toEqual([renamed, ...labels.slice(1)]);
+    const dup = await call('PATCH', '/api/tasks/1', { labels: [{ id: labels[0].id, name: labels[1].name }] });
+    expect(dup.status).toBe(400);
+    expect(dup.text).toContain('All label names must be unique');
+    const foreign = await call('PATCH', '/api/tasks/1', { labels: [{ id: 3, name: 'x' }] });
+    expect(foreign.status).toBe(404);
+    expect(foreign.text).toContain('Not found label with id #3 to change');
+    // test_can_delete_skeleton_label
+    const skel = labels.find((l: { type: string }) => l.type === 'skeleton');
+    expect((await call('PATCH', '/api/tasks/1', { labels: [{ id: skel.id, deleted: true }] })).status).toBe(
+      200,
+    );
+    expect(await count('task_id=1')).toBe(2);
+    // TestLabelUpdates: a project's label added, changed or removed touches its tasks and jobs.
+    const project = (await call('POST', '/api/projects', { name: 'P', labels: [{ name: 'dog' }] })).json;
+    await call('POST', '/api/tasks', { name: 'V', project_id: project.id });
+    await call('POST', '/api/tasks/3/data', { image_quality: 70, server_files: ['a.jpg', 'b.jpg'] });
+    const dog = (await call('GET', `/api/labels?project_id=${project.id}`)).json.results[0].id;
+    for (const change of [
+      () => call('PATCH', `/api/projects/${project.id}`, { labels: [{ name: 'dog2' }] }),
+      () => call('PATCH', `/api/labels/${dog}`, { name: 'dog-updated' }),
+      () => call('DELETE', `/api/labels/${dog}`),
+    ]) {
+      const before = (await call('GET', `/api/projects/${project.id}`)).json.updated_date;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect((await change()).status).toBeLessThan(300);
+      const after = (await call('GET', `/api/projects/${project.id}`)).json.updated_date;
+      expect(Date.parse(after)).toBeGreaterThan(Date.parse(before));
+      const tasks = (await call('GET', `/api/tasks?project_id=${project.id}`)).json.results;
+      const jobs = (await call('GET', '/api/jobs?task_id=3')).json.results;
+      for (const entity of [...tasks, ...jobs]) expect(entity.updated_date).toBe(after);
+    }
+  }, 30_000);
 });
