@@ -5,6 +5,7 @@ import { imageSize } from '../src/domain/image-header';
 import { createHarness, type Harness, TEAM } from './support/harness';
 import {
   decodedJpegSize,
+  decodedPngSize,
   jpegFile,
   jpegWithExif,
   multipartFiles,
@@ -382,8 +383,8 @@ describe("CVAT's SDK reading a task's media (Task.get_meta, get_frame, get_previ
     const frame = await fetch(`${cli.url}/api/tasks/${id}/data/?type=frame&number=1&quality=original`, {
       headers: auth,
     });
-    expect(frame.headers.get('content-type')).toBe('image/jpeg');
-    expect(decodedJpegSize(new Uint8Array(await frame.arrayBuffer()))).toEqual({ width: 320, height: 240 });
+    expect(frame.headers.get('content-type')).toBe('image/png');
+    expect(decodedPngSize(new Uint8Array(await frame.arrayBuffer()))).toEqual({ width: 320, height: 240 });
     const preview = await fetch(`${cli.url}/api/tasks/${id}/preview`, { headers: auth });
     expect(decodedJpegSize(new Uint8Array(await preview.arrayBuffer()))).toEqual({ width: 64, height: 80 });
   }, 30_000);

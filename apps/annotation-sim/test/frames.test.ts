@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, TEAM } from './support/harness';
-import { decodedJpegSize, jpegFile, multipartFiles, pngFile, sendBytes } from './support/images';
+import {
+  decodedJpegSize,
+  decodedPngSize,
+  jpegFile,
+  multipartFiles,
+  pngFile,
+  sendBytes,
+} from './support/images';
 
 let h: Harness;
 afterEach(() => h?.close());
@@ -39,30 +46,33 @@ async function world() {
 
 const get = (path: string, user = 'alice') => sendBytes(h, 'GET', path, user, {});
 
-async function image(path: string) {
+async function image(path: string, type = 'image/jpeg') {
   const res = await get(path);
   expect(res.status, await res.clone().text()).toBe(200);
-  expect(res.headers.get('content-type')).toBe('image/jpeg');
-  return decodedJpegSize(new Uint8Array(await res.arrayBuffer()));
+  expect(res.headers.get('content-type')).toBe(type);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  return type === 'image/png' ? decodedPngSize(bytes) : decodedJpegSize(bytes);
 }
 
 describe('GET /api/jobs/{id}/data?type=frame and /api/tasks/{id}/data?type=frame', () => {
-  it("answers each frame as a JPEG of the uploaded image's size, in both qualities", async () => {
+  it("answers each frame as an image of the uploaded image's size, in both qualities", async () => {
     const { id, jobs } = await world();
     for (const quality of ['original', 'compressed']) {
+      // The original of a PNG file is a PNG (CVAT answers the file itself); compressed frames are JPEG.
+      const png = quality === 'original' ? 'image/png' : 'image/jpeg';
       expect(await image(`/api/tasks/${id}/data/?type=frame&number=0&quality=${quality}&org=acme`)).toEqual({
         width: 64,
         height: 48,
       });
       expect(
-        await image(`/api/jobs/${jobs[0]}/data?type=frame&number=1&quality=${quality}&org=acme`),
+        await image(`/api/jobs/${jobs[0]}/data?type=frame&number=1&quality=${quality}&org=acme`, png),
       ).toEqual({
         width: 30,
         height: 20,
       });
       // Job frame numbers are the task's: the second job's first frame is 2.
       expect(
-        await image(`/api/jobs/${jobs[1]}/data?type=frame&number=2&quality=${quality}&org=acme`),
+        await image(`/api/jobs/${jobs[1]}/data?type=frame&number=2&quality=${quality}&org=acme`, png),
       ).toEqual({
         width: 12,
         height: 34,

@@ -1,8 +1,10 @@
 /**
  * The images the frame and preview endpoints answer. The simulator keeps no media (only each file's
- * name and the size its header declared), so a frame is a valid baseline JPEG of the frame's size, flat
- * grey, and a preview the same of the size CVAT scales the first frame to.
+ * name and the size its header declared), so a frame is a valid image of the frame's size, flat grey (a
+ * PNG for the original of a `.png` file, else a baseline JPEG), and a preview a JPEG of the size CVAT
+ * scales the first frame to.
  */
+import { crc32, deflateSync } from 'node:zlib';
 import type { FrameRec } from './model';
 
 /** CVAT's `PREVIEW_SIZE`: a preview fits in 256×256, keeping the frame's aspect ratio. */
@@ -43,6 +45,39 @@ export function greyJpeg(width: number, height: number): Uint8Array {
   out[out.length - 2] = 0xff;
   out[out.length - 1] = 0xd9; // EOI
   return out;
+}
+
+function pngChunk(type: string, data: Uint8Array): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(data, crc32(head.subarray(4))) >>> 0, 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/**
+ * A greyscale PNG of `width`×`height`, every pixel mid-grey (each row a filter byte and its pixels,
+ * deflated): the original of a frame uploaded as a PNG is a PNG, as CVAT answers the file itself.
+ */
+export function greyPng(width: number, height: number): Uint8Array {
+  const w = Math.max(1, width);
+  const h = Math.max(1, height);
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr[8] = 8; // bit depth; colour type 0 (grey), no interlace
+  const rows = Buffer.alloc((w + 1) * h, 0x80);
+  for (let y = 0; y < h; y++) rows[y * (w + 1)] = 0; // filter: none
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return new Uint8Array(
+    Buffer.concat([
+      signature,
+      pngChunk('IHDR', ihdr),
+      pngChunk('IDAT', deflateSync(rows)),
+      pngChunk('IEND', Buffer.alloc(0)),
+    ]),
+  );
 }
 
 /**

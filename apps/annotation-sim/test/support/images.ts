@@ -1,4 +1,4 @@
-import { crc32, deflateSync } from 'node:zlib';
+import { crc32, deflateSync, inflateSync } from 'node:zlib';
 import * as jpeg from 'jpeg-js';
 import type { Harness } from './harness';
 
@@ -103,4 +103,30 @@ export function sendBytes(
 export function decodedJpegSize(bytes: Uint8Array): { width: number; height: number } {
   const image = jpeg.decode(bytes, { useTArray: true });
   return { width: image.width, height: image.height };
+}
+
+/**
+ * The width and height of an 8-bit greyscale PNG, decoded: every chunk's CRC checked, the image data
+ * inflated to one filter byte and `width` pixels a row.
+ */
+export function decodedPngSize(bytes: Uint8Array): { width: number; height: number } {
+  const b = Buffer.from(bytes);
+  if (b.subarray(0, 8).toString('latin1') !== '\x89PNG\r\n\x1a\n') throw new Error('not a PNG');
+  let width = 0;
+  let height = 0;
+  const idat: Buffer[] = [];
+  for (let at = 8; at < b.length; ) {
+    const length = b.readUInt32BE(at);
+    const type = b.subarray(at + 4, at + 8).toString('latin1');
+    const data = b.subarray(at + 8, at + 8 + length);
+    if (crc32(b.subarray(at + 4, at + 8 + length)) >>> 0 !== b.readUInt32BE(at + 8 + length)) {
+      throw new Error(`bad CRC in ${type}`);
+    }
+    if (type === 'IHDR') [width, height] = [data.readUInt32BE(0), data.readUInt32BE(4)];
+    if (type === 'IDAT') idat.push(data);
+    at += 12 + length;
+  }
+  const rows = inflateSync(Buffer.concat(idat));
+  if (rows.length !== (width + 1) * height) throw new Error('image data of the wrong size');
+  return { width, height };
 }

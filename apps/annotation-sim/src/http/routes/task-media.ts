@@ -4,7 +4,7 @@
  * CVAT 2.73's TaskViewSet, JobViewSet and ProjectViewSet answer them.
  */
 import { frameOf, jobDataMeta, taskDataMeta } from '../../domain/data-meta';
-import { greyJpeg, previewSize } from '../../domain/frames-image';
+import { greyJpeg, greyPng, previewSize } from '../../domain/frames-image';
 import type { JobRec, TaskRec } from '../../domain/model';
 import { tasksOfProject } from '../../domain/relations';
 import type { ApiRequest } from '../api';
@@ -12,11 +12,11 @@ import { cvatJson, djangoHtml, djangoServerError, emptyBody } from '../respond';
 import { byId, type RouteRow, refused } from '../route-table';
 import { loadRecord } from './resource-support';
 
-/** A JPEG answer (`HttpResponse(data, content_type=mime)`). */
-const jpeg = (r: ApiRequest, bytes: Uint8Array) =>
+/** An image answer (`HttpResponse(data, content_type=mime)`). */
+const image = (r: ApiRequest, bytes: Uint8Array, mime: string) =>
   new Response(bytes, {
     status: 200,
-    headers: { 'Content-Type': 'image/jpeg', 'X-Request-Id': r.sim.requestId },
+    headers: { 'Content-Type': mime, 'X-Request-Id': r.sim.requestId },
   });
 
 /**
@@ -62,7 +62,7 @@ const CHUNK_FORMS: Record<string, string> = {
 };
 
 /** `type`, `number`, `quality` as `_DataGetter.__init__` checks them (a ValidationError: DRF's list). */
-function dataQuery(r: ApiRequest): { type: string; number: string | undefined } | Response {
+function dataQuery(r: ApiRequest): { type: string; number: string | undefined; quality: string } | Response {
   const type = r.c.req.query('type');
   const number = r.c.req.query('number');
   const quality = r.c.req.query('quality') ?? 'compressed';
@@ -73,7 +73,7 @@ function dataQuery(r: ApiRequest): { type: string; number: string | undefined } 
     if (number === undefined && type !== 'preview') return cvatJson(r.c, ['Number is not specified'], 400);
     if (!['compressed', 'original'].includes(quality)) return cvatJson(r.c, ['Wrong quality value'], 400);
   }
-  return { type, number };
+  return { type, number, quality };
 }
 
 /** Python's `int()` of a query value: optional sign, digits, surrounding blanks; else a ValueError. */
@@ -102,13 +102,17 @@ function answerData(r: ApiRequest, t: TaskRec, first: number, last: number, oper
   }
   if (query.type === 'context_image') return emptyBody(r.c, 404);
   const frame = frameOf(t, n);
-  return jpeg(r, greyJpeg(frame.width, frame.height));
+  // The original is the file itself (its type guessed from its name); compressed frames are JPEG.
+  if (query.quality === 'original' && /\.png$/i.test(frame.name)) {
+    return image(r, greyPng(frame.width, frame.height), 'image/png');
+  }
+  return image(r, greyJpeg(frame.width, frame.height), 'image/jpeg');
 }
 
 /** The preview of data starting at frame `first`: its frame, scaled as CVAT's preview is. */
 function preview(r: ApiRequest, t: TaskRec, first: number): Response {
   const size = previewSize(frameOf(t, first));
-  return jpeg(r, greyJpeg(size.width, size.height));
+  return image(r, greyJpeg(size.width, size.height), 'image/jpeg');
 }
 
 function handleTaskData(r: ApiRequest): Response {
