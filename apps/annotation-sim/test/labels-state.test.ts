@@ -6,6 +6,8 @@ import type { ChildProcess } from 'node:child_process';
 import { killAll, startCli } from '@sims/test-support/cli-process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventsOf } from '../src/domain/events/state';
+import { attributeSpec, jobLabels, labelsById } from '../src/domain/label-read';
+import type { JobRec, LabelRec, TaskRec } from '../src/domain/model';
 import { createHarness, type Harness, TEAM } from './support/harness';
 
 let h: Harness;
@@ -67,6 +69,22 @@ describe('labels in seeds', () => {
     });
     expect(twice.status).toBe(400);
     expect(twice.text).toContain('All label names must be unique');
+  });
+});
+
+describe('what annotations read of labels', () => {
+  it("answers a job's labels, a task's labels by id with the points, and an attribute spec by id", async () => {
+    h = createHarness();
+    h.seed({ ...SEEDED, tasks: [...SEEDED.tasks, { name: 'V', owner: 'alice', project: 'P', size: 2 }] });
+    const s = h.state();
+    const task = s.tasks.get(2) as TaskRec;
+    const job = [...s.jobs.values()].find((j) => j.task_id === 2) as JobRec;
+    expect(jobLabels(s, job).map((l) => l.name)).toEqual(['car', 'body']);
+    const byId = labelsById(s, task);
+    expect([...byId.keys()]).toEqual([1, 2, 3]);
+    expect(attributeSpec(byId.get(1) as LabelRec, 1)?.name).toBe('parked');
+    expect(attributeSpec(byId.get(2) as LabelRec, 1)).toBeUndefined();
+    expect([...labelsById(s, s.tasks.get(1) as TaskRec).keys()]).toEqual([4]);
   });
 });
 

@@ -4,12 +4,8 @@
  * `tests/python/rest_api/test_labels.py` and the label tests of `test_tasks.py`/`test_projects.py`,
  * shapes from `tests/python/shared/assets/labels.json`.
  */
-import { createHash } from 'node:crypto';
 import { Label } from '@sims/annotation-schema';
 import { afterEach, describe, expect, it } from 'vitest';
-import { blake2s, labelColor, normalizeLabelName } from '../src/domain/label-colors';
-import { attributeSpec, jobLabels, labelsById } from '../src/domain/label-read';
-import type { JobRec, LabelRec, TaskRec } from '../src/domain/model';
 import { createHarness, type Harness, TEAM } from './support/harness';
 
 let h: Harness;
@@ -266,6 +262,44 @@ describe('labels changed through a task PATCH', () => {
   });
 });
 
+describe('labels changed through a project PATCH (test_projects.py TestPatchProjectLabel)', () => {
+  it('adds, renames and deletes project labels; its task lists them as they are', async () => {
+    await projectWithLabels();
+    await h.post('/api/tasks', { name: 'T', project_id: 1 }, { as: 'alice' });
+    const count = async () => (await h.get('/api/labels?task_id=1', { as: 'alice' })).body.count;
+    expect(
+      (await h.patch('/api/projects/1', { labels: [{ name: 'new name' }] }, { as: 'alice' })).status,
+    ).toBe(200);
+    expect(await count()).toBe(4);
+    expect(
+      (await h.patch('/api/projects/1', { labels: [{ id: 2, name: 'car' }] }, { as: 'alice' })).body,
+    ).toEqual(['All label names must be unique']);
+    expect(
+      (await h.patch('/api/projects/1', { labels: [{ id: 1, deleted: true }] }, { as: 'alice' })).status,
+    ).toBe(200);
+    expect(await count()).toBe(3);
+    const twice = await h.patch(
+      '/api/projects/1',
+      { labels: [{ name: 'x' }, { name: 'x' }] },
+      { as: 'alice' },
+    );
+    expect(twice.body).toEqual({ labels: ['All label names must be unique for the project'] });
+  });
+
+  it("moves a task into a project only when the project has each of its labels, then drops the task's own", async () => {
+    await projectWithLabels();
+    await h.post('/api/tasks', { name: 'T', labels: [{ name: 'zebra' }] }, { as: 'alice' });
+    const refused = await h.patch('/api/tasks/1', { project_id: 1 }, { as: 'alice' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual(['Target project does not have label with name "zebra"']);
+    await h.patch('/api/tasks/1', { labels: [{ id: 6, name: 'car' }] }, { as: 'alice' });
+    expect((await h.patch('/api/tasks/1', { project_id: 1 }, { as: 'alice' })).status).toBe(200);
+    expect((await h.get('/api/labels/6', { as: 'alice' })).status).toBe(404);
+    const listed = (await h.get('/api/labels?task_id=1', { as: 'alice' })).body.results;
+    expect(listed.map((l: { id: number }) => l.id)).toEqual([1, 2, 3]);
+  });
+});
+
 describe('/api/labels', () => {
   it('answers 400 when job_id, task_id and project_id are mixed', async () => {
     await projectWithLabels();
@@ -352,39 +386,5 @@ describe('/api/labels', () => {
     expect(byName.body.results.map((l: { id: number }) => l.id)).toEqual([2]);
     const byType = await h.get('/api/labels?type=skeleton', { as: 'alice' });
     expect(byType.body.results.map((l: { id: number }) => l.id)).toEqual([3]);
-  });
-});
-
-describe('what annotations read of labels', () => {
-  it("answers a job's labels, a task's labels by id with the points, and an attribute spec by id", async () => {
-    await projectWithLabels();
-    await h.post('/api/tasks', { name: 'T', project_id: 1 }, { as: 'alice' });
-    await h.post('/api/tasks/1/data', { image_quality: 70, server_files: ['a.jpg'] }, { as: 'alice' });
-    const s = h.state();
-    const job = [...s.jobs.values()][0] as JobRec;
-    expect(jobLabels(s, job).map((l) => l.name)).toEqual(['car', 'person', 's1']);
-    const byId = labelsById(s, s.tasks.get(1) as TaskRec);
-    expect([...byId.keys()]).toEqual([1, 2, 3, 4, 5]);
-    expect(attributeSpec(byId.get(1) as LabelRec, 1)?.name).toBe('model');
-    expect(attributeSpec(byId.get(2) as LabelRec, 1)).toBeUndefined();
-  });
-});
-
-describe('label colours', () => {
-  it("hashes a name outside CVAT's table with BLAKE2s of 3 bytes, as Python's hashlib does", () => {
-    // hashlib.blake2s(b'new_name', digest_size=3).hexdigest() == 'e316d7'
-    expect(Buffer.from(blake2s(new TextEncoder().encode('new_name'), 3)).toString('hex')).toBe('e316d7');
-    expect(Buffer.from(blake2s(new TextEncoder().encode('y'.repeat(65)), 32)).toString('hex')).toBe(
-      createHash('blake2s256').update('y'.repeat(65)).digest('hex'),
-    );
-    expect(normalizeLabelName('  Ünïcode  café-Bar ')).toBe('unicode_cafe_bar');
-  });
-
-  it("gives CVAT's colours: predefined, hashed, and a tint when a sibling has it", () => {
-    expect(labelColor('Traffic Light', [])).toBe('#d0a000');
-    expect(labelColor('skele1', [])).toBe('#4602af');
-    // labels.json: the second skeleton's points "1" and "2" among the first one's.
-    expect(labelColor('1', ['#d12345'])).toBe('#d53957');
-    expect(labelColor('2', ['#d12345', '#350dea'])).toBe('#4925ec');
   });
 });
