@@ -25,7 +25,7 @@ const oneCode = (tableClass: number) => [tableClass << 4, 1, ...new Array<number
  *
  * @example greyJpeg(640, 480).length // 1,347 bytes, which any decoder reads as 640×480
  */
-export function greyJpeg(width: number, height: number): Uint8Array {
+export function greyJpeg(width: number, height: number): Uint8Array<ArrayBuffer> {
   const w = Math.max(1, Math.min(width, 0xffff));
   const h = Math.max(1, Math.min(height, 0xffff));
   const bits = Math.ceil(w / 8) * Math.ceil(h / 8) * 2;
@@ -60,7 +60,7 @@ function pngChunk(type: string, data: Uint8Array): Buffer {
  * A greyscale PNG of `width`×`height`, every pixel mid-grey (each row a filter byte and its pixels,
  * deflated): the original of a frame uploaded as a PNG is a PNG, as CVAT answers the file itself.
  */
-export function greyPng(width: number, height: number): Uint8Array {
+export function greyPng(width: number, height: number): Uint8Array<ArrayBuffer> {
   const w = Math.max(1, width);
   const h = Math.max(1, height);
   const ihdr = Buffer.alloc(13);

@@ -13,7 +13,7 @@ import { byId, type RouteRow, refused } from '../route-table';
 import { loadRecord } from './resource-support';
 
 /** An image answer (`HttpResponse(data, content_type=mime)`). */
-const image = (r: ApiRequest, bytes: Uint8Array, mime: string) =>
+const image = (r: ApiRequest, bytes: Uint8Array<ArrayBuffer>, mime: string) =>
   new Response(bytes, {
     status: 200,
     headers: { 'Content-Type': mime, 'X-Request-Id': r.sim.requestId },
