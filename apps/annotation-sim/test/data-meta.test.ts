@@ -303,6 +303,30 @@ describe('GET /api/tasks/{id}/data/meta', () => {
   });
 });
 
+describe("a task's frames in a snapshot", () => {
+  it('keep their names and sizes through export and import into another namespace, and a bad one is refused', async () => {
+    world();
+    const id = await newTask();
+    await upload(id, [
+      { name: 'b.png', bytes: pngFile(30, 20) },
+      { name: 'a.jpg', bytes: jpegFile(64, 48) },
+    ]);
+    const before = await meta(`/api/tasks/${id}/data/meta`);
+    const snapshot = (await h.get('/_sim/state')).body;
+    const copied = await h.request('PUT', '/_ns/copy/_sim/state', { body: snapshot });
+    expect(copied.status, copied.text).toBe(200);
+    const after = await h.get(`/_ns/copy/api/tasks/${id}/data/meta?org=acme`, { as: 'alice' });
+    expect(after.body).toEqual(before);
+    // A frame of a negative width is no frame: the import is refused before the world is replaced.
+    const bad = structuredClone(snapshot);
+    const task = bad.state.tasks.find(([key]: [number]) => key === id)[1];
+    task.frames[0].width = -1;
+    const refused = await h.request('PUT', '/_ns/bad/_sim/state', { body: bad });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('frames');
+  });
+});
+
 describe('GET /api/jobs/{id}/data/meta', () => {
   it("gives each job its segment's frames, start and stop, and its segment's chunks date", async () => {
     world();
