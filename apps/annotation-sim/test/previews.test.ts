@@ -68,23 +68,31 @@ describe('previews of tasks, jobs and projects', () => {
     expect(await preview('/api/projects/1/preview')).toEqual({ width: 40, height: 30 });
   });
 
-  it("answers CVAT's 404 pages when there is nothing to preview", async () => {
+  it("answers CVAT's 404 pages, or the getter's errors, when there is nothing to preview", async () => {
     world();
     const empty = await h.get('/api/projects/1/preview?org=acme', { as: 'alice' });
     expect(empty.status).toBe(404);
     expect(empty.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(empty.text).toBe('Project image preview not found');
     const id = await newTask();
-    for (const path of [`/api/tasks/${id}/preview`, '/api/projects/1/preview']) {
-      const res = await h.get(`${path}?org=acme`, { as: 'alice' });
-      expect(res.status).toBe(404);
-      expect(res.text).toBe('Task image preview not found');
-    }
-    // An upload only started makes the Data object but no frame yet.
+    const task = await h.get(`/api/tasks/${id}/preview?org=acme`, { as: 'alice' });
+    expect(task.status).toBe(404);
+    expect(task.text).toBe('Task image preview not found');
+    // The project's getter reads its newest task's data with no such check: Django's 500.
+    const project = await h.get('/api/projects/1/preview?org=acme', { as: 'alice' });
+    expect(project.status).toBe(500);
+    expect(project.headers.get('x-sim-reason')).toContain('AttributeError');
+    // An upload only started makes the Data object but no frame yet: the frame provider's 400.
     await sendBytes(h, 'POST', `/api/tasks/${id}/data/?org=acme`, 'alice', { 'Upload-Start': 'true' });
-    expect((await h.get(`/api/tasks/${id}/preview?org=acme`, { as: 'alice' })).text).toBe(
-      'Task image preview not found',
-    );
+    for (const path of [
+      `/api/tasks/${id}/preview`,
+      '/api/projects/1/preview',
+      `/api/tasks/${id}/data/?type=preview`,
+    ]) {
+      const res = await h.get(`${path}${path.includes('?') ? '&' : '?'}org=acme`, { as: 'alice' });
+      expect(res.status, path).toBe(400);
+      expect(res.body).toBe('Incorrect requested frame number: 0');
+    }
   });
 
   // CVAT's test_task_assigned_to_see_task_preview / test_task_unassigned_cannot_see_task_preview.

@@ -88,7 +88,7 @@ function answerData(r: ApiRequest, t: TaskRec, first: number, last: number, oper
   const query = dataQuery(r);
   if (query instanceof Response) return query;
   if (query.type === 'chunk') return notSimulated(r, operationId, `${CHUNK_FORMS[operationId]}`);
-  if (query.type === 'preview') return preview(r, t, first);
+  if (query.type === 'preview') return preview(r, t, first, last);
   const n = pythonInt(query.number ?? '');
   if (n === undefined) {
     return djangoServerError(
@@ -110,7 +110,9 @@ function answerData(r: ApiRequest, t: TaskRec, first: number, last: number, oper
 }
 
 /** The preview of data starting at frame `first`: its frame, scaled as CVAT's preview is. */
-function preview(r: ApiRequest, t: TaskRec, first: number): Response {
+function preview(r: ApiRequest, t: TaskRec, first: number, last: number): Response {
+  // Data whose upload has not made its frames yet: the frame provider's check, caught by the getter.
+  if (first > last) return cvatJson(r.c, `Incorrect requested frame number: ${first}`, 400);
   const size = previewSize(frameOf(t, first));
   return image(r, greyJpeg(size.width, size.height), 'image/jpeg');
 }
@@ -134,10 +136,13 @@ function handleJobData(r: ApiRequest): Response {
   return answerData(r, t, j.value.start_frame, j.value.stop_frame, 'jobs_retrieve_data');
 }
 
-/** A task's preview: its first frame; a task without data (or whose upload is still running) has none. */
+/**
+ * A task's preview: its first frame. A task without data is the view's own 404; a task whose upload
+ * has not made its frames is the frame provider's 400, as the getter answers it.
+ */
 function taskPreview(r: ApiRequest, t: TaskRec): Response {
-  if (t.data_id === null || t.size === 0) return djangoHtml(r.c, 404, 'Task image preview not found');
-  return preview(r, t, 0);
+  if (t.data_id === null) return djangoHtml(r.c, 404, 'Task image preview not found');
+  return preview(r, t, 0, t.size - 1);
 }
 
 function handleTaskPreview(r: ApiRequest): Response {
@@ -149,7 +154,7 @@ function handleJobPreview(r: ApiRequest): Response {
   const j = jobOf(r);
   if (!j.ok) return refused(r, j);
   const job: JobRec = j.value;
-  return preview(r, r.state.tasks.get(job.task_id) as TaskRec, job.start_frame);
+  return preview(r, r.state.tasks.get(job.task_id) as TaskRec, job.start_frame, job.stop_frame);
 }
 
 /** A project's preview: its newest task's (`tasks.order_by('-id').first()`). */
@@ -161,7 +166,11 @@ function handleProjectPreview(r: ApiRequest): Response {
     undefined,
   );
   if (newest === undefined) return djangoHtml(r.c, 404, 'Project image preview not found');
-  return taskPreview(r, newest);
+  // The getter reads the newest task's data without the task view's check: none is an AttributeError.
+  if (newest.data_id === null) {
+    return djangoServerError(r.c, "AttributeError: 'NoneType' object has no attribute 'size'");
+  }
+  return preview(r, newest, 0, newest.size - 1);
 }
 
 const TASK = byId('tasks');
