@@ -256,6 +256,9 @@ function isDrfErrorShape(v: unknown, depth = 0): boolean {
 
 /** The paths of the events and requests endpoints, whose views answer with Django's plain responses too. */
 const PLAIN_TEXT_ROUTES = /^\/api\/(events|requests)(\/|$)/;
+/** The previews' Django `HttpResponseNotFound` (FIDELITY.md, Previews): a task without data, a project without tasks. */
+const PREVIEW_ROUTES = /^\/api\/(tasks|jobs|projects)\/[^/]+\/(preview|data)\/?$/;
+const PREVIEW_NOT_FOUND = /^(Task|Project) image preview not found$/;
 
 /** The path the server routes (dot segments resolved as the URL parser does), without `/_ns/<name>`. */
 export function apiPath(req: FuzzRequest): string {
@@ -310,7 +313,7 @@ export function computeEnvelope(res: FuzzResponse): string[] {
  * CVAT's error bodies, per FIDELITY.md: DRF JSON (`application/vnd.cvat+json`) as `{"detail": …}` for
  * 401/403/404/405/406/415, field→messages maps, bare lists or a bare string for 400s, `{"rq_id"}` for 409;
  * Django's HTML pages for unknown URLs (404) and 500s; Django's plain responses on the events and requests
- * endpoints. Every response carries X-Request-Id.
+ * endpoints and the previews' `HttpResponseNotFound`. Every response carries X-Request-Id.
  */
 export function cvatEnvelope(req: FuzzRequest, res: FuzzResponse): string[] {
   const problems: string[] = [];
@@ -320,6 +323,7 @@ export function cvatEnvelope(req: FuzzRequest, res: FuzzResponse): string[] {
   if (type.startsWith('text/html')) {
     if (res.status === 500 || (res.status === 404 && DJANGO_HTML.test(res.text))) return problems;
     if (PLAIN_TEXT_ROUTES.test(path) && (res.status === 400 || res.status === 404)) return problems;
+    if (res.status === 404 && PREVIEW_ROUTES.test(path) && PREVIEW_NOT_FOUND.test(res.text)) return problems;
     return [...problems, `text/html ${res.status} outside the Django pages FIDELITY.md lists`];
   }
   if (type === '' && res.text === '') {
