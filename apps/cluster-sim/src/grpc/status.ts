@@ -1,5 +1,7 @@
+import { enumNumbers, RpcCode } from '@sims/cluster-schema';
 // The default import: protobufjs is CommonJS, whose named exports Node's ESM loader cannot see.
 import protobuf, { type Root } from 'protobufjs';
+import type { z } from 'zod';
 
 /**
  * The `google.rpc` error details the REST side sends, as error_details.proto declares them (the
@@ -46,26 +48,8 @@ interface RestError {
   details?: ({ '@type'?: string } & Record<string, unknown>)[];
 }
 
-/** google.rpc.Code: the gRPC status codes by their canonical names. */
-export const GRPC_CODES = {
-  OK: 0,
-  CANCELLED: 1,
-  UNKNOWN: 2,
-  INVALID_ARGUMENT: 3,
-  DEADLINE_EXCEEDED: 4,
-  NOT_FOUND: 5,
-  ALREADY_EXISTS: 6,
-  PERMISSION_DENIED: 7,
-  RESOURCE_EXHAUSTED: 8,
-  FAILED_PRECONDITION: 9,
-  ABORTED: 10,
-  OUT_OF_RANGE: 11,
-  UNIMPLEMENTED: 12,
-  INTERNAL: 13,
-  UNAVAILABLE: 14,
-  DATA_LOSS: 15,
-  UNAUTHENTICATED: 16,
-} as const;
+/** google.rpc.Code: the gRPC status codes by their canonical names (cluster-schema's `RpcCode`). */
+export const GRPC_CODES = enumNumbers(RpcCode) as Readonly<Record<z.infer<typeof RpcCode>, number>>;
 
 /** HTTP statuses a body without a canonical name maps to (google.rpc.Code's HTTP mapping). */
 const BY_HTTP: Record<number, number> = {
