@@ -252,21 +252,25 @@ describe('createWorkerSender', () => {
   it('ends the thread once it has been idle a while, and starts it again for the next delivery', async () => {
     const r = await connectionReceiver();
     close = r.close;
-    // In a child process of its own, so that the count of its threads is the sender's doing alone.
+    // In a child process of its own; the delivery thread is found by its name where the runtime gives
+    // threads their workers' names (Node 22+), else as the thread that came with the first delivery.
+    // Counting all threads flaked: the runtime's own helper threads come and go beside it.
     const script = `
-      import { readdirSync } from 'node:fs';
+      import { readdirSync, readFileSync } from 'node:fs';
       import { createWorkerSender, DELIVERY_THREAD_IDLE_MS } from ${JSON.stringify(new URL('../src/delivery/sender.ts', import.meta.url).href)};
-      const threads = () => readdirSync('/proc/self/task').length;
+      const threads = () => readdirSync('/proc/self/task').map((tid) => {
+        try { return [tid, readFileSync('/proc/self/task/' + tid + '/comm', 'utf8').trim()]; } catch { return [tid, '']; }
+      });
       const request = { ...${JSON.stringify({ ...request(r.url), body: undefined })}, body: Buffer.from('{}') };
       const send = createWorkerSender();
-      const counts = [threads()];
+      const snaps = [threads()];
       await send(request);
-      counts.push(threads());
+      snaps.push(threads());
       await new Promise((resolve) => setTimeout(resolve, DELIVERY_THREAD_IDLE_MS + 1000));
-      counts.push(threads());
+      snaps.push(threads());
       const again = await send(request);
-      counts.push(threads());
-      console.log(JSON.stringify({ counts, again: again.kind }));
+      snaps.push(threads());
+      console.log(JSON.stringify({ snaps, again: again.kind }));
     `;
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -278,11 +282,25 @@ describe('createWorkerSender', () => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
     await once(child, 'exit');
     clearTimeout(timer);
-    const { counts, again } = JSON.parse(out) as { counts: number[]; again: string };
-    const [before, sending, idle, resent] = counts as [number, number, number, number];
-    expect(sending).toBeGreaterThan(before);
-    expect(idle).toBe(before);
-    expect(resent).toBe(sending);
+    const { snaps, again } = JSON.parse(out) as { snaps: [string, string][][]; again: string };
+    const [before, sending, idle, resent] = snaps.map((s) => new Map(s)) as [
+      Map<string, string>,
+      Map<string, string>,
+      Map<string, string>,
+      Map<string, string>,
+    ];
+    const named = [...sending.values()].some((name) => name !== 'node');
+    // The thread's name as /proc shows it: 15 bytes of the Worker's `name` (trimmed, as read above).
+    const isDelivery = (tid: string, snap: Map<string, string>) =>
+      named ? snap.get(tid) === 'annotation-sim deliveries'.slice(0, 15).trim() : !before.has(tid);
+    const deliveryIn = (snap: Map<string, string>) => [...snap.keys()].filter((tid) => isDelivery(tid, snap));
+    const first = deliveryIn(sending);
+    expect(first).toHaveLength(1);
+    expect(idle.has(first[0] as string)).toBe(false);
+    if (named) expect(deliveryIn(idle)).toEqual([]);
+    const second = deliveryIn(resent).filter((tid) => !idle.has(tid));
+    expect(second).toHaveLength(1);
+    expect(second[0]).not.toBe(first[0]);
     expect(again).toBe('response');
     expect(r.seen).toHaveLength(2);
   }, 20_000);
