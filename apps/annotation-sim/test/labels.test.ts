@@ -178,6 +178,16 @@ describe('labels of a new project', () => {
     });
   });
 
+  it('refuses a task with neither labels nor a project, as TaskWriteSerializer.create does', async () => {
+    h = createHarness();
+    for (const body of [{ name: 'T' }, { name: 'T', labels: [] }]) {
+      const r = await h.post('/api/tasks', body, { as: 'admin' });
+      expect(r.status).toBe(400);
+      expect(r.body).toEqual(['Label set or project_id must be present']);
+    }
+    expect((await h.get('/api/tasks', { as: 'admin' })).body.count).toBe(0);
+  });
+
   it('gives a task in a project no labels of its own: it lists the project labels, for its jobs too', async () => {
     await projectWithLabels();
     const both = await h.post(

@@ -98,7 +98,11 @@ describe('projects and tasks', () => {
 
   it('derives jobs from size and segment_size when task data is attached', async () => {
     h = createHarness();
-    const task = await h.post('/api/tasks', { name: 't', segment_size: 4 }, { as: 'admin' });
+    const task = await h.post(
+      '/api/tasks',
+      { name: 't', segment_size: 4, labels: [{ name: 'car' }] },
+      { as: 'admin' },
+    );
     expect(task.status).toBe(201);
     expect(TaskRead.parse(task.body)).toBeTruthy();
     expect(task.body).toMatchObject({ size: 0, mode: '', jobs: { count: 0 } });
@@ -152,7 +156,8 @@ describe('projects and tasks', () => {
 
   it('paginates with count, next and previous like DRF', async () => {
     h = createHarness();
-    for (let i = 0; i < 12; i++) await h.post('/api/tasks', { name: `t${i}` }, { as: 'admin' });
+    for (let i = 0; i < 12; i++)
+      await h.post('/api/tasks', { name: `t${i}`, labels: [{ name: 'car' }] }, { as: 'admin' });
     const first = await h.get('/api/tasks?page_size=5&sort=id', { as: 'admin' });
     expect(PaginatedTaskReadList.parse(first.body)).toBeTruthy();
     expect(first.body.count).toBe(12);

@@ -81,7 +81,9 @@ export function taskCreation(
   }
   const users = usersExist(state, f, USER_FIELDS);
   if (!users.ok) return users;
-  // TaskWriteSerializer.create: a task in a project uses the project's labels.
+  // TaskWriteSerializer.create: a task in a project uses the project's labels; one in none brings its own.
+  if (!project && !f.labels?.length)
+    return fail({ code: 'INVALID_LIST', messages: ['Label set or project_id must be present'] });
   if (project && f.labels && f.labels.length > 0)
     return fail({
       code: 'INVALID_LIST',
