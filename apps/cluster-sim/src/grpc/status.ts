@@ -79,29 +79,43 @@ export interface GrpcError {
   details?: Buffer;
 }
 
+/** Turns a REST error answer (its HTTP status and body text) into the gRPC status GKE sends. */
+export type RestErrorToStatus = (httpStatus: number, bodyText: string) => GrpcError;
+
 /**
  * The gRPC status a REST error answer becomes, as GKE's gRPC front end sends it: the code from the
  * canonical name, the message, and `grpc-status-details-bin` (a serialized `google.rpc.Status` whose
  * `details` are the REST body's details as `Any`s). A detail of a type the protos lack is left out.
+ * The types are looked up once, here (each lookup walks the root's namespaces).
  */
-export function restErrorToStatus(root: Root, httpStatus: number, bodyText: string): GrpcError {
-  let error: RestError | undefined;
-  try {
-    error = (JSON.parse(bodyText) as { error?: RestError }).error;
-  } catch {}
-  const code = codeOf(httpStatus, error);
-  const message = error?.message ?? bodyText;
-  const details = [];
-  for (const detail of error?.details ?? []) {
-    const typeUrl = detail['@type'];
-    const name = typeUrl?.slice(typeUrl.lastIndexOf('/') + 1);
-    const type = name?.startsWith('google.rpc.') ? root.lookup(name) : null;
-    if (!(type instanceof protobuf.Type) || !typeUrl) continue;
-    const { '@type': _, ...fields } = detail;
-    // `type_url`: the container protos keep Any's field names as declared.
-    details.push({ type_url: typeUrl, value: type.encode(type.fromObject(fields)).finish() });
-  }
+export function restErrorToStatus(root: Root): RestErrorToStatus {
   const statusType = root.lookupType('google.rpc.Status');
-  const status = statusType.fromObject({ code, message, details });
-  return { code, message, details: Buffer.from(statusType.encode(status).finish()) };
+  const byUrl = new Map<string, protobuf.Type | undefined>();
+  const detailType = (typeUrl: string): protobuf.Type | undefined => {
+    if (!byUrl.has(typeUrl)) {
+      const name = typeUrl.slice(typeUrl.lastIndexOf('/') + 1);
+      const type = name.startsWith('google.rpc.') ? root.lookup(name) : null;
+      byUrl.set(typeUrl, type instanceof protobuf.Type ? type : undefined);
+    }
+    return byUrl.get(typeUrl);
+  };
+  return (httpStatus, bodyText) => {
+    let error: RestError | undefined;
+    try {
+      error = (JSON.parse(bodyText) as { error?: RestError }).error;
+    } catch {}
+    const code = codeOf(httpStatus, error);
+    const message = error?.message ?? bodyText;
+    const details = [];
+    for (const detail of error?.details ?? []) {
+      const typeUrl = detail['@type'];
+      const type = typeUrl ? detailType(typeUrl) : undefined;
+      if (!type || !typeUrl) continue;
+      const { '@type': _, ...fields } = detail;
+      // `type_url`: the container protos keep Any's field names as declared.
+      details.push({ type_url: typeUrl, value: type.encode(type.fromObject(fields)).finish() });
+    }
+    const status = statusType.fromObject({ code, message, details });
+    return { code, message, details: Buffer.from(statusType.encode(status).finish()) };
+  };
 }

@@ -3,11 +3,14 @@ import { gunzipSync, inflateSync } from 'node:zlib';
 import type { Http2Sink } from './same-port';
 import { GRPC_CODES, type GrpcError } from './status';
 
-/** A unary method: the request message's bytes and the call's metadata → the response's bytes or a status. */
+/**
+ * A unary method: the request message's bytes and the call's metadata (a record of its own, the
+ * method's to keep or change) → the response message's length-prefixed frame (`grpcFrame`) or a status.
+ */
 export type UnaryMethod = (
   request: Uint8Array,
   metadata: Record<string, string>,
-) => Promise<{ ok: true; bytes: Uint8Array } | { ok: false; error: GrpcError }>;
+) => Promise<{ ok: true; frame: Uint8Array } | { ok: false; error: GrpcError }>;
 
 /** The largest request message taken, as gRPC's default receive limit (4 MiB). */
 const MAX_MESSAGE = 4 * 1024 * 1024;
@@ -21,11 +24,15 @@ const RESPONSE_HEADERS = {
   'grpc-accept-encoding': 'identity,deflate,gzip',
 };
 
+/** A status message that needs no percent-encoding: printable ASCII without `%`. */
+const PLAIN = /^[\x20-\x24\x26-\x7e]*$/;
+
 /**
  * gRPC's status message header: percent-encoded outside printable ASCII and `%` (the gRPC over HTTP/2
  * protocol's Status-Message), so that UTF-8 texts reach the client whole.
  */
 function statusMessage(text: string): string {
+  if (PLAIN.test(text)) return text;
   let out = '';
   for (const byte of Buffer.from(text, 'utf8')) {
     out +=
@@ -50,12 +57,17 @@ function refuse(stream: ServerHttp2Stream, error: GrpcError): void {
   );
 }
 
-function answer(stream: ServerHttp2Stream, bytes: Uint8Array): void {
-  if (stream.destroyed || stream.headersSent) return;
-  const frame = Buffer.allocUnsafe(5 + bytes.length);
+/** A message as gRPC frames it: no compression flag, its length (big-endian), the message. */
+export function grpcFrame(message: Uint8Array): Uint8Array {
+  const frame = Buffer.allocUnsafe(5 + message.length);
   frame[0] = 0;
-  frame.writeUInt32BE(bytes.length, 1);
-  frame.set(bytes, 5);
+  frame.writeUInt32BE(message.length, 1);
+  frame.set(message, 5);
+  return frame;
+}
+
+function answer(stream: ServerHttp2Stream, frame: Uint8Array): void {
+  if (stream.destroyed || stream.headersSent) return;
   stream.respond(RESPONSE_HEADERS, { waitForTrailers: true });
   stream.once('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0', 'grpc-message': 'OK' }));
   stream.end(frame);
@@ -141,12 +153,12 @@ function serveStream(
     if (stream.headersSent) return;
     const grpcEncoding = headers['grpc-encoding'];
     const message = messageOf(
-      Buffer.concat(chunks, size),
+      chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
       typeof grpcEncoding === 'string' ? grpcEncoding : undefined,
     );
     if (!(message instanceof Uint8Array)) return refuse(stream, message);
     method(message, metadataOf(headers)).then(
-      (result) => (result.ok ? answer(stream, result.bytes) : refuse(stream, result.error)),
+      (result) => (result.ok ? answer(stream, result.frame) : refuse(stream, result.error)),
       (err: Error) => refuse(stream, { code: GRPC_CODES.INTERNAL, message: err.message }),
     );
   });
