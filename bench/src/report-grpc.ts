@@ -31,24 +31,36 @@ export function grpcTargets(g: GrpcResult | undefined) {
   return out;
 }
 
+/** How a row connected: `16 × 1` (connections × calls in flight on each). */
+const how = (t: { connections?: number; streams?: number }) =>
+  t.connections === undefined ? '' : `${t.connections} × ${t.streams ?? 1}`;
+
 /** Figure 11's table. */
 export function renderGrpc(L: string[], g: GrpcResult): void {
-  L.push(
-    `### 11. The container API over gRPC beside REST (cluster-sim's CLI, one port; ${g.concurrency} callers in one load process: node:http keep-alive against one HTTP/2 session framing gRPC itself, answers read whole, not parsed; \`grpc-js\`: the same GET through @grpc/grpc-js, Google's clients' transport, whose own cost per call bounds it here)`,
-  );
+  if (g.loadTool) {
+    L.push(
+      `### 11. The container API over gRPC beside REST (cluster-sim's CLI, one port; ${g.concurrency} calls in flight, both transports driven by ${g.loadTool}: REST on ${g.concurrency} keep-alive HTTP/1.1 connections, gRPC on one HTTP/2 connection with ${g.concurrency} streams as gRPC's clients multiplex a channel; \`grpc-js\`: the same GET through @grpc/grpc-js, Google's clients' transport, whose own cost per call bounds it here)`,
+    );
+  } else {
+    L.push(
+      `### 11. The container API over gRPC beside REST (cluster-sim's CLI, one port; ${g.concurrency} callers in one load process: node:http keep-alive against one HTTP/2 session framing gRPC itself, answers read whole, not parsed; \`grpc-js\`: the same GET through @grpc/grpc-js, Google's clients' transport, whose own cost per call bounds it here)`,
+    );
+  }
   L.push('');
-  L.push('| call | transport | calls/s median (min–max) | p50 ms | p99 ms | gRPC / REST |');
-  L.push('|---|---|---|---|---|---|');
+  L.push(
+    '| call | transport | connections × in flight | calls/s median (min–max) | p50 ms | p99 ms | server CPU µs a call | gRPC / REST |',
+  );
+  L.push('|---|---|---|---|---|---|---|---|');
   for (const [grpc, rest, label] of PAIRS) {
     const gr = g.targets[grpc];
     const re = g.targets[rest];
     if (!gr || !re) continue;
     const row = (t: typeof gr, ratio: string) =>
-      `| ${label} | ${t.transport} | ${n(t.rps.median)} (${n(t.rps.min)}–${n(t.rps.max)}) | ${n(t.p50.median, 2)} | ${n(t.p99.median, 1)} | ${ratio} |`;
+      `| ${label} | ${t.transport} | ${how(t)} | ${n(t.rps.median)} (${n(t.rps.min)}–${n(t.rps.max)}) | ${n(t.p50.median, 2)} | ${n(t.p99.median, 1)} | ${t.cpuPerCallUs ? n(t.cpuPerCallUs.median) : '–'} | ${ratio} |`;
     L.push(row(re, ''));
     L.push(row(gr, x(gr.rps.median / re.rps.median)));
-    const js = grpc === 'grpc-get' ? g.targets['grpc-js-get'] : undefined;
-    if (js) L.push(row(js, `${x(js.rps.median / re.rps.median)} (not judged)`));
+    const shown = grpc === 'grpc-get' ? [g.targets['grpc-get-conns'], g.targets['grpc-js-get']] : [];
+    for (const t of shown) if (t) L.push(row(t, `${x(t.rps.median / re.rps.median)} (not judged)`));
   }
   L.push('');
 }

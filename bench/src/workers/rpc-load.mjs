@@ -1,21 +1,17 @@
-// Figure 11's load generator (in its own process): `concurrency` callers, each sending its next call as soon
-// as the last one is answered, for `seconds`, over one transport:
-//   rest <url> <method> <body|->   node:http with a keep-alive agent of `concurrency` sockets
-//   grpc <host:port> <rpc> <json>  one HTTP/2 session (node:http2, plaintext), each call a stream carrying the
-//                                  request message encoded once, its gRPC status read from the trailers
-//   grpc-js <host:port> <rpc> <json>  the same through one @grpc/grpc-js channel (Google's clients' transport)
-// None parses the answers. `grpc` costs the client about what node:http does per call, as autocannon does
-// in figure 3, so the figure measures the server; `grpc-js` shows what a Cloud Client Library adds.
-// Prints one JSON line: { calls, seconds, rps, p50, p99, codes }, codes by HTTP status or gRPC status code.
-// Traffic goes to 127.0.0.1 only. The gRPC modules and Google's protos are resolved from cluster-sim's
-// own dependencies (the versions it serves), not the bench's.
-import http from 'node:http';
-import http2 from 'node:http2';
+// Figure 11's @grpc/grpc-js row (in its own process): `concurrency` callers on one grpc-js channel (one
+// HTTP/2 connection, as Google's Cloud Client Libraries use it), each sending its next call as soon as the
+// last one is answered, for `seconds`:
+//   node rpc-load.mjs <host:port> <service/method> <request JSON> <seconds> <concurrency>
+// The answers are not parsed. REST and gRPC themselves are driven by h2load (sections/grpc.ts); this row
+// shows what a Cloud Client Library's transport adds, and is not judged.
+// Prints one JSON line: { calls, seconds, rps, p50, p99, codes }, codes by gRPC status code.
+// Traffic goes to 127.0.0.1 only. grpc-js and Google's protos are resolved from cluster-sim's own
+// dependencies (the versions it serves), not the bench's.
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const [transport, target, what, payload, secondsArg, concurrencyArg] = process.argv.slice(2);
+const [target, what, payload, secondsArg, concurrencyArg] = process.argv.slice(2);
 const seconds = Number(secondsArg ?? 5);
 const concurrency = Number(concurrencyArg ?? 16);
 const AUTH = 'Bearer bench';
@@ -25,24 +21,6 @@ const codes = {};
 const count = (code) => {
   codes[code] = (codes[code] ?? 0) + 1;
 };
-
-function restCaller() {
-  const url = new URL(target);
-  if (url.hostname !== '127.0.0.1') throw new Error('bench traffic stays on 127.0.0.1');
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const body = payload === '-' ? undefined : payload;
-  const headers = { authorization: AUTH, ...(body ? { 'content-type': 'application/json' } : {}) };
-  return () =>
-    new Promise((done, fail) => {
-      const req = http.request(url, { method: what, headers, agent }, (res) => {
-        res.on('data', () => {});
-        res.on('end', () => done(res.statusCode));
-        res.on('error', fail);
-      });
-      req.on('error', fail);
-      req.end(body);
-    });
-}
 
 /** The request message of `what` (`google.container.v1beta1.ClusterManager/GetNodePool`) encoded from `payload`. */
 function encodedRequest(app) {
@@ -61,39 +39,6 @@ function clusterSimRequire() {
     join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'apps/cluster-sim/package.json'),
   );
 }
-
-function http2Caller() {
-  const message = encodedRequest(clusterSimRequire());
-  // gRPC's length-prefixed message: no compression flag, the length big-endian, the message.
-  const frame = Buffer.alloc(5 + message.length);
-  frame.writeUInt32BE(message.length, 1);
-  message.copy(frame, 5);
-  const session = http2.connect(`http://${target}`);
-  const headers = {
-    ':method': 'POST',
-    ':path': `/${what}`,
-    'content-type': 'application/grpc',
-    te: 'trailers',
-    authorization: AUTH,
-  };
-  return () =>
-    new Promise((done, fail) => {
-      const stream = session.request(headers);
-      let status;
-      // A trailers-only answer (an error) carries grpc-status in its headers.
-      stream.on('response', (h) => {
-        if (h['grpc-status'] !== undefined) status = Number(h['grpc-status']);
-      });
-      stream.on('trailers', (t) => {
-        status = Number(t['grpc-status']);
-      });
-      stream.on('data', () => {});
-      stream.on('end', () => done(status ?? 'no grpc-status'));
-      stream.on('error', fail);
-      stream.end(frame);
-    });
-}
-
 function grpcJsCaller() {
   const app = clusterSimRequire();
   const grpc = app('@grpc/grpc-js');
@@ -110,7 +55,7 @@ function grpcJsCaller() {
     });
 }
 
-const call = transport === 'grpc' ? http2Caller() : transport === 'grpc-js' ? grpcJsCaller() : restCaller();
+const call = grpcJsCaller();
 const t0 = performance.now();
 const deadline = t0 + seconds * 1000;
 async function caller() {
