@@ -207,7 +207,17 @@ const REFERENCES: ReferenceField[] = [
 ].map(([table, field]) => ({ at: [table as string], field: field as (string | number)[] }));
 
 const TABLES = ['users', 'tokens', 'sessions', 'accessTokens', 'organizations', 'memberships', 'invitations'];
-const MORE_TABLES = ['projects', 'tasks', 'labels', 'jobs', 'issues', 'comments', 'webhooks', 'deliveries'];
+const MORE_TABLES = [
+  'projects',
+  'tasks',
+  'labels',
+  'jobs',
+  'issues',
+  'comments',
+  'annotations',
+  'webhooks',
+  'deliveries',
+];
 const isPlain = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 

@@ -4,6 +4,7 @@
  */
 import { lazy } from '@sims/sim-core';
 import * as z from 'zod';
+import { seedAnnotationsSchema } from './annotations/seed';
 import { EVENT_KEYS } from './webhooks';
 
 /** A label's attribute: `values` as a list, as the API takes it. */
@@ -135,6 +136,8 @@ export const seedSchema = lazy(() =>
               overlap: z.number().int().min(0).nullable().default(null),
               subset: z.string().default(''),
               labels: z.array(label()).default([]),
+              /** Tags and shapes on the task's frames, stored in the jobs that hold them. */
+              annotations: seedAnnotationsSchema().optional(),
             })
             .strict(),
         )

@@ -1,3 +1,4 @@
+import { seedTaskAnnotations } from './annotations/seed';
 import { formatDrfDate } from './dates';
 import { fail, ok, type Result } from './errors';
 import type { LabelInput } from './labels';
@@ -270,8 +271,10 @@ function seedTasks(ctx: MutationContext, input: Seed, names: Lookups, out: Seede
       subset: t.subset,
       labels: labels.value,
     });
-    const jobs = t.size > 0 ? attachTaskData(ctx, task, { size: t.size }).map((j) => j.id) : [];
-    out.tasks[t.name] = { id: task.id, jobs };
+    const jobRecs = t.size > 0 ? attachTaskData(ctx, task, { size: t.size }) : [];
+    const annotated = seedTaskAnnotations(ctx, task, jobRecs, t.annotations, ['tasks', i, 'annotations']);
+    if (!annotated.ok) return annotated;
+    out.tasks[t.name] = { id: task.id, jobs: jobRecs.map((j) => j.id) };
   }
   return ok(undefined);
 }

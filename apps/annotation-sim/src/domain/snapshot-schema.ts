@@ -1,5 +1,6 @@
 import { lazy } from '@sims/sim-core';
 import * as z from 'zod';
+import { jobAnnotationsSnapshot } from './annotations/snapshot-schema';
 
 /**
  * The shape of a world's data in a snapshot (`GET /_sim/state`'s `state`): every table as `[id, record]`
@@ -235,6 +236,7 @@ export const dataSnapshotSchema = lazy(() => {
       jobs: rows(job),
       issues: rows(issue),
       comments: rows(comment),
+      annotations: rows(jobAnnotationsSnapshot()),
       webhooks: rows(webhook),
       deliveries: rows(delivery),
       // Each part is read by its own module (the simulator's extensions, the delivery engine's egress).

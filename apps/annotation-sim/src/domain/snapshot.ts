@@ -1,5 +1,6 @@
 import { fail, inputRefusal, joinPath, ok, type Result, SimInputError } from '@sims/sim-core';
 import type * as z from 'zod';
+import { checkAnnotationsSnapshot } from './annotations/snapshot-check';
 import { type EventsSnapshot, eventsSnapshotSchema } from './events/state';
 import { type RequestsSnapshot, requestsSnapshotSchema } from './requests/state';
 import { type DataSnapshot, dataSnapshotSchema } from './snapshot-schema';
@@ -144,6 +145,7 @@ export function checkDataSnapshot(snapshot: unknown, extensionNames: readonly st
 
   checkLabels(data);
   checkCounters(data, tokenIds);
+  checkAnnotationsSnapshot(data.annotations ?? [], data.seq ?? {});
   return data;
 }
 

@@ -1,3 +1,4 @@
+import type { JobAnnotationsRec } from './annotations/model';
 import { ChildTable } from './child-table';
 import type {
   AccessTokenRec,
@@ -82,6 +83,7 @@ export const TABLES = [
   'jobs',
   'issues',
   'comments',
+  'annotations',
   'webhooks',
   'deliveries',
 ] as const;
@@ -195,6 +197,8 @@ export const TABLE_FACTS: { readonly [K in TableName]: TableFacts } = {
       { field: 'owner_id', target: 'users' },
     ],
   },
+  /** A job's annotations, keyed by the job's id (their objects' ids: annotations/ids-in-use.ts). */
+  annotations: { singular: 'job annotations', references: [{ field: 'job_id', target: 'jobs' }] },
   webhooks: {
     singular: 'webhook',
     key: 'id',
@@ -250,6 +254,7 @@ export class LazyTables {
   private _jobs: ChildTable<number, JobRec> | undefined;
   private _issues: ChildTable<number, IssueRec> | undefined;
   private _comments: ChildTable<number, CommentRec> | undefined;
+  private _annotations: Map<number, JobAnnotationsRec> | undefined;
   private _webhooks: WebhookTable | undefined;
   private _deliveries: ChildTable<number, DeliveryRec> | undefined;
 
@@ -343,6 +348,13 @@ export class LazyTables {
   }
   set comments(table: Map<number, CommentRec>) {
     this._comments = childTable(table, PARENT.comments);
+  }
+  get annotations() {
+    this._annotations ??= new Map();
+    return this._annotations;
+  }
+  set annotations(table) {
+    this._annotations = table;
   }
   /** The same table for good (the delivery engine watches it): snapshots refill it. */
   get webhooks() {

@@ -2,6 +2,7 @@ import type { AppDeps } from './deps';
 import { annotationEventRoutes } from './events/annotation-edge';
 import type { RouteRow } from './route-table';
 import { accessTokenRoutes } from './routes/access-tokens';
+import { annotationRoutes } from './routes/annotations';
 import { authAndUserRoutes } from './routes/auth-users';
 import { organizationTableRoutes } from './routes/organizations';
 import { requestRoutes } from './routes/requests';
@@ -21,6 +22,7 @@ export function apiRoutes(deps: AppDeps): readonly RouteRow[] {
     ...accessTokenRoutes,
     ...organizationTableRoutes,
     ...resourceRoutes,
+    ...annotationRoutes,
     ...taskMediaRoutes,
     ...webhookRoutes(deps),
     ...annotationEventRoutes(),
