@@ -93,15 +93,6 @@ export const ANNOTATION_SEQ = {
 /** A frozen empty list, shared by the rows that have no attributes or elements (most have none). */
 export const NONE: readonly never[] = Object.freeze([]);
 
-/** An empty `LabeledData`. */
-export const emptyData = (): LabeledData => ({
-  version: 0,
-  tags: [],
-  shapes: [],
-  tracks: [],
-  intervals: NONE,
-});
-
 /** Whether `data` holds nothing (`JobAnnotation._data_is_empty`). */
 export const isEmpty = (data: {
   tags: readonly unknown[];

@@ -23,10 +23,8 @@ import {
   type TrackRow,
 } from './model';
 
-/** A PATCH's `action` (`PatchAction`). */
-export type PatchAction = 'create' | 'update' | 'delete';
-/** What a write does to one job: PUT replaces, a PATCH's action. */
-export type JobWriteAction = 'put' | PatchAction;
+/** What a write does to one job: PUT replaces, a PATCH's `action` (`PatchAction`) the others. */
+export type JobWriteAction = 'put' | 'create' | 'update' | 'delete';
 
 /** A job's stored rows (none stored: empty). */
 export function jobRecord(state: AnnotationState, jobId: number): JobAnnotationsRec {
