@@ -449,3 +449,26 @@ describe('/api/tasks/{id}/annotations', () => {
     expect(res.text).toBe('Exporting annotations from a task without data is not allowed');
   });
 });
+
+describe("who may read and write annotations (CVAT's rules for jobs and tasks)", () => {
+  it("lets an organization's supervisor read but not write, its maintainer both, a worker neither unless assigned", async () => {
+    h = createHarness();
+    const seeded = h.seed({
+      ...TEAM,
+      tasks: [{ name: 'T', owner: 'alice', org: 'acme', size: 4, labels: [{ name: 'car' }] }],
+    });
+    const job = (seeded.tasks.T as { jobs: number[] }).jobs[0] as number;
+    const url = `/api/jobs/${job}/annotations`;
+    const body = { shapes: [box(1, 0)] };
+    const headers = { 'X-Organization': 'acme' };
+    expect((await h.get(url, { as: 'carol', headers })).status).toBe(200);
+    expect((await h.put(url, body, { as: 'carol', headers })).status).toBe(403);
+    expect((await h.put(url, body, { as: 'bob', headers })).status).toBe(200);
+    expect((await h.get(url, { as: 'dave', headers })).status).toBe(403);
+    expect(
+      (await h.patch(`/api/jobs/${job}`, { assignee: seeded.users.dave }, { as: 'alice', headers })).status,
+    ).toBe(200);
+    expect((await h.get(url, { as: 'dave', headers })).status).toBe(200);
+    expect((await h.patch(`${url}?action=create`, body, { as: 'dave', headers })).status).toBe(200);
+  });
+});
