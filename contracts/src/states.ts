@@ -99,7 +99,7 @@ export const clusterStates = {
 
 // ---------------------------------------------------------------- annotation-sim (CVAT REST API)
 
-/** States of the `webhook-admin`, `events-exporter` and `task-creator` → `annotation-sim` pacts. */
+/** States of the `webhook-admin`, `events-exporter`, `task-creator`, `pre-annotator` and `job-collector` → `annotation-sim` pacts. */
 export const annotationStates = {
   user: defineState<{ username: string; userId: number; token: string }>(
     'user {username} with id {userId} authenticates with token {token}',
@@ -132,6 +132,32 @@ export const annotationStates = {
   ),
   taskCreationFinished: defineState<{ rqId: string; username: string }>(
     'task creation {rqId} requested by {username} is finished',
+  ),
+  // The `pre-annotator` and `job-collector` pacts (annotations).
+  labelledTaskWithoutData: defineState<{
+    taskId: number;
+    taskName: string;
+    username: string;
+    labels: string[];
+  }>(
+    'task {taskId} named {taskName} of {username} in no project has rectangle labels {labels} and no data yet',
+  ),
+  labelledTaskWithImages: defineState<{
+    taskId: number;
+    taskName: string;
+    username: string;
+    labels: string[];
+    firstLabelId: number;
+    frames: number;
+    jobId: number;
+  }>(
+    'task {taskId} named {taskName} of {username} in no project has rectangle labels {labels} numbered from {firstLabelId} and {frames} images in job {jobId}',
+  ),
+  taskRectangles: defineState<{ taskId: number; username: string; source: string; rectangles: number[][] }>(
+    'task {taskId} has the {source} rectangles {rectangles} saved by {username} (each: frame, label id, x1, y1, x2, y2)',
+  ),
+  jobRectangles: defineState<{ jobId: number; username: string; source: string; rectangles: number[][] }>(
+    'job {jobId} has the {source} rectangles {rectangles} saved by {username} (each: frame, label id, x1, y1, x2, y2)',
   ),
 } as const;
 

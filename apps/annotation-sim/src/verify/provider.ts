@@ -19,6 +19,7 @@ import {
   resetStateContext,
   type StateTable,
 } from './state-support';
+import { annotationDataStates } from './states/annotations';
 import { eventExportStates } from './states/events';
 import { organizationStates } from './states/organizations';
 import { projectStates } from './states/projects';
@@ -36,6 +37,7 @@ const STATE_TABLES: readonly StateTable[] = [
   taskStates,
   requestStates,
   organizationStates,
+  annotationDataStates,
 ];
 
 /** A webhook sender that answers as the receiver states said, and records every request in `sent`. */

@@ -21,7 +21,7 @@ function failuresOf(result: Awaited<ReturnType<typeof verifyPacts>>): string[] {
 }
 
 describe('annotation-sim against the consumer pacts in contracts/pacts', () => {
-  it('verifies every HTTP interaction of every pact whose provider is annotation-sim (webhook-admin, events-exporter, task-creator) on a fresh simulator', async () => {
+  it('verifies every HTTP interaction of every pact whose provider is annotation-sim (webhook-admin, events-exporter, task-creator, pre-annotator, job-collector) on a fresh simulator', async () => {
     const files = pactsOf('annotation-sim');
     expect(files.length).toBeGreaterThanOrEqual(2);
     const result = await verifyPacts({ providers: annotationSimProviders, pacts: files });

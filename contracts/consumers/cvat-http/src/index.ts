@@ -1,3 +1,4 @@
+export { type Annotations, type Label, readAnnotations, readLabelPage, type Shape } from './annotations';
 export { type CvatError, parseCvatError } from './cvat-error';
 export {
   CVAT_JSON,

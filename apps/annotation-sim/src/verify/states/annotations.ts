@@ -1,0 +1,120 @@
+/**
+ * Labelled tasks in no project and their annotations (the `pre-annotator` and `job-collector` pacts):
+ * seeded through `/_sim/seed`, annotations saved through the API as the named user.
+ */
+import { annotationStates } from '@sims/contracts';
+import { int, paramsOf, str, strings } from '@sims/pact-verify';
+import {
+  call,
+  nextIdWillBe,
+  type StateContext,
+  type StateTable,
+  seed,
+  stateOf,
+  tokenOf,
+  userByName,
+} from '../state-support';
+
+const a = annotationStates;
+
+function ownerNamed(ctx: StateContext, username: string) {
+  if (!userByName(ctx, username)) throw new Error(`no user ${username}: a user state must come first`);
+  return username;
+}
+
+async function seedLabelledTask(
+  ctx: StateContext,
+  p: Record<string, unknown>,
+  data?: { frames: number; jobId: number; firstLabelId: number },
+) {
+  const taskId = int(p.taskId, 'taskId');
+  const labels = strings(p.labels, 'labels');
+  nextIdWillBe(ctx, 'tasks', taskId);
+  if (data) {
+    nextIdWillBe(ctx, 'labels', data.firstLabelId);
+    nextIdWillBe(ctx, 'jobs', data.jobId);
+  }
+  await seed(ctx, {
+    tasks: [
+      {
+        name: str(p.taskName, 'taskName'),
+        owner: ownerNamed(ctx, str(p.username, 'username')),
+        labels: labels.map((name) => ({ name, type: 'rectangle' })),
+        ...(data ? { size: data.frames, segment_size: data.frames } : {}),
+      },
+    ],
+  });
+  const s = stateOf(ctx);
+  const task = s.tasks.get(taskId);
+  if (!task) throw new Error(`seeding did not create task ${taskId}`);
+  if (data) {
+    if (s.jobs.get(data.jobId)?.task_id !== taskId)
+      throw new Error(`seeding did not create job ${data.jobId} of task ${taskId}`);
+    labels.forEach((name, i) => {
+      const label = s.labels.get(data.firstLabelId + i);
+      if (label?.name !== name || label.task_id !== taskId)
+        throw new Error(
+          `seeding did not give label ${name} of task ${taskId} the id ${data.firstLabelId + i}`,
+        );
+    });
+  } else if (task.size !== 0) throw new Error(`task ${taskId} was seeded with data`);
+}
+
+async function labelledTaskWithoutData(ctx: StateContext, params: unknown) {
+  const p = paramsOf(params, a.labelledTaskWithoutData.template, 'taskId', 'taskName', 'username', 'labels');
+  await seedLabelledTask(ctx, p);
+}
+
+async function labelledTaskWithImages(ctx: StateContext, params: unknown) {
+  const p = paramsOf(
+    params,
+    a.labelledTaskWithImages.template,
+    'taskId',
+    'taskName',
+    'username',
+    'labels',
+    'firstLabelId',
+    'frames',
+    'jobId',
+  );
+  await seedLabelledTask(ctx, p, {
+    frames: int(p.frames, 'frames'),
+    jobId: int(p.jobId, 'jobId'),
+    firstLabelId: int(p.firstLabelId, 'firstLabelId'),
+  });
+}
+
+/** `[frame, label id, x1, y1, x2, y2]` rows as the shapes of a `PUT …/annotations`. */
+function rectangles(value: unknown, source: string): Record<string, unknown>[] {
+  if (!Array.isArray(value)) throw new Error(`rectangles must be an array, got ${JSON.stringify(value)}`);
+  return value.map((row) => {
+    if (!Array.isArray(row) || row.length !== 6 || row.some((n) => typeof n !== 'number'))
+      throw new Error(`a rectangle is [frame, label id, x1, y1, x2, y2], got ${JSON.stringify(row)}`);
+    const [frame, labelId, ...points] = row as number[];
+    return { type: 'rectangle', frame, label_id: labelId, points, source };
+  });
+}
+
+async function saveRectangles(ctx: StateContext, path: string, p: Record<string, unknown>) {
+  const user = userByName(ctx, str(p.username, 'username'));
+  if (!user) throw new Error(`no user ${String(p.username)}: a user state must come first`);
+  const shapes = rectangles(p.rectangles, str(p.source, 'source'));
+  await call(ctx, 'PUT', path, { version: 0, tags: [], shapes, tracks: [] }, tokenOf(ctx, user.id));
+}
+
+async function taskRectangles(ctx: StateContext, params: unknown) {
+  const p = paramsOf(params, a.taskRectangles.template, 'taskId', 'username', 'source', 'rectangles');
+  await saveRectangles(ctx, `/api/tasks/${int(p.taskId, 'taskId')}/annotations`, p);
+}
+
+async function jobRectangles(ctx: StateContext, params: unknown) {
+  const p = paramsOf(params, a.jobRectangles.template, 'jobId', 'username', 'source', 'rectangles');
+  await saveRectangles(ctx, `/api/jobs/${int(p.jobId, 'jobId')}/annotations`, p);
+}
+
+export const annotationDataStates: StateTable = {
+  [a.labelledTaskWithoutData.template]: labelledTaskWithoutData,
+  [a.labelledTaskWithImages.template]: labelledTaskWithImages,
+  [a.taskRectangles.template]: taskRectangles,
+  [a.jobRectangles.template]: jobRectangles,
+};

@@ -1,0 +1,7 @@
+export {
+  createPreAnnotator,
+  type PreAnnotationReport,
+  type PreAnnotator,
+  type PreAnnotatorOptions,
+  type Prediction,
+} from './pre-annotator';
