@@ -5,6 +5,7 @@ import { REPO } from './lib/targets';
 import { grpcTargets, renderGrpc } from './report-grpc';
 import { namespaceTargets, renderNamespaces } from './report-namespaces';
 import { renderSeeding, seedingTargets } from './report-seeding';
+import { renderShapes, shapesTargets } from './report-shapes';
 
 // biome-ignore lint/suspicious/noExplicitAny: the results document is read back loosely for rendering
 type Doc = Record<string, any>;
@@ -160,6 +161,7 @@ function targets(doc: Doc): Target[] {
   out.push(...namespaceTargets(r.namespaces));
   out.push(...seedingTargets(r.seeding));
   out.push(...grpcTargets(r.grpc));
+  out.push(...shapesTargets(r.shapes));
   return out;
 }
 
@@ -176,6 +178,7 @@ const FIGURES: Record<string, string> = {
   namespaces: '9',
   seeding: '10',
   grpc: '11',
+  shapes: '12',
 };
 
 /**
@@ -363,6 +366,7 @@ export function renderMarkdown(doc: Doc): string {
   if (r.namespaces) renderNamespaces(L, r.namespaces);
   if (r.seeding) renderSeeding(L, r.seeding);
   if (r.grpc) renderGrpc(L, r.grpc);
+  if (r.shapes) renderShapes(L, r.shapes);
   return L.join('\n');
 }
 
