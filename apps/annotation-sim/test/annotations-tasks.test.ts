@@ -52,13 +52,19 @@ describe('/api/tasks/{id}/annotations', () => {
     expect(got.body.shapes).toHaveLength(1);
   });
 
-  it("answers Django's 400 page for a task without data", async () => {
+  it("answers Django's 400 page for a read of a task without data, and CVAT's AttributeError for a write", async () => {
     h = createHarness();
     h.seed({ ...TEAM, tasks: [{ name: 'Empty', owner: 'alice' }] });
     const res = await h.get('/api/tasks/1/annotations', { as: 'alice' });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.text).toBe('Exporting annotations from a task without data is not allowed');
+    // Writes reach `task.data.validation_mode`: PATCH answers the AttributeError's text, PUT and DELETE 500.
+    const patched = await h.patch('/api/tasks/1/annotations?action=create', { shapes: [] }, { as: 'alice' });
+    expect(patched.status).toBe(400);
+    expect(patched.body).toBe("'NoneType' object has no attribute 'validation_mode'");
+    expect((await h.put('/api/tasks/1/annotations', {}, { as: 'alice' })).status).toBe(500);
+    expect((await h.del('/api/tasks/1/annotations', { as: 'alice' })).status).toBe(500);
   });
 });
 

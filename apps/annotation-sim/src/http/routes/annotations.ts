@@ -123,13 +123,25 @@ function handleTaskAnnotations(r: ApiRequest): Response {
       ),
     );
   }
+  // `TaskAnnotation` reads `task.data.validation_mode` first: without data an AttributeError, which
+  // only PATCH catches (400 with its text); PUT and DELETE end in Django's 500.
+  const noData = "'NoneType' object has no attribute 'validation_mode'";
   if (method === 'DELETE') {
+    if (t.data_id === null)
+      return refused(r, { error: { code: 'SERVER_ERROR', reason: `AttributeError: ${noData}` } });
     const ctx = r.mutation();
     for (const j of jobs) annotationsChanged(r, clearJob(ctx, j).changes);
     return noContent(r.c);
   }
   const write = writeOf(r);
   if (write instanceof Response) return write;
+  if (t.data_id === null)
+    return refused(r, {
+      error:
+        write.action === 'put'
+          ? { code: 'SERVER_ERROR', reason: `AttributeError: ${noData}` }
+          : { code: 'INVALID_STRING', message: noData },
+    });
   const split = splitByJob(jobs, write.data);
   if (split.crossing) return notSimulated(r, "splitting a track across the task's jobs");
   const checked = checkWrite(r.state, labelsOfTask(r.state, t), split.parts, write.action);
