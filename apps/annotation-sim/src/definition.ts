@@ -14,6 +14,7 @@ import * as z from 'zod';
 import { version } from '../package.json';
 import { ANNOTATION_BUDGET_KINDS } from './budget-kinds';
 import { type ChangeDispatcher, type ChangeListener, createChangeDispatcher } from './changes-dispatch';
+import { ANNOTATION_CONTROL_OPENAPI, registerAnnotationControlRoutes } from './control/annotations';
 import { DELIVERY_CONTROL_OPENAPI, registerDeliveryControlRoutes } from './control/deliveries';
 import { registerEventControlRoutes } from './control/events';
 import { EVENTS_CONTROL_OPENAPI, REQUESTS_CONTROL_OPENAPI } from './control/events-openapi';
@@ -339,6 +340,7 @@ export function createAnnotationDefinition(
       ...WEBHOOK_CONTROL_OPENAPI,
       ...EVENTS_CONTROL_OPENAPI,
       ...REQUESTS_CONTROL_OPENAPI,
+      ...ANNOTATION_CONTROL_OPENAPI,
     },
     // The dashboard's browser code (packages/dashboard), read on the first request for /_sim/ui/.
     dashboard: () => import('./ui/dashboard.generated').then((m) => m.dashboardAssets),
@@ -355,6 +357,7 @@ export function createAnnotationDefinition(
       registerWebhookControlRoutes(control, deliveryOf, tools.world);
       registerEventControlRoutes(control, tools.world, eventsOf);
       registerRequestControlRoutes(control, tools.world);
+      registerAnnotationControlRoutes(control, tools.world);
     },
     renderNotFound(c: Context) {
       const refused = unsimulated.answer?.(c);

@@ -1,5 +1,11 @@
 export type { AnnotationSim, AnnotationSimOptions, StartedAnnotationSim } from './app';
 export { createAnnotationSim, startAnnotationSim } from './app';
+export type {
+  AnnotationCountView,
+  AnnotationEventView,
+  AnnotationsControlView,
+  JobAnnotationsView,
+} from './control/annotations-view';
 export type { DeliverySettings } from './control/deliveries';
 export type {
   BasicUserView,

@@ -1,4 +1,5 @@
 import type { EventsControlView, RedeliverResult, WebhooksView } from '@sims/annotation-sim';
+import { annotationsSection } from './annotations-panel';
 import { faultsSection } from './faults';
 import { requestsSection } from './requests';
 import { act, mount, type Section, type SectionProps, time, useResource } from './shell';
@@ -171,6 +172,7 @@ const sections: Section[] = [
   faultsSection,
   { id: 'deliveries', title: 'Deliveries', Panel: DeliveriesPanel },
   { id: 'exports', title: 'Export jobs', Panel: ExportsPanel },
+  annotationsSection,
   clockSection,
   namespacesSection,
 ];

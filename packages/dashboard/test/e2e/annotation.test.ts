@@ -1,6 +1,6 @@
 // annotation-sim's dashboard in headless Chromium: it loads clean, shows requests as they arrive, a fault
 // added on the page fires on the next API call, a webhook delivery is redelivered from the page, and an
-// export job is settled from it.
+// export job is settled from it; the annotations a job holds and the annotation events are shown.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -74,6 +74,7 @@ describe('annotation-sim dashboard', () => {
       'Faults',
       'Deliveries',
       'Export jobs',
+      'Annotations',
       'Clock',
       'Namespaces',
     ]);
@@ -167,6 +168,83 @@ describe('annotation-sim dashboard', () => {
     await call(base, 'POST', '/_sim/events/records', { body: { events } });
     const page = await dashboard('/_sim/ui/#tab=exports');
     await page.getByText('2 events stored, 1 oldest evicted (maxEvents)').waitFor();
+    expectClean();
+  });
+
+  it("shows a job's annotations by label and type after a PUT, and the annotation events", async () => {
+    const labels = await call<{ results: { id: number; name: string }[] }>(
+      base,
+      'GET',
+      '/api/labels?task_id=1',
+      { headers: ADMIN },
+    );
+    const id = (name: string) => labels.body.results.find((l) => l.name === name)?.id;
+    const box = (label: string, frame: number, type = 'rectangle') => ({
+      type,
+      frame,
+      label_id: id(label),
+      occluded: false,
+      points: type === 'polygon' ? [0, 0, 9, 0, 9, 9] : [1, 2, 30, 40],
+    });
+    await call(base, 'PUT', '/api/jobs/1/annotations', {
+      headers: ADMIN,
+      body: {
+        version: 0,
+        tags: [{ frame: 0, label_id: id('person') }],
+        shapes: [box('car', 0), box('car', 1), box('car', 2, 'polygon'), box('person', 3)],
+        tracks: [],
+      },
+    });
+    // Annotation rows as CVAT's handler writes them (by a user of their own, to tell them from any the PUT
+    // logged), and a row of another scope, which the panel leaves out.
+    await call(base, 'POST', '/_sim/events/records', {
+      body: {
+        events: [
+          { scope: 'create:tags', count: 1, job_id: 1, task_id: 1, user_name: 'annotator' },
+          {
+            scope: 'create:shapes',
+            obj_name: 'rectangle',
+            count: 3,
+            job_id: 1,
+            task_id: 1,
+            user_name: 'annotator',
+          },
+          { scope: 'update:job', job_id: 1, user_name: 'annotator' },
+        ],
+      },
+    });
+    const page = await dashboard('/_sim/ui/#tab=annotations');
+    const job = page.getByRole('region', { name: 'Job 1: task 1 demo-task' });
+    await job.getByText('1 tags · 4 shapes · 0 tracks').waitFor();
+    const counts = job.getByRole('table', { name: 'Annotations of job 1 by label and type' });
+    const rows = async () =>
+      (await counts.locator('tbody tr').allTextContents()).map((r) => r.replace(/\s+/g, ' '));
+    expect(await rows()).toEqual(['carrectangle2', 'carpolygon1', 'persontag1', 'personrectangle1']);
+
+    const events = page
+      .getByRole('table', { name: 'Annotation events' })
+      .locator('tbody tr', { hasText: 'annotator' });
+    await expect.poll(() => events.count()).toBe(2);
+    // Newest first.
+    expect(await events.first().locator('td').allTextContents()).toEqual([
+      'create:shapes',
+      'rectangle',
+      '3',
+      '1',
+      'annotator',
+    ]);
+    expect(await events.nth(1).locator('td').first().textContent()).toBe('create:tags');
+    await page.getByText(/^\d+ in the event log/).waitFor();
+
+    // A change made while the page is open shows without a reload.
+    await call(base, 'PUT', '/api/jobs/2/annotations', {
+      headers: ADMIN,
+      body: { version: 0, tags: [], shapes: [box('person', 12, 'polygon')], tracks: [] },
+    });
+    await page
+      .getByRole('region', { name: 'Job 2: task 1 demo-task' })
+      .getByText('0 tags · 1 shapes · 0 tracks')
+      .waitFor();
     expectClean();
   });
 });
