@@ -3,9 +3,9 @@
  * (its prototype is `Request.prototype`, so `instanceof` holds), built lazily as @hono/node-server
  * builds REST's. Method, URL, headers and the body's bytes are kept as given; the `Headers` object is
  * made when something reads it, and a native (undici) `Request` only when something asks for what
- * only it has (`signal`, `body`, `clone()`, …). Building the native one for every call cost about a
- * quarter of the bridge's CPU per call (AbortSignal, WebIDL conversions, header validation: bench
- * figure 11, docs/decisions/0025-grpc-transport.md).
+ * only it has (`signal`, `body`, `clone()`, …). Building the native one for every call was the
+ * largest item of the bridge's own work in a CPU profile (an AbortSignal, WebIDL conversions, header
+ * validation, and their garbage: bench figure 11, docs/decisions/0025-grpc-transport.md).
  */
 
 /** What a request is made of; kept under a symbol, as own fields would hide Request's accessors. */
@@ -14,7 +14,8 @@ export interface RequestParts {
   url: string;
   /** Header names in lower case, as HTTP/2 delivers them. */
   headers: Record<string, string>;
-  body: Uint8Array | undefined;
+  /** Backed by an ArrayBuffer, as a `BodyInit` is under the DOM library. */
+  body: Uint8Array<ArrayBuffer> | undefined;
 }
 
 const STATE = Symbol('bridge request');

@@ -34,7 +34,7 @@ function bindingsOf(method: protobuf.Method): HttpBinding[] {
 interface Transcoded {
   method: string;
   url: string;
-  body: Uint8Array | undefined;
+  body: Uint8Array<ArrayBuffer> | undefined;
   length: string | undefined;
 }
 
