@@ -265,6 +265,33 @@ describe('PUT /api/jobs/{id}/annotations', () => {
   });
 });
 
+describe("an attribute's value and an id in use on PUT (CVAT's own code paths)", () => {
+  it("stores Python's str() of a value (null is None), and answers Django's 500 for an attribute without value or an id in use", async () => {
+    const { jobs, label } = await taskWithJobs();
+    const car = label('car');
+    const spec = car.attributes[0]?.id as number;
+    const url = `/api/jobs/${jobs[0]}/annotations`;
+    const put = await h.put(
+      url,
+      { tags: [{ frame: 0, label_id: car.id, attributes: [{ spec_id: spec, value: null }] }] },
+      { as: 'alice' },
+    );
+    expect(put.status).toBe(200);
+    expect(put.body.tags[0].attributes).toEqual([{ spec_id: spec, value: 'None' }]);
+    const noValue = await h.put(
+      url,
+      { tags: [{ frame: 0, label_id: car.id, attributes: [{ spec_id: spec }] }] },
+      { as: 'alice' },
+    );
+    expect(noValue.status).toBe(500);
+    await h.put(`/api/jobs/${jobs[1]}/annotations`, { shapes: [box(car.id, 12)] }, { as: 'alice' });
+    const taken = await h.put(url, { shapes: [box(car.id, 0, { id: 1 })] }, { as: 'alice' });
+    expect(taken.status).toBe(500);
+    // Nothing changed: the tag of the first PUT is still there.
+    expect((await h.get(url, { as: 'alice' })).body.tags).toHaveLength(1);
+  });
+});
+
 describe('PATCH /api/jobs/{id}/annotations', () => {
   it('answers 400 ["Please specify a correct \'action\' for the request"] before reading the body', async () => {
     const { jobs } = await taskWithJobs();
