@@ -3,6 +3,8 @@
  * events of the event log, of the request's namespace.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { recordAnnotationChange } from '../src/domain/events/annotation-events';
+import { eventsOf } from '../src/domain/events/state';
 import type { AnnotationsControlView } from '../src/index';
 import { createHarness, type Harness, TEAM } from './support/harness';
 
@@ -229,6 +231,40 @@ describe('GET /_sim/annotations', () => {
     expect([none.events, none.event_count]).toEqual([[], 4]);
     const ofJob = await view(`?job_id=${jobs[1]}`);
     expect([ofJob.events.map((e) => e.scope), ofJob.event_count]).toEqual([['create:tags'], 1]);
+  });
+
+  it("lists the rows CVAT's handler logs for an annotation change, one per kind and shape type", async () => {
+    const { jobs } = await world();
+    const jobId = jobs[0] as number;
+    // What the annotation routes hand the event log once they are wired to it (annotation-events.ts).
+    recordAnnotationChange(
+      eventsOf(h.state()),
+      {
+        action: 'create',
+        annotations: {
+          tags: [{ id: 1 }],
+          shapes: [
+            { id: 1, type: 'rectangle' },
+            { id: 2, type: 'polygon' },
+            { id: 3, type: 'rectangle' },
+          ],
+          tracks: [{ id: 1, shapes: [{ id: 1, type: 'points', frame: 0, outside: false }] }],
+        },
+        jobId,
+        taskId: 1,
+        projectId: null,
+        actor: { id: 2, username: 'alice' },
+      },
+      h.sim.world().clock.now(),
+    );
+    const v = await view();
+    expect(v.events.map((e) => [e.scope, e.obj_name, e.count, e.job_id, e.user])).toEqual([
+      ['create:tracks', 'points', 1, jobId, 'alice'],
+      ['create:shapes', 'polygon', 1, jobId, 'alice'],
+      ['create:shapes', 'rectangle', 2, jobId, 'alice'],
+      ['create:tags', null, 1, jobId, 'alice'],
+    ]);
+    expect(v.events[0]?.timestamp).toBe('2026-01-01T00:00:00.000Z');
   });
 
   it('shows only the namespace of the request', async () => {
