@@ -48,7 +48,7 @@ export function createChangeDispatcher(options: {
   };
   const logServerEvents: ChangeListener = (change, state) => {
     // A state without the events API's part (one made by hand, as a test's) has no log to write to.
-    if (state.extensions.has(EVENTS_EXTENSION))
+    if (change.logged !== false && state.extensions.has(EVENTS_EXTENSION))
       recordResourceChange(eventsOf(state), change, Date.parse(change.time));
   };
   const everyWorld = [routeWebhooks, logServerEvents, ...(options.listeners ?? [])];

@@ -50,4 +50,9 @@ export interface ResourceChange {
   accessTokenId?: number | null;
   /** The request's User-Agent (server events record it in `payload.request`). */
   userAgent?: string | null;
+  /**
+   * `false`: a change CVAT sends webhooks for but logs no server event of (a `touch()` of
+   * `updated_date` by an annotation write).
+   */
+  logged?: false;
 }

@@ -129,4 +129,6 @@ export interface AnnotationChange {
   action: 'create' | 'update' | 'delete';
   jobId: number;
   data: LabeledData;
+  /** `update`: the job's tracks before the change. */
+  storedTracks?: readonly TrackRow[];
 }

@@ -7,7 +7,7 @@
 import { fail, ok, type Result } from '../errors';
 import { labelsById } from '../label-read';
 import type { JobRec, LabelRec, TaskRec } from '../model';
-import { type MutationContext, stamp } from '../mutation';
+import { type MutationContext, update } from '../mutation';
 import type { AnnotationState } from '../state';
 import { buildRows, prepareTracks } from './build';
 import { checkGivenIds, uniqueViolation } from './ids-in-use';
@@ -112,15 +112,22 @@ export function checkWrite(
     : fail({ code: 'INVALID_STRING', message: uniqueViolation(ids.error) });
 }
 
-/** `_set_updated_date`: the job, its task and the task's project are touched. */
+/**
+ * `_set_updated_date`: the job, its task and the task's project are touched (`touch()`: a save of
+ * `updated_date` alone). Each save sends its `update:<kind>` webhook, `before_update` holding only
+ * `updated_date`, and logs no server event (CVAT's event handlers skip such saves): the changes are
+ * marked `logged: false`.
+ */
 function touch(ctx: MutationContext, job: JobRec): void {
-  const now = stamp(ctx);
-  job.updated_date = now;
+  const from = ctx.changes?.length ?? 0;
+  update(ctx, 'job', job, {});
   const task = ctx.state.tasks.get(job.task_id);
-  if (!task) return;
-  task.updated_date = now;
-  const project = task.project_id === null ? undefined : ctx.state.projects.get(task.project_id);
-  if (project) project.updated_date = now;
+  if (task) {
+    update(ctx, 'task', task, {});
+    const project = task.project_id === null ? undefined : ctx.state.projects.get(task.project_id);
+    if (project) update(ctx, 'project', project, {});
+  }
+  for (const change of ctx.changes?.slice(from) ?? []) change.logged = false;
 }
 
 /** Saves one checked part ({@link checkWrite}): the job's rows replaced, its dates touched as CVAT does. */
@@ -149,7 +156,13 @@ export function applyWrite(
     tracks: [...kept.tracks, ...rows.tracks].sort((a, b) => a.id - b.id),
   });
   const created = asData(rows);
-  changes.push({ action: action === 'update' ? 'update' : 'create', jobId: job.id, data: created });
+  // `update` is logged before the change, with the objects as the request gave them and the job's
+  // tracks as they were (`handle_annotations_change` counts their visible shapes against them).
+  changes.push(
+    action === 'update'
+      ? { action: 'update', jobId: job.id, data: asData(data), storedTracks: before.tracks }
+      : { action: 'create', jobId: job.id, data: created },
+  );
   if (!isEmpty(rows) || (action === 'put' && !isEmpty(before))) touch(ctx, job);
   return { job, data: created, changes };
 }

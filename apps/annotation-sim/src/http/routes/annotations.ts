@@ -1,3 +1,4 @@
+import { recordAnnotationChanges } from '../../domain/annotations/change-events';
 import type { AnnotationChange, DataIn, LabeledData } from '../../domain/annotations/model';
 import { attributeDefaults, readRecord } from '../../domain/annotations/read';
 import {
@@ -32,12 +33,10 @@ function notSimulated(r: ApiRequest, what: string): Response {
   return cvatJson(r.c, { detail }, 501, { 'X-Sim-Reason': `not-simulated: ${what}` });
 }
 
-/**
- * Where the changes of a write go: each `AnnotationChange` (per job and action, serialized as CVAT's
- * `handle_annotations_change` receives it) is what the server events of annotation changes are made
- * from. The one place to hand them on; until then they are only returned.
- */
-function annotationsChanged(_r: ApiRequest, _changes: readonly AnnotationChange[]): void {}
+/** Where the changes of a write go: the server events CVAT's `handle_annotations_change` logs. */
+function annotationsChanged(r: ApiRequest, changes: readonly AnnotationChange[]): void {
+  recordAnnotationChanges(r.state, changes, r.actor(), r.now);
+}
 
 /** The body as `LabeledDataSerializer` validates it, or the answer to a bad one. */
 function bodyOf(r: ApiRequest): { data: DataIn } | { answer: Response } {
