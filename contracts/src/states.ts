@@ -203,6 +203,9 @@ export const webhookMessageStates = {
   }>(
     'user {username} moves job {jobId} of task {taskId} in project {projectId} from state {fromState} to {toState}',
   ),
+  jobAnnotationsSaved: defineState<{ username: string; jobId: number; taskId: number; projectId: number }>(
+    'user {username} saves a rectangle as the annotations of job {jobId} of task {taskId} in project {projectId}',
+  ),
   webhookPinged: defineState<{ username: string; webhookId: number }>(
     'user {username} pings webhook {webhookId}',
   ),

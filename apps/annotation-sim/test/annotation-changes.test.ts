@@ -184,5 +184,18 @@ describe('webhooks of annotation writes', () => {
         .slice(logged)
         .map((r) => r.scope),
     ).toEqual(['create:shapes']);
+    // A second save at the same instant changes no date: its touches send nothing (an empty diff).
+    await h.put(
+      `/api/jobs/${jobId}/annotations?org=acme`,
+      { version: 0, tags: [], shapes: [rect(car, 1)], tracks: [] },
+      { as: 'alice' },
+    );
+    await h.idle();
+    expect(receiver.requests).toHaveLength(3);
+    expect(
+      rows()
+        .slice(logged)
+        .map((r) => r.scope),
+    ).toEqual(['create:shapes', 'delete:shapes', 'create:shapes']);
   });
 });

@@ -208,6 +208,41 @@ describe('webhook-receiver ← annotation-sim-webhooks', () => {
     });
   });
 
+  it("reports a job whose annotations were saved: CVAT's touch() of the job, whose before_update holds only updated_date", async () => {
+    const result = await receives(
+      pact,
+      [
+        PROJECT_WEBHOOK,
+        webhookMessageStates.jobAnnotationsSaved.with({
+          username: USERNAME,
+          jobId: 7,
+          taskId: TASK_ID,
+          projectId: PROJECT_ID,
+        }),
+      ],
+      'an update:job delivery for a job whose annotations were saved',
+      {
+        event: 'update:job',
+        webhook_id: WEBHOOK_ID,
+        job: { id: 7, task_id: TASK_ID, state: string('new'), stage: string('annotation') },
+        before_update: { updated_date: regex(DATE, '2026-08-12T10:00:00.104000Z') },
+        sender: { username: USERNAME },
+      },
+    );
+    expect(result).toEqual({
+      status: 200,
+      events: [
+        {
+          kind: 'job-updated',
+          webhookId: WEBHOOK_ID,
+          job: { id: 7, taskId: TASK_ID, state: 'new', stage: 'annotation' },
+          previousState: null,
+          sender: USERNAME,
+        },
+      ],
+    });
+  });
+
   it('answers a ping, which names its webhook in `webhook` rather than `webhook_id`', async () => {
     const result = await receives(
       pact,

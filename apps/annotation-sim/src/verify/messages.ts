@@ -35,12 +35,15 @@ export async function produce(ctx: StateContext, webhookId: number, payload: Rec
   const body = pythonJsonDumps(payload);
   const signature = signWebhookBody(hook.secret, body);
   await settle(ctx);
-  const delivered = ctx.sent.filter((r) => r.url === hook.target_url).at(-1);
-  if (!delivered) throw new Error(`the engine delivered nothing to webhook ${webhookId}`);
-  const deliveredBody = delivered.body.toString('utf8');
-  if (deliveredBody !== body) {
+  const sent = ctx.sent.filter((r) => r.url === hook.target_url);
+  const last = sent.at(-1);
+  if (!last) throw new Error(`the engine delivered nothing to webhook ${webhookId}`);
+  // An action may send several events to the hook (an annotation save touches job, task and project):
+  // the newest delivery with the factory's bytes is the message's.
+  const delivered = sent.findLast((r) => r.body.toString('utf8') === body);
+  if (!delivered) {
     throw new Error(
-      `the factory's payload differs from the delivered one:\n factory:   ${body}\n delivered: ${deliveredBody}`,
+      `the factory's payload differs from the delivered one:\n factory:   ${body}\n delivered: ${last.body.toString('utf8')}`,
     );
   }
   const deliveredSignature = delivered.headers.find(([k]) => k === 'X-Signature-256')?.[1];

@@ -116,7 +116,7 @@ export function checkWrite(
  * `_set_updated_date`: the job, its task and the task's project are touched (`touch()`: a save of
  * `updated_date` alone). Each save sends its `update:<kind>` webhook, `before_update` holding only
  * `updated_date`, and logs no server event (CVAT's event handlers skip such saves): the changes are
- * marked `logged: false`.
+ * marked `logged: false`. A save whose date did not change (the clock did not move) sends nothing.
  */
 function touch(ctx: MutationContext, job: JobRec): void {
   const from = ctx.changes?.length ?? 0;
@@ -127,7 +127,14 @@ function touch(ctx: MutationContext, job: JobRec): void {
     const project = task.project_id === null ? undefined : ctx.state.projects.get(task.project_id);
     if (project) update(ctx, 'project', project, {});
   }
-  for (const change of ctx.changes?.slice(from) ?? []) change.logged = false;
+  if (!ctx.changes) return;
+  // A save that changed nothing (a second write at the same instant of the clock) sends nothing: the
+  // webhooks' receiver returns when the instance's diff is empty.
+  const made = ctx.changes.splice(from);
+  for (const change of made) {
+    change.logged = false;
+    if (change.changes !== undefined && Object.keys(change.changes).length > 0) ctx.changes.push(change);
+  }
 }
 
 /** Saves one checked part ({@link checkWrite}): the job's rows replaced, its dates touched as CVAT does. */

@@ -2,10 +2,12 @@
  * Labelled tasks in no project and their annotations (the `pre-annotator` and `job-collector` pacts):
  * seeded through `/_sim/seed`, annotations saved through the API as the named user.
  */
-import { annotationStates } from '@sims/contracts';
+import { annotationStates, webhookMessageStates } from '@sims/contracts';
 import { int, paramsOf, str, strings } from '@sims/pact-verify';
+import { actingUser, messageFor } from '../messages';
 import {
   call,
+  capture,
   nextIdWillBe,
   type StateContext,
   type StateTable,
@@ -14,8 +16,10 @@ import {
   tokenOf,
   userByName,
 } from '../state-support';
+import { seedTask } from './tasks';
 
 const a = annotationStates;
+const m = webhookMessageStates;
 
 function ownerNamed(ctx: StateContext, username: string) {
   if (!userByName(ctx, username)) throw new Error(`no user ${username}: a user state must come first`);
@@ -112,7 +116,39 @@ async function jobRectangles(ctx: StateContext, params: unknown) {
   await saveRectangles(ctx, `/api/jobs/${int(p.jobId, 'jobId')}/annotations`, p);
 }
 
+/**
+ * The user saves one rectangle as the annotations of the (seeded) job: the write touches the job, whose
+ * `update:job` (CVAT's `touch()`, `before_update` only `updated_date`) is the message. The project gets
+ * a label for it first.
+ */
+async function jobAnnotationsSaved(ctx: StateContext, params: unknown) {
+  const p = paramsOf(params, m.jobAnnotationsSaved.template, 'username', 'jobId', 'taskId', 'projectId');
+  const projectId = int(p.projectId, 'projectId');
+  const username = str(p.username, 'username');
+  const { token } = await actingUser(ctx, username, projectId);
+  const jobId = int(p.jobId, 'jobId');
+  const project = await call(
+    ctx,
+    'PATCH',
+    `/api/projects/${projectId}`,
+    { labels: [{ name: 'sign', type: 'rectangle' }] },
+    token,
+  );
+  const label = await call(ctx, 'GET', `/api/labels?project_id=${projectId}`, undefined, token);
+  const labelId = (label?.results as { id: number }[] | undefined)?.[0]?.id;
+  if (project === undefined || labelId === undefined) throw new Error(`project ${projectId} got no label`);
+  await seedTask(ctx, username, projectId, int(p.taskId, 'taskId'), `Task ${p.taskId}`, jobId);
+  const shapes = [{ type: 'rectangle', frame: 0, label_id: labelId, points: [1.5, 2.5, 30.5, 40.5] }];
+  // A second later than the seeding, as any save is: a touch that changes no date sends nothing.
+  ctx.sim.world().clock.advance(1_000);
+  const change = await capture(ctx, 'update:job', () =>
+    call(ctx, 'PUT', `/api/jobs/${jobId}/annotations`, { version: 0, tags: [], shapes, tracks: [] }, token),
+  );
+  await messageFor(ctx, change, projectId);
+}
+
 export const annotationDataStates: StateTable = {
+  [m.jobAnnotationsSaved.template]: jobAnnotationsSaved,
   [a.labelledTaskWithoutData.template]: labelledTaskWithoutData,
   [a.labelledTaskWithImages.template]: labelledTaskWithImages,
   [a.taskRectangles.template]: taskRectangles,
