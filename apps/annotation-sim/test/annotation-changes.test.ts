@@ -3,6 +3,7 @@
  * logs for it (one row per kind and shape type, per action, PUT as the delete of the old and the create
  * of the new), and the `update:job|task|project` webhooks of the `updated_date` touch, which log no event.
  */
+import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventsOf } from '../src/domain/events/state';
 import { aWebhook } from './support/builders';
@@ -148,6 +149,45 @@ describe('events of annotation writes', () => {
     );
     expect(refused.status).toBe(400);
     expect(annotationRows()).toEqual([]);
+  });
+});
+
+describe('annotation events in the CSV export', () => {
+  it("exports a PUT's rows with CVAT's columns, found by the job filter", async () => {
+    const { task, jobId, car } = await world();
+    const put = await h.put(
+      `/api/jobs/${jobId}/annotations?org=acme`,
+      { version: 0, tags: [], shapes: [rect(car, 0), rect(car, 5)], tracks: [] },
+      { as: 'alice', headers: { 'User-Agent': 'collector/2.0' } },
+    );
+    const ids = put.body.shapes.map((s: { id: number }) => s.id);
+    const start = await h.post(`/api/events/export?job_id=${jobId}`, undefined, { as: 'admin' });
+    expect(start.status).toBe(202);
+    h.advance('2s');
+    const file = await h.get(`/api/events/download?rq_id=${encodeURIComponent(start.body.rq_id)}`, {
+      as: 'admin',
+    });
+    expect(file.status).toBe(200);
+    const csv = parse(file.text, { columns: true }) as Record<string, string>[];
+    expect(csv).toEqual([
+      expect.objectContaining({
+        scope: 'create:shapes',
+        obj_name: 'rectangle',
+        obj_id: '',
+        obj_val: '',
+        source: 'server',
+        count: '2',
+        project_id: '1',
+        task_id: String(task.id),
+        job_id: String(jobId),
+        user_name: 'alice',
+        org_slug: 'acme',
+        payload: JSON.stringify({
+          shapes: ids.map((id: number) => ({ id })),
+          request: { id: put.headers.get('x-request-id'), user_agent: 'collector/2.0' },
+        }),
+      }),
+    ]);
   });
 });
 
