@@ -259,6 +259,9 @@ const PLAIN_TEXT_ROUTES = /^\/api\/(events|requests)(\/|$)/;
 /** The previews' Django `HttpResponseNotFound` (FIDELITY.md, Previews): a task without data, a project without tasks. */
 const PREVIEW_ROUTES = /^\/api\/(tasks|jobs|projects)\/[^/]+\/(preview|data)\/?$/;
 const PREVIEW_NOT_FOUND = /^(Task|Project) image preview not found$/;
+/** A task's annotations without data: Django's `HttpResponseBadRequest` (FIDELITY.md, Annotations). */
+const TASK_ANNOTATIONS = /^\/api\/tasks\/[^/]+\/annotations\/?$/;
+const NO_DATA_ANNOTATIONS = 'Exporting annotations from a task without data is not allowed';
 
 /** The path the server routes (dot segments resolved as the URL parser does), without `/_ns/<name>`. */
 export function apiPath(req: FuzzRequest): string {
@@ -324,6 +327,8 @@ export function cvatEnvelope(req: FuzzRequest, res: FuzzResponse): string[] {
     if (res.status === 500 || (res.status === 404 && DJANGO_HTML.test(res.text))) return problems;
     if (PLAIN_TEXT_ROUTES.test(path) && (res.status === 400 || res.status === 404)) return problems;
     if (res.status === 404 && PREVIEW_ROUTES.test(path) && PREVIEW_NOT_FOUND.test(res.text)) return problems;
+    if (res.status === 400 && TASK_ANNOTATIONS.test(path) && res.text === NO_DATA_ANNOTATIONS)
+      return problems;
     return [...problems, `text/html ${res.status} outside the Django pages FIDELITY.md lists`];
   }
   if (type === '' && res.text === '') {
