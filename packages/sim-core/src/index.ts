@@ -52,7 +52,7 @@ export type { KernelOptions, SimKernel } from './http/kernel';
 export { createSimKernel } from './http/kernel';
 export { NAMESPACE_HEADER, resolveNamespace } from './http/namespace';
 export type { RequestSim, SimEnv } from './http/request-context';
-export { knownBody } from './http/request-entry';
+export { type KnownBody, knownBody } from './http/request-entry';
 export { controlError } from './http/responses';
 export type {
   ExpandedPath,

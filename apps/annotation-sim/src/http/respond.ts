@@ -19,6 +19,16 @@ export function cvatJson(
   );
 }
 
+/** A JSON response as {@link cvatJson} writes it, from JSON already made as bytes (large answers). */
+export function cvatJsonBytes(c: Context, body: Uint8Array, status = 200): Response {
+  return carriesRequestId(
+    new Response(body as Uint8Array<ArrayBuffer>, {
+      status,
+      headers: { 'Content-Type': CVAT_JSON, 'X-Request-Id': requestIdOf(c) },
+    }),
+  );
+}
+
 /** DRF's `Response(None, status)`: an empty body and no Content-Type. */
 export function emptyBody(c: Context, status = 204, headers: Record<string, string> = {}): Response {
   return carriesRequestId(

@@ -104,7 +104,13 @@ function unaryMethod(
     // serves it: its text is read where it is kept, since `text()` would build a native Response and
     // a web stream first.
     const known = knownBody(res);
-    const text = known ? known.text : known === null ? '' : await res.text();
+    const text = known
+      ? 'text' in known
+        ? known.text
+        : new TextDecoder().decode(known.bytes)
+      : known === null
+        ? ''
+        : await res.text();
     if (!res.ok) return { ok: false, error: errorStatus(res.status, text) };
     return { ok: true, frame: encode(text) };
   };

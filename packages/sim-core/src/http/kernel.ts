@@ -122,17 +122,16 @@ export function createSimKernel<S>(def: SimulatorDefinition<S>, options: KernelO
       // lightweight one again. Reading `.body` makes it native.
       if (faultPhases.answeredOnSocket(c)) void c.res.body;
     } finally {
-      let responseText: string | undefined;
+      let responseText: string | Uint8Array | undefined;
       const known = bodyLimit > 0 && c.finalized && status !== 0 ? knownBody(c.res) : null;
       if (known !== null && (known !== undefined || c.res.body)) {
         const type = known?.type ?? c.res.headers.get('content-type') ?? '';
         const length = known?.length ?? Number(c.res.headers.get('content-length') ?? 0);
-        if (
-          (type.includes('json') || type.startsWith('text/')) &&
-          length <= bodyLimit &&
-          !type.includes('csv')
-        ) {
-          responseText = known?.text ?? (await c.res.clone().text());
+        const textual = (type.includes('json') || type.startsWith('text/')) && !type.includes('csv');
+        // A body kept as bytes is shown by its size and start past the limit (no copy, no decoding).
+        if (textual && known && 'bytes' in known) responseText = known.bytes;
+        else if (textual && length <= bodyLimit) {
+          responseText = known && 'text' in known ? known.text : await c.res.clone().text();
         }
       }
       const entry = world.journal.record(recorder.entry(c, sim, timeMs, started, status, responseText));

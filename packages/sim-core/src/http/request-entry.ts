@@ -70,10 +70,12 @@ function keptBytes(
   slot: string,
   bytes: Uint8Array,
   limit: number,
+  hashed = true,
 ): string | TruncatedText | undefined {
   if (bytes.byteLength <= limit) return keptText(slots, slot, bytesDecoder.decode(bytes), limit);
   if (limit === 0) return undefined;
   const preview = bytesDecoder.decode(bytes.subarray(0, PREVIEW_CHARS));
+  if (!hashed) return { size: bytes.byteLength, preview };
   return { size: bytes.byteLength, preview, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
@@ -125,7 +127,9 @@ let cacheKey: symbol | undefined;
  * (bench/). `null` for no body; `undefined` when unknown (a stream, a native Response).
  * Its content type and length come from the headers it was made with.
  */
-export function knownBody(res: Response): { text: string; type: string; length: number } | null | undefined {
+export type KnownBody = ({ text: string } | { bytes: Uint8Array }) & { type: string; length: number };
+
+export function knownBody(res: Response): KnownBody | null | undefined {
   if (cacheKey === undefined) {
     cacheKey = Object.getOwnPropertySymbols(res).find((key) => key.description === 'cache');
     if (cacheKey === undefined) return undefined;
@@ -134,7 +138,9 @@ export function knownBody(res: Response): { text: string; type: string; length: 
   if (!Array.isArray(cache)) return undefined;
   const body: unknown = cache[1];
   if (body === null || body === undefined) return null;
-  if (typeof body !== 'string') return undefined;
+  // A body made as bytes (a large answer serialised in pieces): its length is its byte length.
+  const bytes = body instanceof Uint8Array ? body : undefined;
+  if (typeof body !== 'string' && bytes === undefined) return undefined;
   // The headers as given (a plain record stays one: making it a Headers object costs as much again).
   const headers: unknown = cache[2];
   let type: string | undefined;
@@ -157,7 +163,8 @@ export function knownBody(res: Response): { text: string; type: string; length: 
       else if (lower === 'content-length') length = String(value);
     }
   }
-  return { text: body, type: type ?? '', length: Number(length ?? 0) };
+  if (bytes !== undefined) return { bytes, type: type ?? '', length: bytes.byteLength };
+  return { text: body as string, type: type ?? '', length: Number(length ?? 0) };
 }
 
 /** What every recorded request's journal entry shares: redaction and the body limit. */
@@ -330,14 +337,14 @@ export class RequestRecorder {
     this.#context = { sensitive, secretFields, bodyLimit };
   }
 
-  /** The entry of a request answered with `status` (0: on the socket) and `responseText`. */
+  /** The entry of a request answered with `status` (0: on the socket) and its body (text or bytes). */
   entry<S>(
     c: Context<SimEnv<S>>,
     sim: RequestSim<S>,
     timeMs: number,
     started: number,
     status: number,
-    responseText: string | undefined,
+    responseText: string | Uint8Array | undefined,
   ): DeferredJournalEntry {
     const { bodyLimit } = this.#context;
     const incoming = c.env?.incoming;
@@ -365,7 +372,9 @@ export class RequestRecorder {
       sim.bodyBytes === undefined
         ? keptText(this.#requestBodies, slot, sim.rawBody, bodyLimit)
         : keptBytes(this.#requestBodies, slot, sim.bodyBytes, bodyLimit),
-      keptText(this.#responseTexts, slot, responseText, bodyLimit, false),
+      responseText instanceof Uint8Array
+        ? keptBytes(this.#responseTexts, slot, responseText, bodyLimit, false)
+        : keptText(this.#responseTexts, slot, responseText, bodyLimit, false),
       this.#context,
     );
   }

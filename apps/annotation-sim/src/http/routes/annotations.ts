@@ -1,6 +1,7 @@
 import { recordAnnotationChanges } from '../../domain/annotations/change-events';
 import type { AnnotationChange, DataIn, LabeledData } from '../../domain/annotations/model';
 import { attributeDefaults, readRecord } from '../../domain/annotations/read';
+import { labeledDataJson } from '../../domain/annotations/serialize';
 import {
   applyWrite,
   checkWrite,
@@ -14,7 +15,7 @@ import { mergeJobs, splitByJob } from '../../domain/annotations/task-split';
 import type { JobRec, TaskRec } from '../../domain/model';
 import { jobsOfTask } from '../../domain/relations';
 import type { ApiRequest } from '../api';
-import { cvatJson, djangoHtml, noContent } from '../respond';
+import { cvatJson, cvatJsonBytes, djangoHtml, noContent } from '../respond';
 import { byId, type RouteRow, refused } from '../route-table';
 import { readLabeledData } from './annotations-body';
 import { loadRecord } from './resource-support';
@@ -37,6 +38,9 @@ function notSimulated(r: ApiRequest, what: string): Response {
 function annotationsChanged(r: ApiRequest, changes: readonly AnnotationChange[]): void {
   recordAnnotationChanges(r.state, changes, r.actor(), r.now);
 }
+
+/** Annotations as the views answer them, made as bytes in pieces (domain/annotations/serialize.ts). */
+const answer = (r: ApiRequest, data: LabeledData): Response => cvatJsonBytes(r.c, labeledDataJson(data));
 
 /** The body as `LabeledDataSerializer` validates it, or the answer to a bad one. */
 function bodyOf(r: ApiRequest): { data: DataIn } | { answer: Response } {
@@ -80,7 +84,7 @@ function handleJobAnnotations(r: ApiRequest): Response {
   const task = r.state.tasks.get(job.value.task_id) as TaskRec;
   if (method === 'GET' || method === 'HEAD') {
     if (r.query('format')) return notSimulated(r, 'exporting annotations as a file (GET ?format=)');
-    return cvatJson(r.c, readJob(r, job.value, task));
+    return answer(r, readJob(r, job.value, task));
   }
   if (method === 'DELETE') {
     const outcome = clearJob(r.mutation(), job.value);
@@ -94,7 +98,7 @@ function handleJobAnnotations(r: ApiRequest): Response {
   if (!checked.ok) return refused(r, checked);
   const outcome = applyWrite(r.mutation(), part, write.action);
   annotationsChanged(r, outcome.changes);
-  return cvatJson(r.c, outcome.data);
+  return answer(r, outcome.data);
 }
 
 /** The task's annotation jobs in id order (CVAT's `TaskAnnotation.db_jobs`). */
@@ -114,8 +118,8 @@ function handleTaskAnnotations(r: ApiRequest): Response {
     if (t.data_id === null)
       return djangoHtml(r.c, 400, 'Exporting annotations from a task without data is not allowed');
     if (r.query('format')) return notSimulated(r, 'exporting annotations as a file (GET ?format=)');
-    return cvatJson(
-      r.c,
+    return answer(
+      r,
       mergeJobs(
         jobs.map((j) => ({ job: j, data: readJob(r, j, t) })),
         overlap,
@@ -151,7 +155,7 @@ function handleTaskAnnotations(r: ApiRequest): Response {
     r,
     outcomes.flatMap((o) => o.changes),
   );
-  return cvatJson(r.c, mergeJobs(outcomes, overlap));
+  return answer(r, mergeJobs(outcomes, overlap));
 }
 
 const JOB = byId('jobs');
