@@ -1,10 +1,10 @@
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RawConnection } from '../lib/http';
+import { type ProbedMemory, probeMemory, processCpuMs } from '../lib/probe';
 import { rssMb, stop } from '../lib/proc';
 import { BENCH_DIR, launch, type Running } from '../lib/targets';
+
+const held = (m: ProbedMemory) => m.heapUsed + m.external;
 
 type Sim = 'cluster-sim' | 'annotation-sim';
 
@@ -123,30 +123,6 @@ async function drive(
   );
 }
 
-interface Memory {
-  rss: number;
-  heapUsed: number;
-  external: number;
-}
-
-/** The simulator's memory after a full GC, from the preloaded probe (servers/memory-probe.mjs). */
-async function measure(child: ChildProcess): Promise<Memory> {
-  const reply = once(child, 'message') as Promise<[Memory & { type: string }]>;
-  child.send({ type: 'measure' });
-  const [m] = await Promise.race([
-    reply,
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no memory reply')), 30_000)),
-  ]);
-  return m;
-}
-const held = (m: Memory) => m.heapUsed + m.external;
-
-/** CPU time of a process (user + system, all threads) in ms, from /proc (clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 async function start(kind: Sim, maxNamespaces: number): Promise<Running> {
   return launch(kind, undefined, ['--max-namespaces', String(maxNamespaces)], {
     nodeArgs: ['--expose-gc', '--import', join(BENCH_DIR, 'src/servers/memory-probe.mjs')],
@@ -180,14 +156,14 @@ async function curve(kind: Sim, counts: number[], connectionCount: number): Prom
      */
     const baseline = async (n: number) => {
       const pool = WARM + made;
-      const cpu0 = cpuMs(pid);
+      const cpu0 = processCpuMs(pid);
       const t0 = performance.now();
       await drive(connections, againCount, againCount + n, (k) => {
         const at = k % pool;
         return smallWorld(kind, at < WARM ? warm(at) : ns(at - WARM), k);
       });
       againCount += n;
-      return { ms: (performance.now() - t0) / n, cpu: (cpuMs(pid) - cpu0) / n };
+      return { ms: (performance.now() - t0) / n, cpu: (processCpuMs(pid) - cpu0) / n };
     };
     let stepBytes = 0;
     const out: CurvePoint[] = [];
@@ -195,13 +171,13 @@ async function curve(kind: Sim, counts: number[], connectionCount: number): Prom
       const step = count - made;
       // Before and after the step, averaged: the load of a shared machine drifts, and so does the JIT.
       const before = await baseline(Math.min(500, Math.max(WARM, step)));
-      const m0 = await measure(sim.child);
-      const cpu0 = cpuMs(pid);
+      const m0 = await probeMemory(sim.child);
+      const cpu0 = processCpuMs(pid);
       const t0 = performance.now();
       await drive(connections, made, count, (i) => smallWorld(kind, ns(i)));
       const ms = (performance.now() - t0) / step;
-      const cpu = (cpuMs(pid) - cpu0) / step;
-      const m = await measure(sim.child);
+      const cpu = (processCpuMs(pid) - cpu0) / step;
+      const m = await probeMemory(sim.child);
       made = count;
       const after = await baseline(Math.min(500, Math.max(WARM, step)));
       const msExisting = (before.ms + after.ms) / 2;
@@ -338,7 +314,7 @@ async function busyNamespaces(
       clearInterval(sampler);
     }
     const seconds = (performance.now() - t0) / 1000;
-    const m = await measure(sim.child);
+    const m = await probeMemory(sim.child);
     const res = await fetch(`${sim.url}/_sim/memory`);
     const { kinds } = (await res.json()) as { kinds: BusyResult['kinds'] };
     return {

@@ -1,8 +1,6 @@
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { json, request } from '../lib/http';
+import { probeMemory, processCpuMs } from '../lib/probe';
 import { stop } from '../lib/proc';
 import { type Spread, spread } from '../lib/stats';
 import { BENCH_DIR, launch, type Running } from '../lib/targets';
@@ -28,26 +26,6 @@ export interface ShapesResult {
   stringifyMs: Spread;
   /** The event log of the namespace after the writes: bytes and rows it holds, the budget it draws on. */
   events: { bytes: number; maxBytes: number; evicted: number; stored: number };
-}
-
-interface Memory {
-  heapUsed: number;
-  external: number;
-}
-
-async function measure(child: ChildProcess): Promise<Memory> {
-  const reply = once(child, 'message') as Promise<[Memory & { type: string }]>;
-  child.send({ type: 'measure' });
-  const [m] = await Promise.race([
-    reply,
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no memory reply')), 60_000)),
-  ]);
-  return m;
-}
-
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** A rectangle as a model would send it: fractional pixel coordinates, one of two labels, frame by frame. */
@@ -124,7 +102,7 @@ export async function shapesFigure(opts: {
     const cleared = await request(path, { method: 'DELETE', headers: CVAT_AUTH });
     if (cleared.status !== 204)
       throw new Error(`DELETE answered ${cleared.status}: ${cleared.body.slice(0, 300)}`);
-    const m0 = await measure(sim.child);
+    const m0 = await probeMemory(sim.child, 60_000);
     for (let from = 0; from < opts.count; from += BATCH) {
       const shapes = [];
       for (let i = from; i < Math.min(opts.count, from + BATCH); i++) shapes.push(rectangle(i, labels));
@@ -136,7 +114,7 @@ export async function shapesFigure(opts: {
       });
       if (r.status !== 200) throw new Error(`PATCH answered ${r.status}: ${r.body.slice(0, 300)}`);
     }
-    const m1 = await measure(sim.child);
+    const m1 = await probeMemory(sim.child, 60_000);
     const heapBytes = m1.heapUsed + m1.external - (m0.heapUsed + m0.external);
     opts.log(`  ${opts.count} shapes stored: heap +${(heapBytes / 2 ** 20).toFixed(1)} MiB`);
     const getMs: number[] = [];
@@ -144,11 +122,11 @@ export async function shapesFigure(opts: {
     const stringifyMs: number[] = [];
     let body = '';
     for (let round = 0; round < opts.rounds; round++) {
-      const cpu0 = cpuMs(sim.child.pid as number);
+      const cpu0 = processCpuMs(sim.child.pid as number);
       const t0 = performance.now();
       const r = await request(path, { headers: CVAT_AUTH, timeoutMs: 120_000 });
       getMs.push(performance.now() - t0);
-      getCpuMs.push(cpuMs(sim.child.pid as number) - cpu0);
+      getCpuMs.push(processCpuMs(sim.child.pid as number) - cpu0);
       if (r.status !== 200) throw new Error(`GET answered ${r.status}`);
       body = r.body;
       const data = JSON.parse(body) as { shapes: unknown[] };

@@ -56,6 +56,10 @@ const FALSE = new Set<unknown>([
   0,
 ]);
 
+/** DRF `BooleanField`'s reading of a value: true, false, or undefined for one it does not take. */
+export const drfBoolean = (v: unknown): boolean | undefined =>
+  TRUE.has(v) ? true : FALSE.has(v) ? false : undefined;
+
 /** Python's `type(x).__name__` for DRF messages that name the input type. */
 function pyTypeName(v: unknown): string {
   if (v === null) return 'NoneType';
@@ -164,9 +168,8 @@ function validateValue(v: unknown, type: z.ZodType): Outcome {
   if (type instanceof z.ZodString || type instanceof z.ZodStringFormat) return stringValue(v, type);
   if (type instanceof z.ZodNumber) return type.isInt ? integerValue(v, type) : floatValue(v);
   if (type instanceof z.ZodBoolean) {
-    if (TRUE.has(v)) return { value: true };
-    if (FALSE.has(v)) return { value: false };
-    return { error: [MSG.boolean] };
+    const b = drfBoolean(v);
+    return b === undefined ? { error: [MSG.boolean] } : { value: b };
   }
   if (type instanceof z.ZodEnum) {
     const choices = type.options as readonly unknown[];

@@ -1,3 +1,4 @@
+import { type CvatHttp, type CvatResult, expectStatus, type Query } from './cvat-http';
 import { asArray, asObject, type Json, num, str } from './read';
 
 /**
@@ -64,4 +65,17 @@ export function readLabelPage(body: unknown): { labels: Label[]; next: string | 
     }),
     next: typeof next === 'string' ? next : null,
   };
+}
+
+/** Every label `GET /api/labels` lists for `query` (`task_id`, `job_id`, …), following `next` pages. */
+export async function listLabels(http: CvatHttp, query: Query): Promise<CvatResult<Label[]>> {
+  const labels: Label[] = [];
+  let response = await http.request('GET', '/api/labels', { query });
+  for (;;) {
+    const page = expectStatus(response, 200, (r) => readLabelPage(r.body));
+    if (!page.ok) return page;
+    labels.push(...page.value.labels);
+    if (page.value.next === null) return { ok: true, value: labels };
+    response = await http.follow(page.value.next);
+  }
 }

@@ -1,4 +1,11 @@
-export { type Annotations, type Label, readAnnotations, readLabelPage, type Shape } from './annotations';
+export {
+  type Annotations,
+  type Label,
+  listLabels,
+  readAnnotations,
+  readLabelPage,
+  type Shape,
+} from './annotations';
 export { type CvatError, parseCvatError } from './cvat-error';
 export {
   CVAT_JSON,

@@ -5,8 +5,8 @@ import {
   type CvatResult,
   expectStatus,
   type Label,
+  listLabels,
   readAnnotations,
-  readLabelPage,
 } from '../../cvat-http/src';
 import type { WebhookEvent } from '../../webhook-receiver/src';
 
@@ -41,17 +41,7 @@ export interface JobCollectorOptions {
 export function createJobCollector(options: JobCollectorOptions) {
   const { http } = options;
 
-  async function labelsOf(jobId: number): Promise<CvatResult<Label[]>> {
-    const labels: Label[] = [];
-    let response = await http.request('GET', '/api/labels', { query: { job_id: jobId } });
-    for (;;) {
-      const page = expectStatus(response, 200, (r) => readLabelPage(r.body));
-      if (!page.ok) return page;
-      labels.push(...page.value.labels);
-      if (page.value.next === null) return { ok: true, value: labels };
-      response = await http.follow(page.value.next);
-    }
-  }
+  const labelsOf = (jobId: number): Promise<CvatResult<Label[]>> => listLabels(http, { job_id: jobId });
 
   async function annotationsOf(jobId: number): Promise<CvatResult<Annotations>> {
     const response = await http.request('GET', `/api/jobs/${jobId}/annotations`);

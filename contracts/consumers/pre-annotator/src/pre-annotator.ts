@@ -6,9 +6,9 @@ import {
   type CvatResult,
   expectStatus,
   type Label,
+  listLabels,
   num,
   readAnnotations,
-  readLabelPage,
 } from '../../cvat-http/src';
 import { createTaskCreator, type TaskData } from '../../task-creator/src';
 
@@ -61,17 +61,7 @@ export function createPreAnnotator(options: PreAnnotatorOptions) {
   }
 
   /** Every label of the task, following `next` pages. */
-  async function labelsOf(taskId: number): Promise<CvatResult<Label[]>> {
-    const labels: Label[] = [];
-    let response = await http.request('GET', '/api/labels', { query: { task_id: taskId } });
-    for (;;) {
-      const page = expectStatus(response, 200, (r) => readLabelPage(r.body));
-      if (!page.ok) return page;
-      labels.push(...page.value.labels);
-      if (page.value.next === null) return { ok: true, value: labels };
-      response = await http.follow(page.value.next);
-    }
-  }
+  const labelsOf = (taskId: number): Promise<CvatResult<Label[]>> => listLabels(http, { task_id: taskId });
 
   async function putAnnotations(
     taskId: number,

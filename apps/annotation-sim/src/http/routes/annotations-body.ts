@@ -10,6 +10,7 @@
 import type { DataIn, ShapeIn, TagIn, TrackIn } from '../../domain/annotations/model';
 import { fail, ok, type Result } from '../../domain/errors';
 import { pythonStr } from '../../domain/python-json';
+import { drfBoolean } from '../parse';
 
 type Out = { value: unknown } | { error: unknown };
 type Obj = Record<string, unknown>;
@@ -68,40 +69,10 @@ function float(min?: number, max?: number) {
   };
 }
 
-const TRUE = new Set<unknown>([
-  true,
-  'true',
-  'True',
-  'TRUE',
-  'on',
-  'On',
-  'ON',
-  'yes',
-  'Yes',
-  'YES',
-  'y',
-  'Y',
-  '1',
-  1,
-]);
-const FALSE = new Set<unknown>([
-  false,
-  'false',
-  'False',
-  'FALSE',
-  'off',
-  'Off',
-  'OFF',
-  'no',
-  'No',
-  'NO',
-  'n',
-  'N',
-  '0',
-  0,
-]);
-const boolean = (v: unknown): Out =>
-  TRUE.has(v) ? { value: true } : FALSE.has(v) ? { value: false } : { error: ['Must be a valid boolean.'] };
+const boolean = (v: unknown): Out => {
+  const b = drfBoolean(v);
+  return b === undefined ? { error: ['Must be a valid boolean.'] } : { value: b };
+};
 
 const SHAPE_TYPES = ['rectangle', 'polygon', 'polyline', 'points', 'ellipse', 'cuboid', 'mask', 'skeleton'];
 const shapeType = (v: unknown): Out =>
