@@ -1,19 +1,21 @@
 /**
  * A task's annotations over its jobs, who may read and write them, and CVAT's own test of a whole job's
  * update (`test_jobs.py`, `test_tasks.py`; shapes from `tests/python/shared/assets/annotations.json`).
+ * They run against the built CLI (support/cli-harness.ts): one process for the file, a namespace a test.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { box, taskWithJobs as seedTask } from './support/annotations';
-import { createHarness, type Harness, TEAM } from './support/harness';
+import { type CliHarness, cliHarness } from './support/cli-harness';
+import { TEAM } from './support/harness';
 
-let h: Harness;
-afterEach(() => h?.close());
+const cli = cliHarness();
+let h: CliHarness;
+beforeEach(async () => {
+  h = await cli.fresh();
+});
 
-/** A fresh simulator with the shared task (support/annotations.ts). */
-async function taskWithJobs(overlap: number | null = null) {
-  h = createHarness();
-  return seedTask(h, overlap);
-}
+/** The shared task (support/annotations.ts) in the test's namespace. */
+const taskWithJobs = (overlap: number | null = null) => seedTask(h, overlap);
 
 describe('/api/tasks/{id}/annotations', () => {
   it("splits a PUT by the jobs' frames and answers the merge; each job holds its part", async () => {
@@ -53,8 +55,7 @@ describe('/api/tasks/{id}/annotations', () => {
   });
 
   it("answers Django's 400 page for a read of a task without data, and CVAT's AttributeError for a write", async () => {
-    h = createHarness();
-    h.seed({ ...TEAM, tasks: [{ name: 'Empty', owner: 'alice' }] });
+    await h.seed({ ...TEAM, tasks: [{ name: 'Empty', owner: 'alice' }] });
     const res = await h.get('/api/tasks/1/annotations', { as: 'alice' });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -70,8 +71,7 @@ describe('/api/tasks/{id}/annotations', () => {
 
 describe("who may read and write annotations (CVAT's rules for jobs and tasks)", () => {
   it("lets an organization's supervisor read but not write, its maintainer both, a worker neither unless assigned", async () => {
-    h = createHarness();
-    const seeded = h.seed({
+    const seeded = await h.seed({
       ...TEAM,
       tasks: [{ name: 'T', owner: 'alice', org: 'acme', size: 4, labels: [{ name: 'car' }] }],
     });
@@ -93,8 +93,7 @@ describe("who may read and write annotations (CVAT's rules for jobs and tasks)",
 
 describe('PATCH ?action=update of a whole job (test_jobs.py: test_member_update_job_annotations)', () => {
   it("answers the data sent, ids kept, for a skeleton and a skeleton track as annotations.json's job 18 has them", async () => {
-    h = createHarness();
-    const seeded = h.seed({
+    const seeded = await h.seed({
       ...TEAM,
       tasks: [
         {

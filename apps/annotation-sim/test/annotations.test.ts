@@ -3,20 +3,21 @@
  * of `/api/jobs/{id}/annotations` and `/api/tasks/{id}/annotations`, with CVAT's ids, its checks and
  * texts (dataset_manager's `JobAnnotation`, engine's `LabeledDataSerializer`), and nothing it does not
  * check. Assertions ported from the annotation tests of CVAT's `tests/python/rest_api/test_jobs.py` and
- * `test_tasks.py`; shapes from `tests/python/shared/assets/annotations.json`.
+ * `test_tasks.py`; shapes from `tests/python/shared/assets/annotations.json`. They run against the built
+ * CLI (support/cli-harness.ts): one process for the file, a namespace a test.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { box, taskWithJobs as seedTask, stored } from './support/annotations';
-import { createHarness, type Harness } from './support/harness';
+import { type CliHarness, cliHarness } from './support/cli-harness';
 
-let h: Harness;
-afterEach(() => h?.close());
+const cli = cliHarness();
+let h: CliHarness;
+beforeEach(async () => {
+  h = await cli.fresh();
+});
 
-/** A fresh simulator with the shared task (support/annotations.ts). */
-async function taskWithJobs(overlap: number | null = null) {
-  h = createHarness();
-  return seedTask(h, overlap);
-}
+/** The shared task (support/annotations.ts) in the test's namespace. */
+const taskWithJobs = (overlap: number | null = null) => seedTask(h, overlap);
 
 describe('GET /api/jobs/{id}/annotations', () => {
   it('answers an empty LabeledData for a job nobody annotated', async () => {
@@ -96,7 +97,7 @@ describe('PUT /api/jobs/{id}/annotations', () => {
   it("touches the job's, the task's updated_date when something changed", async () => {
     const { task, jobs, label } = await taskWithJobs();
     const before = (await h.get(`/api/jobs/${jobs[0]}`, { as: 'alice' })).body.updated_date;
-    h.advance('1h');
+    await h.advance('1h');
     await h.put(
       `/api/jobs/${jobs[0]}/annotations`,
       { shapes: [box(label('person').id, 0)] },

@@ -23,6 +23,11 @@ export interface CliOptions {
    * then.
    */
   holdSaveBeforeRename?: boolean;
+  /**
+   * A bundled CLI (`main.js` of the app's `pnpm build`) to run instead of the sources: what a user's
+   * `npx <app>` and the Docker image run (annotation-sim's test/support/cli-harness.ts bundles one).
+   */
+  main?: string;
 }
 
 /** What a process started with `holdSaveBeforeRename` prints on stderr when its save is held. */
@@ -31,9 +36,9 @@ export const SAVE_HELD = 'test hook: the save is held before its rename';
 const HOLD = fileURLToPath(new URL('./hold-save-before-rename.ts', import.meta.url));
 
 /**
- * Starts `apps/<app>`'s CLI (`node --import tsx src/main.ts`: a single process, so a signal reaches the
- * simulator itself) and resolves once it prints its ready line; rejects with the exit code and output if
- * it exits first. Every process started is killed by {@link killAll}.
+ * Starts `apps/<app>`'s CLI (`node --import tsx src/main.ts`, or `node <options.main>`: a single process,
+ * so a signal reaches the simulator itself) and resolves once it prints its ready line; rejects with the
+ * exit code and output if it exits first. Every process started is killed by {@link killAll}.
  *
  * @example const cli = await startCli('cluster-sim', ['--port', '0'], started);
  */
@@ -44,7 +49,9 @@ export function startCli(
   options: CliOptions = {},
 ): Promise<CliProcess> {
   const preload = options.holdSaveBeforeRename ? ['--import', HOLD] : [];
-  const child = spawn(process.execPath, ['--import', 'tsx', ...preload, 'src/main.ts', ...args], {
+  // The hook is TypeScript: tsx loads it even before a bundle.
+  const tsx = options.main && !options.holdSaveBeforeRename ? [] : ['--import', 'tsx'];
+  const child = spawn(process.execPath, [...tsx, ...preload, options.main ?? 'src/main.ts', ...args], {
     cwd: fileURLToPath(new URL(`../../../apps/${app}/`, import.meta.url)),
     env: { ...process.env, SIM_PORT: undefined, SIM_LOG: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,7 @@
 /** The task, labels and shapes the annotation tests share (test/annotations*.test.ts). */
 import type { SeedInput } from '../../src/domain/seed';
-import { type Harness, TEAM } from './harness';
+import type { CliHarness } from './cli-harness';
+import { TEAM } from './harness';
 
 const LABELS: NonNullable<SeedInput['tasks']>[number]['labels'] = [
   {
@@ -28,8 +29,8 @@ const LABELS: NonNullable<SeedInput['tasks']>[number]['labels'] = [
 ];
 
 /** Seeds `h` with a task of 20 frames in two jobs (0-9, 10-19); its labels by name, its jobs. */
-export async function taskWithJobs(h: Harness, overlap: number | null = null) {
-  const seeded = h.seed({
+export async function taskWithJobs(h: CliHarness, overlap: number | null = null) {
+  const seeded = await h.seed({
     ...TEAM,
     tasks: [{ name: 'T', owner: 'alice', size: 20, segment_size: 10, overlap, labels: LABELS }],
   });
