@@ -111,7 +111,8 @@ describe('task dataset export', () => {
       },
       progress: 0,
       created_date: '2026-01-01T00:00:00Z',
-      started_date: '2026-01-01T00:00:00Z',
+      // The worker takes it in the instant it was queued: shown one microsecond later (created < started).
+      started_date: '2026-01-01T00:00:00.000001Z',
       finished_date: '2026-01-01T00:00:02Z',
       expiry_date: '2026-01-02T00:00:02Z',
       owner: { id: 2, username: 'alice' },

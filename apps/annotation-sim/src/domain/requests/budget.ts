@@ -22,7 +22,7 @@ const REQUEST_BYTES = 1024;
 /** About what an ended request keeps: the record and, for an export, its file (base64, one byte a character). */
 function requestBytes(r: BackgroundRequest): number {
   const outcome = r.outcome;
-  if (!outcome) return REQUEST_BYTES;
+  if (!outcome || outcome.status === 'stopped') return REQUEST_BYTES;
   if (outcome.status === 'failed') return REQUEST_BYTES + outcome.message.length;
   return REQUEST_BYTES + (outcome.file?.base64.length ?? 0) + (outcome.resultPath?.length ?? 0);
 }

@@ -8,7 +8,7 @@ import { endStep, pollEnds, type WorkKind, type WorkPlan, type WorldTimers, work
 import { countEndedRequest, forgetRequest } from './budget';
 import {
   type BackgroundRequest,
-  type RequestStatus,
+  type RequestState,
   type RequestView,
   renderRequest,
   requestStatus,
@@ -60,7 +60,7 @@ const EXPORT_CACHE_TTL_MS = 86_400_000;
 /** How long a request stays once ended: exports the cache TTL, others RQ's result or failure TTL. */
 function ttlOf(rs: RequestsState, r: BackgroundRequest): number {
   if (r.work.kind !== 'create:task') return EXPORT_CACHE_TTL_MS;
-  return r.outcome?.status === 'failed' ? rs.settings.failureTtlMs : rs.settings.resultTtlMs;
+  return r.outcome?.status === 'finished' ? rs.settings.resultTtlMs : rs.settings.failureTtlMs;
 }
 
 function isExpired(rs: RequestsState, r: BackgroundRequest, now: number): boolean {
@@ -78,8 +78,8 @@ export function liveRequests(rs: RequestsState, now: number): BackgroundRequest[
   return [...rs.requests.values()].filter((r) => !isExpired(rs, r, now));
 }
 
-/** The status of the request with this id now, if there is one. */
-export function statusOf(rs: RequestsState, id: string, now: number): RequestStatus | undefined {
+/** The state of the request with this id now, if there is one. */
+export function statusOf(rs: RequestsState, id: string, now: number): RequestState | undefined {
   const r = findRequest(rs, id, now);
   return r && requestStatus(r, now);
 }
@@ -136,6 +136,32 @@ export function cancelQueuedRequest(
 }
 
 /**
+ * Stops a started request (`POST /api/requests/{id}/cancel` of a started export, RQ's
+ * `send_stop_job_command`): its worker's work horse is killed, so the work never ends, no result is kept
+ * and no `completed:request` webhook goes out (RQ runs no failure callback for a stopped job); the job
+ * stays, `stopped`, until a read deletes it or its TTL ends. A lost request's worker is gone: the
+ * command reaches no one and the request stays started.
+ */
+export function stopRequest(
+  rs: RequestsState,
+  timers: Pick<WorldTimers<unknown>, 'cancel'>,
+  r: BackgroundRequest,
+  at: number,
+): void {
+  if (r.lost || r.outcome !== null) return;
+  timers.cancel(REQUEST_WORK, r.id);
+  r.outcome = { status: 'stopped', at };
+  countEndedRequest(rs, r);
+}
+
+/** A stopped request read through the requests API: CVAT deletes the job then (`job.delete()`). */
+export function deleteStoppedRequest(rs: RequestsState, r: BackgroundRequest): void {
+  if (r.outcome?.status !== 'stopped') return;
+  forgetRequest(rs, r.id);
+  rs.requests.delete(r.id);
+}
+
+/**
  * Ends a request at `at`: a planned failure, or its work done by the hooks (finished with its result,
  * or failed with the work's message). A forced outcome (control plane) skips the work when failing.
  */
@@ -170,6 +196,7 @@ export function viewRequest(rs: RequestsState, r: BackgroundRequest, now: number
   const ended = r.outcome?.at ?? null;
   const ttl = ttlOf(rs, r);
   const finished = r.outcome?.status === 'finished' ? r.outcome : null;
+  // A stopped request is never rendered by the API (the control plane shows its state).
   return {
     id: r.id,
     status,

@@ -11,15 +11,24 @@ import type { EventsState } from '../events/state';
 import type { UserRec } from '../model';
 import { mayUse } from '../resource-rules';
 import type { AnnotationState } from '../state';
-import { cancelQueuedRequest, findRequest, liveRequests, renderBackgroundRequest } from './lifecycle';
-import { type RequestStatus, requestStatus } from './model';
+import {
+  cancelQueuedRequest,
+  deleteStoppedRequest,
+  findRequest,
+  liveRequests,
+  renderBackgroundRequest,
+  stopRequest,
+} from './lifecycle';
+import { type BackgroundRequest, type RequestState, requestStatus } from './model';
+import { canonicalRequestId } from './request-id';
 import type { RequestsState } from './state';
 
 /** One request as the requests API lists, filters, reads and cancels it. */
 export interface RequestEntry {
   id: string;
   ownerId: number;
-  status: RequestStatus;
+  /** `stopped`: a cancelled started export, which the requests API answers as not there. */
+  status: RequestState;
   createdAt: number;
   /** The fields of CVAT's simple filters (from the request id and the job's meta). */
   fields: {
@@ -32,14 +41,30 @@ export interface RequestEntry {
     job_id: number | null;
     org_id: number | null;
     org: string | null;
-    status: RequestStatus;
+    status: RequestState;
   };
   /** The task whose view permission lets a non-owner read the request (task creation); else none. */
   taskId: number | null;
   render(): Record<string, unknown>;
-  /** Removes it if it is still queued: true when it was. */
-  cancel(): boolean;
+  /**
+   * `POST /api/requests/{id}/cancel` of a request that is not stopped: a queued one is removed, a
+   * started export stopped; null when done, else the text of CVAT's 400.
+   */
+  cancel(): string | null;
+  /** A stopped request read: CVAT deletes it (`job.delete()`) before its 404. */
+  drop(): void;
 }
+
+/** CVAT's 400 for a request that ended (`Requests with status 'finished' cannot be cancelled`). */
+const endedRefusal = (status: string) => `Requests with status '${status}' cannot be cancelled`;
+
+/** CVAT's 400 for a started request that is not a dataset, annotations or backup export. */
+const STARTED_REFUSAL =
+  'Cancellation of started requests is supported only for export requests executed by production workers';
+
+/** `_is_export_request`: action `export` with subresource annotations, dataset or backup. */
+const isStoppable = (r: BackgroundRequest) =>
+  r.work.kind === 'export:dataset' || r.work.kind === 'export:annotations' || r.work.kind === 'export:backup';
 
 /** Where the requests come from: a world's registry and its events exports. */
 export interface RequestSources {
@@ -86,10 +111,17 @@ function backgroundEntry(src: RequestSources, id: string): RequestEntry | undefi
     taskId: subresourceOf(r.id) === null && op.type === 'create:task' ? op.task_id : null,
     render: () => renderBackgroundRequest(src.requests, r, src.now),
     cancel() {
-      if (requestStatus(r, src.now) !== 'queued') return false;
-      cancelQueuedRequest(src.requests, src.timers, r);
-      return true;
+      const now = requestStatus(r, src.now);
+      if (now === 'queued') {
+        cancelQueuedRequest(src.requests, src.timers, r);
+        return null;
+      }
+      if (now !== 'started') return endedRefusal(now);
+      if (!isStoppable(r)) return STARTED_REFUSAL;
+      stopRequest(src.requests, src.timers, r, src.now);
+      return null;
     },
+    drop: () => deleteStoppedRequest(src.requests, r),
   };
 }
 
@@ -118,23 +150,34 @@ function exportEntry(src: RequestSources, id: string): RequestEntry | undefined 
     taskId: null,
     render: () => renderExportJob(events, job, src.now, src.baseUrl),
     cancel() {
-      if (jobStatus(job, src.now) !== 'queued') return false;
-      cancelQueuedJob(events, src.timers, job);
-      return true;
+      const now = jobStatus(job, src.now);
+      if (now === 'queued') {
+        cancelQueuedJob(events, src.timers, job);
+        return null;
+      }
+      // An events export has no subresource: once started it runs to its end.
+      return now === 'started' ? STARTED_REFUSAL : endedRefusal(now);
     },
+    drop() {},
   };
 }
 
-/** The request with this id, from whichever source has it. */
+/**
+ * The request with this id, from whichever source has it: the id as `RequestId.parse` reads it (legacy
+ * forms too) and renders it back, the form RQ keeps the job under; none when CVAT cannot parse it.
+ */
 export function findEntry(src: RequestSources, id: string): RequestEntry | undefined {
-  return parseRqId(id) ? exportEntry(src, id) : backgroundEntry(src, id);
+  const canonical = canonicalRequestId(id);
+  if (canonical === undefined) return undefined;
+  return parseRqId(canonical) ? exportEntry(src, canonical) : backgroundEntry(src, canonical);
 }
 
 /** Every request the caller owns (CVAT lists only the caller's own, admins included), unsorted. */
 export function ownEntries(src: RequestSources, userId: number): RequestEntry[] {
   const out: RequestEntry[] = [];
   for (const r of liveRequests(src.requests, src.now)) {
-    if (r.owner.id !== userId) continue;
+    // RQ's canceled and stopped jobs are left out of the list.
+    if (r.owner.id !== userId || r.outcome?.status === 'stopped') continue;
     const e = backgroundEntry(src, r.id);
     if (e) out.push(e);
   }

@@ -3,9 +3,15 @@
  * requests API renders it. The events export keeps its own jobs (`domain/events/export.ts`) and is
  * rendered by the same {@link renderRequest}.
  */
-import { formatDrfDate } from '../dates';
+import { formatDrfDateTime } from '../dates';
 
 export type RequestStatus = 'queued' | 'started' | 'finished' | 'failed';
+
+/**
+ * A request's state in the simulator: the API's statuses, and RQ's `stopped` (a started export whose
+ * worker was stopped by `POST /api/requests/{id}/cancel`), which the requests API never shows.
+ */
+export type RequestState = RequestStatus | 'stopped';
 
 /** `RequestDataOperation` in CVAT 2.73's key order (`format` and `lightweight` from the request id). */
 interface RequestOperation {
@@ -88,11 +94,13 @@ export interface BackgroundRequest {
   outcome:
     | null
     | ({ status: 'finished'; at: number } & RequestResult)
-    | { status: 'failed'; at: number; message: string };
+    | { status: 'failed'; at: number; message: string }
+    /** Stopped while started (cancelled): no result, no `completed:request` webhook. */
+    | { status: 'stopped'; at: number };
 }
 
-/** A request's status at `now` (a pure read). */
-export function requestStatus(r: Pick<BackgroundRequest, 'outcome' | 'startAt'>, now: number): RequestStatus {
+/** A request's state at `now` (a pure read). */
+export function requestStatus(r: Pick<BackgroundRequest, 'outcome' | 'startAt'>, now: number): RequestState {
   if (r.outcome) return r.outcome.status;
   return now >= r.startAt ? 'started' : 'queued';
 }
@@ -147,7 +155,7 @@ export function pythonQuote(text: string): string {
 /** What {@link renderRequest} reads: a background request or an events export job, as one shape. */
 export interface RequestView {
   id: string;
-  status: RequestStatus;
+  status: RequestState;
   message: string;
   operation: RequestOperation;
   progress: number;
@@ -161,21 +169,40 @@ export interface RequestView {
 }
 
 /**
+ * A request's times as the requests API shows them, in epoch microseconds, strictly ordered: created <
+ * started < finished < expiry. RQ stamps each with the microsecond clock of the process that makes the
+ * step (the API on enqueue, then the worker), so a worker never starts a job in the microsecond it was
+ * queued; the world clock may give two steps the same instant (a task creation that takes no time, a
+ * request the control plane ended while queued), and each later step is then shown one microsecond
+ * after the one before it, the least step DRF renders. Expiry moves with the finish it counts from.
+ */
+export function orderedTimes(v: Pick<RequestView, 'createdAt' | 'startedAt' | 'finishedAt' | 'expiresAt'>) {
+  const created = v.createdAt * 1000;
+  const started = v.startedAt === null ? null : Math.max(v.startedAt * 1000, created + 1);
+  const finished = v.finishedAt === null ? null : Math.max(v.finishedAt * 1000, (started ?? created) + 1);
+  const shift = finished === null || v.finishedAt === null ? 0 : finished - v.finishedAt * 1000;
+  const expiry = v.expiresAt === null ? null : v.expiresAt * 1000 + shift;
+  return { created, started, finished, expiry };
+}
+
+/**
  * `GET /api/requests/{id}`: CVAT's `RequestSerializer` (key order `status, message, id, operation,
- * progress, created_date, started_date, finished_date, expiry_date, owner, result_url, result_id`).
+ * progress, created_date, started_date, finished_date, expiry_date, owner, result_url, result_id`), the
+ * dates as {@link orderedTimes} gives them.
  */
 export function renderRequest(v: RequestView): Record<string, unknown> {
-  const date = (ms: number | null) => (ms === null ? null : formatDrfDate(ms));
+  const t = orderedTimes(v);
+  const date = (us: number | null) => (us === null ? null : formatDrfDateTime(us));
   return {
     status: v.status,
     message: v.message,
     id: v.id,
     operation: { ...v.operation },
     progress: v.progress,
-    created_date: date(v.createdAt),
-    started_date: date(v.startedAt),
-    finished_date: date(v.finishedAt),
-    expiry_date: date(v.expiresAt),
+    created_date: date(t.created),
+    started_date: date(t.started),
+    finished_date: date(t.finished),
+    expiry_date: date(t.expiry),
     owner: { id: v.owner.id, username: v.owner.username },
     result_url: v.resultUrl,
     result_id: v.resultId,

@@ -190,6 +190,7 @@ export const requestsSnapshotSchema = lazy(() => {
             })
             .strict(),
           z.object({ status: z.literal('failed'), at: z.number(), message: z.string() }).strict(),
+          z.object({ status: z.literal('stopped'), at: z.number() }).strict(),
         ])
         .nullable(),
     })

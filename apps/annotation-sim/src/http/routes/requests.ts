@@ -31,19 +31,30 @@ function sources(r: ApiRequest): RequestSources {
   };
 }
 
+/** `HttpResponseNotFound`'s text for a request that is not there (or cannot be parsed). */
+const NO_REQUEST = 'There is no request with specified id';
+
 /** The request of the path (`{id}` as the client percent-encoded it), or Django's 404 text. */
 function entryOf(r: ApiRequest, src: RequestSources): RequestEntry | Response {
   const e = findEntry(src, r.c.req.param('id') ?? '');
-  return e ?? djangoHtml(r.c, 404, 'There is no request with specified id');
+  return e ?? djangoHtml(r.c, 404, NO_REQUEST);
 }
 
-/** `GET /api/requests/{id}`: one request as `RequestSerializer` renders it (a status poll). */
+/**
+ * `GET /api/requests/{id}`: one request as `RequestSerializer` renders it (a status poll). The id may be
+ * spelled as CVAT 2.73 still reads it (a legacy id, another order of its fields): the request answered is
+ * the one RQ keeps under the id it renders back. A stopped request is deleted and answered as missing.
+ */
 function handleRetrieveRequest(r: ApiRequest): Response {
   const src = sources(r);
   const e = entryOf(r, src);
   if (e instanceof Response) return e;
   const allowed = mayReadRequest(r.state, r.user(), e);
   if (!allowed.ok) return refused(r, allowed);
+  if (e.status === 'stopped') {
+    e.drop();
+    return djangoHtml(r.c, 404, NO_REQUEST);
+  }
   // Reading is a poll: a request in the "N polls" fault mode moves on it.
   const request = findRequest(src.requests, e.id, src.now);
   if (request) countRequestPoll(src.requests, request, src.now);
@@ -52,16 +63,20 @@ function handleRetrieveRequest(r: ApiRequest): Response {
   return cvatJson(r.c, findEntry(src, e.id)?.render() ?? e.render());
 }
 
-/** `POST /api/requests/{id}/cancel`: the owner (or an admin) cancels a request no worker took yet. */
+/**
+ * `POST /api/requests/{id}/cancel` (CVAT 2.73, #10600): the owner (or an admin) removes a queued request,
+ * or stops a started dataset, annotations or backup export; a request that ended, or another kind of
+ * started request, is CVAT's 400; a stopped one is not there.
+ */
 function handleCancelRequest(r: ApiRequest): Response {
   const src = sources(r);
   const e = entryOf(r, src);
   if (e instanceof Response) return e;
   const allowed = mayCancelRequest(r.user(), e);
   if (!allowed.ok) return refused(r, allowed);
-  if (!e.cancel())
-    return djangoHtml(r.c, 400, 'Only requests that have not yet been started can be cancelled');
-  return emptyBody(r.c, 200);
+  if (e.status === 'stopped') return djangoHtml(r.c, 404, NO_REQUEST);
+  const refusal = e.cancel();
+  return refusal === null ? emptyBody(r.c, 200) : djangoHtml(r.c, 400, refusal);
 }
 
 /**
