@@ -27,6 +27,7 @@ def assert_received(sim: SimClient, times: Optional[int] = None, **filter: Any) 
 
     >>> assert_received(sim, operation="nodePools.update", times=2)
     """
+    __tracebackhide__ = True  # pytest shows the caller's line, not this function's
     _check_times("assert_received", times)
     matching = sim.journal.list(**filter)
     count = len(matching)
@@ -47,6 +48,7 @@ def assert_fault_fired(rule: FaultRule, times: Optional[int] = None) -> Dict[str
 
     >>> assert_fault_fired(rule, 1)
     """
+    __tracebackhide__ = True
     if not isinstance(rule, FaultRule):
         raise TypeError(f"assert_fault_fired() expects a rule from faults.add() or faults.handle(id), got {rule!r}")
     _check_times("assert_fault_fired", times)
