@@ -1,14 +1,18 @@
 /**
  * Annotations beyond the API: seeded (a job can start with a thousand boxes), kept in snapshots (their
- * own table, checked on import), and served by the built CLI as by the app.
+ * own table, checked on import), and CVAT's `test_jobs.py` `test_can_update_annotations`. They run against
+ * the built CLI (support/cli-harness.ts): one process for the file, a namespace a test, seeds and
+ * snapshots through the control plane.
  */
-import type { ChildProcess } from 'node:child_process';
-import { killAll, startCli } from '@sims/test-support/cli-process';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, TEAM } from './support/harness';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type CliHarness, cliHarness } from './support/cli-harness';
+import { TEAM } from './support/harness';
 
-let h: Harness;
-afterEach(() => h?.close());
+const cli = cliHarness();
+let h: CliHarness;
+beforeEach(async () => {
+  h = await cli.fresh();
+});
 
 const boxes = (n: number, size: number) =>
   Array.from({ length: n }, (_, i) => ({ label: 'car', frame: i % size, points: [i, i, i + 10, i + 10] }));
@@ -35,8 +39,7 @@ const SEED = {
 
 describe('annotations in seeds', () => {
   it("stores a seeded task's thousand boxes in the jobs whose frames hold them, with CVAT's ids", async () => {
-    h = createHarness();
-    const seeded = h.seed(SEED);
+    const seeded = await h.seed(SEED);
     const [j1, j2] = (seeded.tasks.T as { jobs: number[] }).jobs;
     const first = (await h.get(`/api/jobs/${j1}/annotations`, { as: 'alice' })).body;
     const second = (await h.get(`/api/jobs/${j2}/annotations`, { as: 'alice' })).body;
@@ -54,7 +57,6 @@ describe('annotations in seeds', () => {
   });
 
   it("refuses a label the task does not have and a frame past the task's at their seed paths", async () => {
-    h = createHarness();
     const bad = await h.post('/_sim/seed', {
       ...SEED,
       tasks: [{ ...SEED.tasks[0], annotations: { shapes: [{ label: 'bus', frame: 0 }] } }],
@@ -75,8 +77,7 @@ describe('annotations in seeds', () => {
 
 describe('annotations in snapshots', () => {
   it('round-trips them: a copy answers the same annotations and takes the next ids after them', async () => {
-    h = createHarness();
-    h.seed(SEED);
+    await h.seed(SEED);
     await h.put(
       '/api/jobs/1/annotations',
       {
@@ -100,8 +101,7 @@ describe('annotations in snapshots', () => {
   });
 
   it('refuses a row under another job, an id twice, and a counter below the ids, changing nothing', async () => {
-    h = createHarness();
-    h.seed(SEED);
+    await h.seed(SEED);
     const before = (await h.get('/_sim/state')).body;
     const refusal = async (
       damage: (s: {
@@ -137,23 +137,11 @@ describe('annotations in snapshots', () => {
   });
 });
 
-describe('annotations through the built CLI', () => {
-  const started = new Set<ChildProcess>();
-  afterEach(() => killAll(started));
-
+describe('annotations written and read back', () => {
   it("PUTs, PATCHes and GETs a job's annotations as CVAT does (test_jobs.py: test_can_update_annotations)", async () => {
-    const cli = await startCli('annotation-sim', ['--port', '0'], started);
     const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${cli.url}${path}`, {
-        method,
-        headers: {
-          authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}`,
-          'content-type': 'application/json',
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      return { status: res.status, json: text ? JSON.parse(text) : undefined };
+      const res = await h.request(method, path, { as: 'admin', body });
+      return { status: res.status, json: res.body };
     };
     const seeded = await call('POST', '/_sim/seed', {
       tasks: [{ name: 'T', owner: 'admin', size: 4, labels: [{ name: 'car' }] }],

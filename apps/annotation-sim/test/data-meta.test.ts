@@ -1,8 +1,16 @@
-import type { ChildProcess } from 'node:child_process';
-import { killAll, startCli } from '@sims/test-support/cli-process';
-import { afterEach, describe, expect, it } from 'vitest';
+/**
+ * `data/meta` of tasks and jobs as CVAT 2.73 answers it (`DataMetaReadSerializer`): the uploaded images'
+ * names and sizes read from their headers. Ports CVAT's `tests/python/rest_api/test_tasks.py`
+ * `TestGetTaskDataMeta` and `test_can_create_task_with_sorting_method`, `test_jobs.py`
+ * `TestGetJobDataMeta`'s read of a job's meta, and the reads of CVAT's SDK (`Task.get_meta`). They run
+ * against the built CLI (support/cli-harness.ts): one process for the file, a namespace a test; the image
+ * header reader's unit tests need no server.
+ */
+
+import { beforeEach, describe, expect, it } from 'vitest';
 import { imageSize } from '../src/domain/image-header';
-import { createHarness, type Harness, TEAM } from './support/harness';
+import { type CliHarness, cliHarness } from './support/cli-harness';
+import { TEAM } from './support/harness';
 import {
   decodedJpegSize,
   decodedPngSize,
@@ -10,16 +18,17 @@ import {
   jpegWithExif,
   multipartFiles,
   pngFile,
-  sendBytes,
 } from './support/images';
 
-let h: Harness;
-afterEach(() => h?.close());
+const cli = cliHarness();
+let h: CliHarness;
+beforeEach(async () => {
+  h = await cli.fresh();
+});
 
 /** Org acme, project 1 owned by alice. */
-function world() {
-  h = createHarness();
-  h.seed({ ...TEAM, projects: [{ name: 'acme-p', owner: 'alice', org: 'acme' }] });
+async function world() {
+  await h.seed({ ...TEAM, projects: [{ name: 'acme-p', owner: 'alice', org: 'acme' }] });
 }
 
 async function newTask(fields: Record<string, unknown> = {}): Promise<number> {
@@ -31,8 +40,7 @@ async function newTask(fields: Record<string, unknown> = {}): Promise<number> {
 /** Uploads `files` in one multipart data request, as the SDK does for local files. */
 async function upload(id: number, files: { name: string; bytes: Uint8Array }[], fields = {}) {
   const form = multipartFiles(files, { image_quality: '75', ...fields });
-  const res = await sendBytes(
-    h,
+  const res = await h.send(
     'POST',
     `/api/tasks/${id}/data/?org=acme`,
     'alice',
@@ -93,7 +101,7 @@ describe('the image header reader', () => {
 
 describe('GET /api/tasks/{id}/data/meta', () => {
   it("lists the uploaded images' names and real sizes in CVAT 2.73's DataMetaRead shape", async () => {
-    world();
+    await world();
     const id = await newTask({ segment_size: 2 });
     await upload(id, [
       { name: 'b.png', bytes: pngFile(30, 20) },
@@ -141,7 +149,7 @@ describe('GET /api/tasks/{id}/data/meta', () => {
 
   // CVAT's test_can_create_task_with_sorting_method: files sent in a perturbed order come back sorted.
   it('applies sorting_method natural to the frames', async () => {
-    world();
+    await world();
     const id = await newTask();
     const names = Array.from({ length: 15 }, (_, i) => `${i}.jpeg`);
     const bytes = jpegFile(8, 8);
@@ -152,7 +160,7 @@ describe('GET /api/tasks/{id}/data/meta', () => {
   });
 
   it('keeps the order given with sorting_method predefined, and refuses an unknown method', async () => {
-    world();
+    await world();
     const id = await newTask();
     await upload(
       id,
@@ -179,15 +187,14 @@ describe('GET /api/tasks/{id}/data/meta', () => {
   });
 
   it('reads sizes from files sent in Upload-Multiple batches and by TUS', async () => {
-    world();
+    await world();
     const id = await newTask();
-    const start = await sendBytes(h, 'POST', `/api/tasks/${id}/data/?org=acme`, 'alice', {
+    const start = await h.send('POST', `/api/tasks/${id}/data/?org=acme`, 'alice', {
       'Upload-Start': 'true',
     });
     expect(start.status).toBe(202);
     const batch = multipartFiles([{ name: 'batch.png', bytes: pngFile(11, 12) }]);
-    const multiple = await sendBytes(
-      h,
+    const multiple = await h.send(
       'POST',
       `/api/tasks/${id}/data/?org=acme`,
       'alice',
@@ -196,7 +203,7 @@ describe('GET /api/tasks/{id}/data/meta', () => {
     );
     expect(multiple.status).toBe(200);
     const big = jpegWithExif(50, 40, 3_000);
-    const created = await sendBytes(h, 'POST', `/api/tasks/${id}/data/?org=acme`, 'alice', {
+    const created = await h.send('POST', `/api/tasks/${id}/data/?org=acme`, 'alice', {
       'Upload-Length': String(big.length),
       'Upload-Metadata': `filename ${Buffer.from('tus.jpg').toString('base64')}`,
       'Tus-Resumable': '1.0.0',
@@ -209,8 +216,7 @@ describe('GET /api/tasks/{id}/data/meta', () => {
       [0, cut],
       [cut, big.length],
     ] as const) {
-      const chunk = await sendBytes(
-        h,
+      const chunk = await h.send(
         'PATCH',
         `${location}?org=acme`,
         'alice',
@@ -224,8 +230,7 @@ describe('GET /api/tasks/{id}/data/meta', () => {
       );
       expect(chunk.status).toBe(204);
     }
-    const finish = await sendBytes(
-      h,
+    const finish = await h.send(
       'POST',
       `/api/tasks/${id}/data/?org=acme`,
       'alice',
@@ -240,7 +245,7 @@ describe('GET /api/tasks/{id}/data/meta', () => {
   });
 
   it('names remote files by their URL path, at the 640x480 the simulator gives media it never read', async () => {
-    world();
+    await world();
     const id = await newTask();
     const data = await h.post(
       `/api/tasks/${id}/data/?org=acme`,
@@ -260,19 +265,28 @@ describe('GET /api/tasks/{id}/data/meta', () => {
     ]);
   });
 
-  it('has no frames while the upload is only started, and is a 500 for a task without data', async () => {
-    world();
+  // CVAT's TestGetTaskDataMeta.test_cannot_get_data_meta_before_data_upload_is_finished, and a task
+  // with no data at all, which the same check of the view refuses.
+  it('answers 400 "Data is not uploaded" while the upload is only started, and for a task without data', async () => {
+    await world();
     const id = await newTask();
     const noData = await h.get(`/api/tasks/${id}/data/meta?org=acme`, { as: 'alice' });
-    expect(noData.status).toBe(500);
-    expect(noData.headers.get('x-sim-reason')).toContain('AttributeError');
-    await sendBytes(h, 'POST', `/api/tasks/${id}/data/?org=acme`, 'alice', { 'Upload-Start': 'true' });
-    const started = await meta(`/api/tasks/${id}/data/meta`);
-    expect(started).toMatchObject({ size: 0, frames: [], start_frame: 0, stop_frame: 0 });
+    expect(noData.status).toBe(400);
+    expect(noData.body).toEqual(['Data is not uploaded for the task yet']);
+    const start = await h.send('POST', `/api/tasks/${id}/data/?org=acme`, 'alice', {
+      'Upload-Start': 'true',
+    });
+    expect(start.status).toBe(202);
+    const task = (await h.get(`/api/tasks/${id}?org=acme`, { as: 'alice' })).body;
+    expect(task.data).not.toBeNull();
+    expect(task.media_type).toBe('');
+    const started = await h.get(`/api/tasks/${id}/data/meta?org=acme`, { as: 'alice' });
+    expect(started.status).toBe(400);
+    expect(started.text).toContain('Data is not uploaded');
   });
 
   it('answers 404 for an unknown task and 403 to a user who may not see it', async () => {
-    world();
+    await world();
     const id = await newTask();
     expect((await h.get(`/api/tasks/999/data/meta?org=acme`, { as: 'alice' })).status).toBe(404);
     const outsider = await h.get(`/api/tasks/${id}/data/meta`, { as: 'outsider' });
@@ -280,7 +294,7 @@ describe('GET /api/tasks/{id}/data/meta', () => {
   });
 
   it('refuses PATCH data/meta with a 501 naming the operation, changing nothing', async () => {
-    world();
+    await world();
     const id = await newTask();
     await upload(id, [{ name: 'a.png', bytes: pngFile(2, 2) }]);
     const before = await meta(`/api/tasks/${id}/data/meta`);
@@ -305,7 +319,7 @@ describe('GET /api/tasks/{id}/data/meta', () => {
 
 describe("a task's frames in a snapshot", () => {
   it('keep their names and sizes through export and import into another namespace, and a bad one is refused', async () => {
-    world();
+    await world();
     const id = await newTask();
     await upload(id, [
       { name: 'b.png', bytes: pngFile(30, 20) },
@@ -329,7 +343,7 @@ describe("a task's frames in a snapshot", () => {
 
 describe('GET /api/jobs/{id}/data/meta', () => {
   it("gives each job its segment's frames, start and stop, and its segment's chunks date", async () => {
-    world();
+    await world();
     const id = await newTask({ segment_size: 2 });
     const files = ['f0.png', 'f1.png', 'f2.png', 'f3.png', 'f4.png'].map((name, i) => ({
       name,
@@ -357,11 +371,9 @@ describe('GET /api/jobs/{id}/data/meta', () => {
 });
 
 describe("CVAT's SDK reading a task's media (Task.get_meta, get_frame, get_preview) against the CLI", () => {
-  const started = new Set<ChildProcess>();
-  afterEach(() => killAll(started));
-
   it('uploads images, follows the request, then reads data/meta, a frame and the preview', async () => {
-    const cli = await startCli('annotation-sim', ['--port', '0'], started);
+    // The SDK's own requests, with no namespace header: the CLI's default world, its admin seeded.
+    const cli = { url: h.url };
     const auth = { authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}` };
     const json = { ...auth, accept: 'application/vnd.cvat+json', 'content-type': 'application/json' };
     const created = await fetch(`${cli.url}/api/tasks`, {
@@ -411,5 +423,5 @@ describe("CVAT's SDK reading a task's media (Task.get_meta, get_frame, get_previ
     expect(decodedPngSize(new Uint8Array(await frame.arrayBuffer()))).toEqual({ width: 320, height: 240 });
     const preview = await fetch(`${cli.url}/api/tasks/${id}/preview`, { headers: auth });
     expect(decodedJpegSize(new Uint8Array(await preview.arrayBuffer()))).toEqual({ width: 64, height: 80 });
-  }, 30_000);
+  });
 });

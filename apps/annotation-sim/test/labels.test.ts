@@ -2,8 +2,8 @@
  * Labels as CVAT 2.x has them: created with a project or task, changed through their PATCH and through
  * `/api/labels`, with CVAT's colours, shapes, texts and permissions. Assertions ported from CVAT's
  * `tests/python/rest_api/test_labels.py` (`TestLabelsListFilters`, `TestGetLabels`, `TestPatchLabels`,
- * `TestDeleteLabels`), the label tests of `test_tasks.py` (`TestPatchTaskLabel`, `TestLabelUpdates`) and
- * `test_projects.py` (`TestPatchProjectLabel`), shapes from `tests/python/shared/assets/labels.json`.
+ * `TestDeleteLabels`, `TestLabelUpdates`), `test_tasks.py`'s `TestPatchTaskLabel` and `test_projects.py`'s
+ * `TestPatchProjectLabel`, shapes from `tests/python/shared/assets/labels.json`.
  * They run against the built CLI (support/cli-harness.ts): one process for the file, a namespace a test.
  */
 import { Label } from '@sims/annotation-schema';

@@ -1,21 +1,22 @@
-import type { ChildProcess } from 'node:child_process';
 import { About, DatasetFormats, Plugins } from '@sims/annotation-schema';
-import { killAll, startCli } from '@sims/test-support/cli-process';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createHarness, TEAM } from './support/harness';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type CliHarness, cliHarness } from './support/cli-harness';
+import { TEAM } from './support/harness';
 
 /**
  * `/api/server/*` as CVAT 2.73's ServerViewSet answers it, CVAT's own REST tests of it
  * (tests/python/rest_api/test_server.py) among them, and the flow of CVAT's SDK when a client is made.
+ * They run against the built CLI (support/cli-harness.ts): one process for the file, a namespace a test.
  */
-const h = createHarness();
-h.seed({
-  ...TEAM,
-  tasks: [{ name: 'exported', owner: 'alice', size: 4, segment_size: 2 }],
+const cli = cliHarness();
+let h: CliHarness;
+beforeEach(async () => {
+  h = await cli.fresh();
+  await h.seed({
+    ...TEAM,
+    tasks: [{ name: 'exported', owner: 'alice', size: 4, segment_size: 2 }],
+  });
 });
-afterAll(() => h.close());
-
-const lastOperation = () => h.sim.world().journal.list().at(-1)?.operation;
 
 describe('GET /api/server/about', () => {
   it('answers anyone with CVAT 2.73.0 in the About shape (CVAT: test_can_retrieve_about_unauthenticated)', async () => {
@@ -29,10 +30,10 @@ describe('GET /api/server/about', () => {
         /^CVAT is completely re-designed and re-implemented version of Video/,
       ),
       version: '2.73.0',
-      logo_url: 'http://localhost/static/logo.svg',
+      logo_url: `${h.url}/static/logo.svg`,
       subtitle: 'Open Data Annotation Platform',
     });
-    expect(lastOperation()).toBe('server.retrieve_about');
+    expect(await h.lastOperation()).toBe('server.retrieve_about');
   });
 
   it('still refuses credentials that are wrong, as DRF authenticates every request', async () => {
@@ -66,7 +67,7 @@ describe('GET /api/server/annotation/formats', () => {
       ],
     });
     expect(Object.keys(res.body.exporters[0])).toEqual(['name', 'ext', 'version', 'enabled', 'dimension']);
-    expect(lastOperation()).toBe('server.retrieve_annotation_formats');
+    expect(await h.lastOperation()).toBe('server.retrieve_annotation_formats');
   });
 
   it('lists exactly the formats an export request takes', async () => {
@@ -109,7 +110,7 @@ describe('GET /api/server/share', () => {
   it('lists an empty share at its root', async () => {
     for (const query of ['', '?directory=/', '?directory=', '?directory=.', '?directory=/./'])
       expect((await h.get(`/api/server/share${query}`, { as: 'alice' })).body, query).toEqual([]);
-    expect(lastOperation()).toBe('server.list_share');
+    expect(await h.lastOperation()).toBe('server.list_share');
   });
 
   it('answers any other directory with the bare string CVAT sends', async () => {
@@ -137,11 +138,9 @@ describe('GET /api/server/share', () => {
 });
 
 describe("CVAT's SDK making a client (cvat_sdk.core.client.Client) against the CLI", () => {
-  const started = new Set<ChildProcess>();
-  afterEach(() => killAll(started));
-
   it('detects the scheme, checks the server version, logs in and calls with its token', async () => {
-    const cli = await startCli('annotation-sim', ['--port', '0'], started);
+    // The SDK's own requests, with no namespace header: the CLI's default world, its admin seeded.
+    const cli = { url: h.url };
     // The generated API client's headers for a JSON operation.
     const headers = { accept: 'application/vnd.cvat+json', 'user-agent': 'cvat_sdk/2.73.0' };
     // `_detect_schema`: GET about without credentials; 200 or 401 means "this scheme is CVAT".
@@ -166,5 +165,5 @@ describe("CVAT's SDK making a client (cvat_sdk.core.client.Client) against the C
     });
     expect(self.status).toBe(200);
     expect(((await self.json()) as { username: string }).username).toBe('admin');
-  }, 30_000);
+  });
 });

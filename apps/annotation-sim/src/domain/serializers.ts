@@ -184,7 +184,8 @@ export function taskRead(data: AnnotationData, t: TaskRec): Record<string, unkno
     data: t.data_id,
     dimension: t.dimension,
     mode: t.mode,
-    media_type: t.data_id === null ? '' : 'image',
+    // Set with the mode by the data's request (CVAT's `Task.media_type`, "" until then).
+    media_type: t.mode === '' ? '' : 'image',
     subset: t.subset,
     organization_id: t.organization_id,
     organization: t.organization_id,

@@ -41,9 +41,10 @@ const jobOf = (r: ApiRequest) => loadRecord(r, 'job', r.state.jobs, 'Job', false
 function handleTaskDataMeta(r: ApiRequest): Response {
   const t = taskOf(r);
   if (!t.ok) return refused(r, t);
-  // CVAT reads `db_task.data.images` of a task that has no Data object: an AttributeError.
-  if (t.value.data_id === null) {
-    return djangoServerError(r.c, "AttributeError: 'NoneType' object has no attribute 'images'");
+  // CVAT 2.73's view checks the task's Data and its media type, which the data's request sets with the
+  // mode: a task without data, or whose upload has not made its data yet, is a ValidationError.
+  if (t.value.data_id === null || t.value.mode === '') {
+    return cvatJson(r.c, ['Data is not uploaded for the task yet'], 400);
   }
   return cvatJson(r.c, taskDataMeta(r.state, t.value));
 }
