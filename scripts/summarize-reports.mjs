@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Sums vitest JSON reports into the one closing line CI reads: `N passed, N failed, N skipped`.
+// Sums vitest JSON reports (and JUnit XML reports, `*.xml`: pytest's, of the Python leg) into the one
+// closing line CI reads: `N passed, N failed, N skipped`.
 //
 //   node scripts/summarize-reports.mjs [--leg NAME] REPORT... [--leg NAME REPORT...] [--step-failed NAME]...
 //
@@ -7,6 +8,8 @@
 // - A test file that failed with no failing test in it (an import error, a failing beforeAll) counts as 1 failed.
 // - A report whose run failed with nothing counted as failed (no test files, an unhandled error) counts as 1 failed.
 // - skipped, todo, pending and disabled tests count as skipped.
+// - JUnit XML: a testcase with <failure> or <error> (a collection error is one) counts as failed, one with
+//   <skipped> as skipped; a suite whose errors/failures attributes exceed its failing testcases adds the rest.
 // - --step-failed NAME: a step outside the reports failed (install, lint, ...); it counts as 1 failed.
 // Detail lines, one line per leg, the ten slowest test files of all legs, then the closing line, all on
 // stdout; the closing line is the last. A file's time is what its report carries: its first test's start
@@ -54,6 +57,56 @@ export function countReport(report) {
   return counts;
 }
 
+/** An XML attribute's value from a tag's text, unescaped (the few entities JUnit writers use). */
+function xmlAttr(tag, name) {
+  const m = new RegExp(`\\s${name}="([^"]*)"`).exec(tag);
+  if (!m) return undefined;
+  return m[1]
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+/**
+ * Counts one JUnit XML report (pytest's `--junitxml`): each `<testcase>` by what it holds, a file's time
+ * the sum of its testcases' (grouped by `file`, else `classname`). Throws on text that is not JUnit XML.
+ */
+export function countJunit(text) {
+  const counts = { passed: 0, failed: 0, skipped: 0, problems: [], files: [] };
+  if (!/<testsuites?[\s>]/.test(text)) throw new Error('not a JUnit XML report (no <testsuite>)');
+  const byFile = new Map();
+  const cases = /<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g;
+  for (const m of text.matchAll(cases)) {
+    const attrs = m[1] ?? '';
+    const inner = m[3] ?? '';
+    const where = xmlAttr(attrs, 'file') || xmlAttr(attrs, 'classname') || '?';
+    const name = `${where}::${xmlAttr(attrs, 'name') ?? '?'}`;
+    const failing = /<(?:failure|error)\b([^>]*)>/.exec(inner);
+    if (failing) {
+      counts.failed += 1;
+      const message = firstLine(xmlAttr(failing[1] ?? '', 'message'));
+      counts.problems.push(`failed: ${name}${message ? ` (${message})` : ''}`);
+    } else if (/<skipped\b/.test(inner)) counts.skipped += 1;
+    else counts.passed += 1;
+    const file = byFile.get(where) ?? { name: where, ms: 0, tests: 0 };
+    file.ms += Math.round(Number(xmlAttr(attrs, 'time') ?? 0) * 1000) || 0;
+    file.tests += 1;
+    byFile.set(where, file);
+  }
+  let declared = 0;
+  for (const m of text.matchAll(/<testsuite\b([^>]*)>/g)) {
+    declared += Number(xmlAttr(m[1] ?? '', 'errors') ?? 0) + Number(xmlAttr(m[1] ?? '', 'failures') ?? 0);
+  }
+  if (declared > counts.failed) {
+    counts.problems.push(`${declared - counts.failed} errors or failures outside any testcase`);
+    counts.failed = declared;
+  }
+  counts.files = [...byFile.values()];
+  return counts;
+}
+
 /** Reads and counts one report file; a missing or unreadable file counts as 1 failed. */
 export function countFile(path) {
   let text;
@@ -69,7 +122,7 @@ export function countFile(path) {
     };
   }
   try {
-    return countReport(JSON.parse(text));
+    return path.endsWith('.xml') ? countJunit(text) : countReport(JSON.parse(text));
   } catch (error) {
     return {
       passed: 0,

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { countReport, parseArgs, slowestLines, summarize } from './summarize-reports.mjs';
+import { countJunit, countReport, parseArgs, slowestLines, summarize } from './summarize-reports.mjs';
 
 const SCRIPT = fileURLToPath(new URL('./summarize-reports.mjs', import.meta.url));
 const CLOSING = /^\d+ passed, \d+ failed(, \d+ skipped)?$/;
@@ -89,6 +89,50 @@ describe('countReport', () => {
       report([timedFile('slow.test.ts', 12_345, 3), file('untimed.test.ts', 'passed', [])]),
     );
     assert.deepEqual(c.files, [{ name: '/repo/slow.test.ts', ms: 12_345, tests: 3 }]);
+  });
+});
+
+// Shapes as pytest 7.2's --junitxml writes them (seen in a scratch project): a pass, a failure, a skip, an
+// error in a fixture's setup; and a run whose only module failed to import.
+const junitMixed =
+  '<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="1" failures="1" ' +
+  'skipped="1" tests="4" time="0.066"><testcase classname="test_a" name="test_ok" time="0.250" />' +
+  '<testcase classname="test_a" name="test_bad" time="0.001"><failure message="assert 1 == 2">' +
+  'def test_bad(): assert 1 == 2</failure></testcase><testcase classname="test_a" name="test_skip" ' +
+  'time="0.000"><skipped type="pytest.skip" message="x">test_a.py:4: x</skipped></testcase>' +
+  '<testcase classname="test_a" name="test_err" time="0.001"><error message="failed on setup with ' +
+  '&quot;RuntimeError: setup&quot;">…</error></testcase></testsuite></testsuites>';
+const junitImportError =
+  '<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="1" failures="0" ' +
+  'skipped="0" tests="1" time="0.1"><testcase classname="" name="test_b" time="0.000"><error ' +
+  'message="collection failure">ImportError while importing test module</error></testcase></testsuite></testsuites>';
+
+describe('countJunit', () => {
+  it('counts passes, failures and setup errors, and skips', () => {
+    const c = countJunit(junitMixed);
+    assert.deepEqual([c.passed, c.failed, c.skipped], [1, 2, 1]);
+    assert.deepEqual(c.problems, [
+      'failed: test_a::test_bad (assert 1 == 2)',
+      'failed: test_a::test_err (failed on setup with "RuntimeError: setup")',
+    ]);
+    assert.deepEqual(c.files, [{ name: 'test_a', ms: 252, tests: 4 }]);
+  });
+
+  it('counts a module that failed to import as failed', () => {
+    const c = countJunit(junitImportError);
+    assert.deepEqual([c.passed, c.failed, c.skipped], [0, 1, 0]);
+    assert.deepEqual(c.problems, ['failed: ?::test_b (collection failure)']);
+  });
+
+  it("counts a suite's errors that no testcase carries", () => {
+    const c = countJunit(
+      '<testsuites><testsuite name="pytest" errors="2" failures="0" tests="0"></testsuite></testsuites>',
+    );
+    assert.equal(c.failed, 2);
+  });
+
+  it('refuses text that is not JUnit XML', () => {
+    assert.throws(() => countJunit('{"testResults": []}'), /not a JUnit XML report/);
   });
 });
 
@@ -236,6 +280,21 @@ describe('the command', () => {
       write('bad.json', '{"testResults": ['),
     ]);
     assert.equal(r.lines.at(-1), '2 passed, 2 failed, 0 skipped');
+    assert.equal(r.status, 1);
+  });
+
+  it('counts JUnit XML reports (the Python leg) beside the JSON ones', () => {
+    const r = run([
+      '--leg',
+      'node20',
+      write('ok4.json', allPassing),
+      '--leg',
+      'python',
+      write('pytest.xml', junitMixed),
+      write('broken.xml', '<html>'),
+    ]);
+    assert.ok(r.lines.includes('leg python: passed=1 failed=3 skipped=1 (2 reports)'));
+    assert.equal(r.lines.at(-1), '3 passed, 3 failed, 1 skipped');
     assert.equal(r.status, 1);
   });
 
