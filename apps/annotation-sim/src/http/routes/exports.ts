@@ -8,32 +8,36 @@ import type { Context } from 'hono';
 import { isAdmin } from '../../domain/access';
 import { backupFileName, datasetFileName, isExportFormat } from '../../domain/exports/dataset';
 import type { ExportTarget } from '../../domain/exports/source';
-import type { JobRec, ProjectRec, TaskRec } from '../../domain/model';
+import type { ProjectRec, TaskRec } from '../../domain/model';
+import { type ExportedResource as Exported, mayExport } from '../../domain/requests/export-rules';
 import { enqueueRequest, findRequest, statusOf } from '../../domain/requests/lifecycle';
 import { type ExportWork, formatRequestId, pythonQuote, requestStatus } from '../../domain/requests/model';
+import { parseRequestId } from '../../domain/requests/request-id';
 import { requestsOf } from '../../domain/requests/state';
 import type { ApiRequest } from '../api';
 import { queryValue } from '../query-values';
 import { requestPlan } from '../request-plan';
 import { cvatJson, djangoHtml, PERMISSION_DENIED } from '../respond';
 import { byId, type RouteRow, refused } from '../route-table';
-import { loadRecord } from './resource-support';
 
-type Exported =
-  | { target: 'project'; rec: ProjectRec }
-  | { target: 'task'; rec: TaskRec }
-  | { target: 'job'; rec: JobRec };
-
-/** The resource of the path, if the caller may view it; else its refusal (404, 403). */
-function exportedOf(r: ApiRequest, target: ExportTarget): Exported | Response {
+/**
+ * The resource of the path (404 when it is not there), and for an export (`forExport`) only if the
+ * caller may export it (CVAT's `export:*` scopes, stricter than viewing: 403). A download asks no more
+ * of the resource: its permission is the request's owner (`download:exported_file`).
+ */
+function exportedOf(r: ApiRequest, target: ExportTarget, forExport: boolean): Exported | Response {
   const s = r.state;
-  const loaded =
+  const found =
     target === 'project'
-      ? loadRecord(r, 'project', s.projects, 'Project', false)
+      ? r.record(s.projects, 'Project')
       : target === 'task'
-        ? loadRecord(r, 'task', s.tasks, 'Task', false)
-        : loadRecord(r, 'job', s.jobs, 'Job', false);
-  return loaded.ok ? ({ target, rec: loaded.value } as Exported) : refused(r, loaded);
+        ? r.record(s.tasks, 'Task')
+        : r.record(s.jobs, 'Job');
+  if (!found.ok) return refused(r, found);
+  const e = { target, rec: found.value } as Exported;
+  if (!forExport) return e;
+  const allowed = mayExport(s, r.user(), e);
+  return allowed.ok ? e : refused(r, allowed);
 }
 
 /** The task a resource belongs to (itself for a task; none for a project). */
@@ -106,7 +110,7 @@ const flag = (v: string | undefined) => /^(true|t|yes|y|on|1)$/i.test(v ?? '');
 
 /** `POST /api/<target>s/{id}/dataset/export?format=…&save_images=…`. */
 const exportDataset = (target: ExportTarget) => (r: ApiRequest) => {
-  const e = exportedOf(r, target);
+  const e = exportedOf(r, target, true);
   if (e instanceof Response) return e;
   // `init_request_args` (location) before `validate_request` (format).
   const cloud = cloudOf(r);
@@ -126,7 +130,7 @@ const exportDataset = (target: ExportTarget) => (r: ApiRequest) => {
 
 /** `POST /api/<target>s/{id}/backup/export`. */
 const exportBackup = (target: 'project' | 'task') => (r: ApiRequest) => {
-  const e = exportedOf(r, target);
+  const e = exportedOf(r, target, true);
   if (e instanceof Response) return e;
   const cloud = cloudOf(r);
   if (cloud instanceof Response) return cloud;
@@ -156,43 +160,29 @@ function attachment(filename: string): string {
 /** The export subresources each download serves. */
 const SERVES = { dataset: ['dataset', 'annotations'], backup: ['backup'] } as const;
 
-/** `ExportRequestId.parse`: the fields of an export request id, or undefined when it is not one. */
-function parseExportId(rqId: string): URLSearchParams | undefined {
-  const p = new URLSearchParams(rqId);
-  const known = ['action', 'target', 'target_id', 'id', 'user_id', 'lightweight', 'format', 'subresource'];
-  const ok =
-    [...p.keys()].every((k) => known.includes(k)) &&
-    p.get('action') === 'export' &&
-    !!p.get('target') &&
-    p.has('target_id') !== p.has('id') &&
-    /^\d*$/.test(p.get('target_id') ?? '') &&
-    /^\d*$/.test(p.get('user_id') ?? '') &&
-    ['backup', 'dataset', 'annotations', null].includes(p.get('subresource'));
-  return ok ? p : undefined;
-}
-
 /**
- * `GET /api/<target>s/{id}/<dataset|backup>/download?rq_id=`. The permission reads the id first
- * (missing: 400; not an export id: 400 "Unexpected request id format"; another user's: 403 unless
- * admin), then CVAT's `Downloader` (an id of another resource or subresource, unknown, unfinished,
- * exported to cloud), then the archive as an attachment.
+ * `GET /api/<target>s/{id}/<dataset|backup>/download?rq_id=`. The permission reads the id first as
+ * `ExportRequestId.parse` does, legacy forms included (missing: 400; not an export id: 400 "Unexpected
+ * request id format"; another user's: 403 unless admin), then CVAT's `Downloader` (an id of another
+ * resource or subresource, unknown, unfinished, exported to cloud), then the archive as an attachment.
+ * The job is fetched by the id as given: a legacy or reordered spelling passes the checks but names no
+ * job RQ keeps ("Unknown export request id"), as in CVAT.
  */
 const download = (target: ExportTarget, kind: keyof typeof SERVES) => (r: ApiRequest) => {
-  const e = exportedOf(r, target);
+  const e = exportedOf(r, target, false);
   if (e instanceof Response) return e;
   const rqId = r.query('rq_id');
   if (!rqId) return cvatJson(r.c, ['Missing request id in the query parameters'], 400);
-  const p = parseExportId(rqId);
+  const p = parseRequestId(rqId, { legacy: true, only: 'export' });
   if (!p) return cvatJson(r.c, ['Unexpected request id format'], 400);
   const user = r.user();
-  if (!isAdmin(user) && p.get('user_id') !== String(user.id)) {
+  if (!isAdmin(user) && p.user_id !== user.id) {
     return cvatJson(r.c, { detail: PERMISSION_DENIED }, 403);
   }
-  const sub = p.get('subresource') ?? '';
   const matches =
-    p.get('target') === target &&
-    p.get('target_id') === String(e.rec.id) &&
-    (SERVES[kind] as readonly string[]).includes(sub);
+    p.target === target &&
+    p.target_id === e.rec.id &&
+    (SERVES[kind] as readonly (string | null)[]).includes(p.subresource);
   if (!matches) return cvatJson(r.c, ['Invalid export request id'], 400);
   const request = findRequest(requestsOf(r.state), rqId, r.now);
   if (!request) return djangoHtml(r.c, 400, 'Unknown export request id');

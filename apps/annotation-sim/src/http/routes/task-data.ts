@@ -6,10 +6,12 @@
  */
 import type { DataRequest } from '@sims/annotation-schema/requests';
 import { remoteFileName, type UploadedFile, uploadFrames } from '../../domain/data-meta';
+import { fail, invalid, type Result } from '../../domain/errors';
 import { type ImageSize, imageSize } from '../../domain/image-header';
 import type { TaskRec } from '../../domain/model';
 import { enqueueRequest, statusOf } from '../../domain/requests/lifecycle';
 import { formatRequestId } from '../../domain/requests/model';
+import { remoteFilesErrors } from '../../domain/requests/remote-files';
 import { type RequestsState, requestsOf, type TaskUpload } from '../../domain/requests/state';
 import { keepUploadFrames, startTaskData, taskDataInput } from '../../domain/tasks';
 import type { ApiRequest } from '../api';
@@ -122,6 +124,27 @@ function multipartData(
 }
 
 /**
+ * The data request's fields as `DataSerializer.is_valid()` reads them: each field, and `remote_files`
+ * through `validate_remote_files` (http(s) URLs only), its errors in the same 400 as the others', in the
+ * serializer's field order (before `sorting_method`).
+ */
+function checkedData(r: ApiRequest<DataRequest>, body: Record<string, unknown>): Result<DataRequest> {
+  const fields = r.bodyFrom(body);
+  const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+  const remote = isObject ? remoteFilesErrors(body.remote_files) : undefined;
+  if (remote === undefined) return fields;
+  let others: Record<string, unknown> = {};
+  if (!fields.ok) {
+    if (fields.error.code !== 'INVALID') return fields;
+    others = fields.error.errors;
+  }
+  const { sorting_method, ...before } = others;
+  return fail(
+    invalid({ ...before, remote_files: remote, ...(sorting_method === undefined ? {} : { sorting_method }) }),
+  );
+}
+
+/**
  * `Upload-Finish` (or a single request): creates the data from the body and the upload directory, the
  * files uploaded before it first in `client_files`, checked as one DataRequest.
  */
@@ -148,7 +171,7 @@ function finishUpload(r: ApiRequest<DataRequest>, task: TaskRec): Response {
     const given = Array.isArray(body.client_files) ? (body.client_files as unknown[]) : [];
     body = { ...body, client_files: [...uploaded.map((f) => f.name), ...given] };
   }
-  const fields = r.bodyFrom(body);
+  const fields = checkedData(r, body);
   if (!fields.ok) return refused(r, fields);
   const f = fields.value;
   const count = (files: unknown) => (Array.isArray(files) ? files.length : 0);
