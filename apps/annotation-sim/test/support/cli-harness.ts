@@ -13,7 +13,16 @@
 
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+} from 'node:fs';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,14 +47,30 @@ function sourcesHash(): string {
   ];
   const files = roots.flatMap((root) =>
     existsSync(root)
-      ? (readdirSync(root, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+      ? readdirSync(root, { recursive: true, withFileTypes: true })
           .filter((d) => d.isFile())
-          .map((d) => join(d.parentPath ?? d.path, d.name))
+          .map((d) => join(d.parentPath, d.name))
       : [],
   );
   files.push(join(APP, 'tsup.config.ts'), join(ROOT, 'tsup.shared.ts'), join(ROOT, 'pnpm-lock.yaml'));
   for (const file of files.sort()) hash.update(file).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex').slice(0, 16);
+}
+
+const PREFIX = 'sims-annotation-sim-cli-';
+const DAY = 24 * 60 * 60 * 1000;
+
+/** Removes the bundles of older sources (and builds cut short) left for a day: a run may still use one. */
+function pruneBundles(keep: string): void {
+  for (const name of readdirSync(tmpdir())) {
+    const path = join(tmpdir(), name);
+    if (!name.startsWith(PREFIX) || path === keep) continue;
+    try {
+      if (Date.now() - statSync(path).mtimeMs > DAY) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Removed by another run meanwhile.
+    }
+  }
 }
 
 let bundled: Promise<string> | undefined;
@@ -57,9 +82,13 @@ let bundled: Promise<string> | undefined;
  */
 function builtCli(): Promise<string> {
   bundled ??= (async () => {
-    const dir = join(tmpdir(), `sims-annotation-sim-cli-${sourcesHash()}`);
+    const dir = join(tmpdir(), `${PREFIX}${sourcesHash()}`);
     const main = join(dir, 'main.js');
-    if (existsSync(main)) return main;
+    if (existsSync(main)) {
+      // In use: not a bundle for another run's prune to take.
+      utimesSync(dir, new Date(), new Date());
+      return main;
+    }
     const { build } = await import('tsup');
     const configs = (await import('../../tsup.config')).default as import('tsup').Options[];
     const cli = configs.find((c) => Object.keys(c.entry ?? {}).includes('main'));
@@ -81,6 +110,7 @@ function builtCli(): Promise<string> {
       // Another file renamed its bundle first: the same sources, so the same bundle.
       rmSync(out, { recursive: true, force: true });
     }
+    pruneBundles(dir);
     return main;
   })();
   return bundled;
