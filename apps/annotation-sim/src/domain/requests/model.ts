@@ -5,7 +5,7 @@
  */
 import { formatDrfDateTime } from '../dates';
 
-export type RequestStatus = 'queued' | 'started' | 'finished' | 'failed';
+type RequestStatus = 'queued' | 'started' | 'finished' | 'failed';
 
 /**
  * A request's state in the simulator: the API's statuses, and RQ's `stopped` (a started export whose
@@ -176,7 +176,7 @@ export interface RequestView {
  * request the control plane ended while queued), and each later step is then shown one microsecond
  * after the one before it, the least step DRF renders. Expiry moves with the finish it counts from.
  */
-export function orderedTimes(v: Pick<RequestView, 'createdAt' | 'startedAt' | 'finishedAt' | 'expiresAt'>) {
+function orderedTimes(v: Pick<RequestView, 'createdAt' | 'startedAt' | 'finishedAt' | 'expiresAt'>) {
   const created = v.createdAt * 1000;
   const started = v.startedAt === null ? null : Math.max(v.startedAt * 1000, created + 1);
   const finished = v.finishedAt === null ? null : Math.max(v.finishedAt * 1000, (started ?? created) + 1);

@@ -15,7 +15,7 @@ function cleaned(url: string): string {
  * True when `urlparse(url)` has scheme `http` or `https` (any case: the scheme is lowercased) and a
  * non-empty netloc (what follows `//` up to `/`, `?` or `#`).
  */
-export function isHttpUrl(url: string): boolean {
+function isHttpUrl(url: string): boolean {
   const m = /^(https?):\/\/([^/?#]*)/i.exec(cleaned(url));
   return m !== null && (m[2] ?? '') !== '';
 }
