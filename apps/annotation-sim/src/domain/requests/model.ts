@@ -174,7 +174,8 @@ export interface RequestView {
  * step (the API on enqueue, then the worker), so a worker never starts a job in the microsecond it was
  * queued; the world clock may give two steps the same instant (a task creation that takes no time, a
  * request the control plane ended while queued), and each later step is then shown one microsecond
- * after the one before it, the least step DRF renders. Expiry moves with the finish it counts from.
+ * after the one before it, the least step DRF renders. Expiry moves with the finish it counts from
+ * (docs/decisions/0028).
  */
 function orderedTimes(v: Pick<RequestView, 'createdAt' | 'startedAt' | 'finishedAt' | 'expiresAt'>) {
   const created = v.createdAt * 1000;
