@@ -163,13 +163,25 @@ describe('legacy request ids (TestGetRequests)', () => {
     );
     for (const spelling of [
       'subresource=annotations&format=COCO_1~0&user_id=2&target_id=1&target=task&action=export',
-      'action=export&target=task&target_id=01&user_id=2&format=COCO 1.0&subresource=annotations',
+      'action=export&target=task&target_id=01&user_id=2&format=COCO_1~0&subresource=annotations',
+      // Decoded by parse_qsl (`+` a space, `%2E` a dot) after Django decoded the path.
       'action=export&target=task&target_id=1&user_id=2&format=COCO+1%2E0&subresource=annotations',
       'export:task-1-annotations-in-COCO_1@0-format-by-2',
     ]) {
       const res = await h.get(requestPath(spelling), { as: 'alice' });
       expect([res.status, res.body.id], spelling).toEqual([200, rqId]);
     }
+    // DRF routes `[^/.]+`: an id with a dot (or a slash) in the decoded path is no route, Django's 404 page.
+    for (const unrouted of [`${rqId.replace('COCO_1~0', 'COCO 1.0')}`, 'a/b']) {
+      const res = await h.get(requestPath(unrouted), { as: 'alice' });
+      expect([res.status, res.text], unrouted).toEqual([
+        404,
+        expect.stringContaining('<title>Not Found</title>'),
+      ]);
+      const cancel = await h.post(`${requestPath(unrouted)}/cancel`, undefined, { as: 'alice' });
+      expect(cancel.text).toContain('<title>Not Found</title>');
+    }
+    expect((await h.get(`${requestPath(rqId)}/cancel`, { as: 'alice' })).status).toBe(405);
     for (const malformed of [
       'nonsense',
       'export:task-x-backup-by-2',

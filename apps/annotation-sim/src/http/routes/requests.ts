@@ -16,7 +16,7 @@ import type { ApiRequest } from '../api';
 import { nonModelJsonLogicFilter } from '../json-logic-non-model';
 import { checkListQuery, pageAnswer } from '../pagination';
 import { sortKeys } from '../query-limits';
-import { cvatJson, djangoHtml, emptyBody } from '../respond';
+import { cvatJson, DJANGO_404_PAGE, djangoErrorResponse, djangoHtml, emptyBody } from '../respond';
 import { type RouteRow, refused } from '../route-table';
 
 /** Every source of requests of the caller's world, read at the request's time. */
@@ -36,7 +36,10 @@ const NO_REQUEST = 'There is no request with specified id';
 
 /** The request of the path (`{id}` as the client percent-encoded it), or Django's 404 text. */
 function entryOf(r: ApiRequest, src: RequestSources): RequestEntry | Response {
-  const e = findEntry(src, r.c.req.param('id') ?? '');
+  const id = r.c.req.param('id') ?? '';
+  // Percent-encoded in the path, a `.` or `/` passes the route's pattern; Django resolves the decoded path.
+  if (/[/.]/.test(id)) return djangoErrorResponse(r.c, 404, DJANGO_404_PAGE);
+  const e = findEntry(src, id);
   return e ?? djangoHtml(r.c, 404, NO_REQUEST);
 }
 
@@ -143,6 +146,12 @@ function handleListRequests(r: ApiRequest): Response {
   return sorted.ok ? pageAnswer(r, sorted.value, (e) => e.render()) : refused(r, sorted);
 }
 
+/**
+ * DRF's router lookup (`[^/.]+`, hence CVAT's `~` for a dot): a path whose id has a `.` or `/` is routed
+ * nowhere, Django's 404 page (and a `GET …/cancel` the cancel route's 405).
+ */
+const LOOKUP = '{[^/.]+}';
+
 // Fault rules can target one request by `resource`, its id (`action=create&target=task&target_id=*`).
 const rqId = (c: Context) => c.req.param('id') ?? '';
 
@@ -158,7 +167,7 @@ export const requestRoutes: readonly RouteRow[] = [
   },
   {
     method: 'get',
-    path: '/api/requests/:id{.+}',
+    path: `/api/requests/:id${LOOKUP}`,
     operation: 'requests.retrieve',
     resource: rqId,
     handle: handleRetrieveRequest,
