@@ -97,7 +97,7 @@ describe('countReport', () => {
 const junitMixed =
   '<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="1" failures="1" ' +
   'skipped="1" tests="4" time="0.066"><testcase classname="test_a" name="test_ok" time="0.250" />' +
-  '<testcase classname="test_a" name="test_bad" time="0.001"><failure message="assert 1 == 2">' +
+  '<testcase classname="test_a" name="test_bad" time="0.001"><failure message="assert 1 == 2&#10;  +1">' +
   'def test_bad(): assert 1 == 2</failure></testcase><testcase classname="test_a" name="test_skip" ' +
   'time="0.000"><skipped type="pytest.skip" message="x">test_a.py:4: x</skipped></testcase>' +
   '<testcase classname="test_a" name="test_err" time="0.001"><error message="failed on setup with ' +
