@@ -16,8 +16,9 @@
 # cli-examples.xml, docker-package.xml, docker-examples.xml. Exit 0 only when every run passed.
 #
 # Needs /usr/bin/python3 with Debian's python3-build, python3-hatchling, python3-venv, python3-pytest,
-# python3-requests and python3-googleapi (the node pool upgrader example drives Google's discovery client):
-#   sudo apt-get install -y python3-build python3-hatchling python3-venv python3-pytest python3-requests python3-googleapi
+# python3-requests, python3-mypy (a test type-checks the installed package) and python3-googleapi (the node
+# pool upgrader example drives Google's discovery client):
+#   sudo apt-get install -y python3-build python3-hatchling python3-venv python3-pytest python3-requests python3-mypy python3-googleapi
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -25,8 +26,8 @@ ROOT=$PWD
 PYTHON=${SIMS_PYTHON:-/usr/bin/python3}
 REPORTS=${SIMS_PYTHON_REPORTS:-$ROOT/python/.reports}
 # Debian's python modules each run needs; the package names to install them with.
-MODULES='import build, hatchling, venv, ensurepip, pytest, requests, googleapiclient.discovery, httplib2'
-DEBIAN_PACKAGES='python3-build python3-hatchling python3-venv python3-pytest python3-requests python3-googleapi'
+MODULES='import build, hatchling, venv, ensurepip, pytest, requests, mypy, googleapiclient.discovery, httplib2'
+DEBIAN_PACKAGES='python3-build python3-hatchling python3-venv python3-pytest python3-requests python3-mypy python3-googleapi'
 
 log() { echo "python-tests: $*"; }
 

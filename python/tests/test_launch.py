@@ -1,6 +1,7 @@
 """Starting a simulator from Python: the CLI (with an admin token) and an address already running."""
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -8,7 +9,7 @@ from sims import SimControlError, connect, start_cli
 from sims.launch import random_token
 
 
-def test_the_cli_with_an_admin_token_and_its_stop(cluster_sim_server):
+def test_the_cli_with_an_admin_token_and_its_stop():
     cli = os.environ.get("SIMS_CLUSTER_SIM_CLI")
     token = random_token()
     with start_cli("cluster-sim", cli, admin_token=token, seed=42) as sim:
@@ -28,3 +29,11 @@ def test_connect_checks_which_simulator_answers(cluster_sim_server):
     assert cluster_sim_server.control.health()["status"] == "ok"
     with pytest.raises(RuntimeError, match="is 'cluster-sim', not annotation-sim"):
         connect("annotation-sim", cluster_sim_server.url)
+
+
+def test_npx_runs_the_cli_of_the_project_that_installed_the_package():
+    # This repository's root has @sims/annotation-sim installed (a workspace dependency), as a Node
+    # project of a team would: `npx --no-install annotation-sim` finds its executable there.
+    with start_cli("annotation-sim", cwd=str(Path(__file__).resolve().parents[2])) as sim:
+        assert sim.control.health()["simulator"] == "annotation-sim"
+        assert sim.control.clock.get()["mode"] == "manual"

@@ -3,6 +3,7 @@ its Docker image. Each hands back a :class:`StartedSim`: the API URL, the contro
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import secrets
@@ -288,7 +289,7 @@ def start_docker(
             res = subprocess.run([docker, "logs", container], capture_output=True, text=True)
             return res.stdout + res.stderr
 
-        version = _wait_healthy(url, simulator, timeout, lambda c=container: _running(docker, c))
+        version = _wait_healthy(url, simulator, timeout, functools.partial(_running, docker, container))
         if version is not None:
             return StartedSim(simulator, url, token, stop, version=version, output=output)
         last_error = output()
