@@ -62,7 +62,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def _option(config: pytest.Config, name: str, env: str) -> Optional[str]:
     value = config.getoption(name)
-    if value is None or value is False:
+    if value is None or value is False or value == "":
         value = os.environ.get(env) or None
     return None if value is None else str(value)
 
