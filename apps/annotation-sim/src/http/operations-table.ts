@@ -13,7 +13,7 @@ import type { AppDeps } from './deps';
  */
 
 const EXPORT_CHOICE =
-  'writes "CVAT for images 1.1" and "COCO 1.0" only (any other format is unknown to it), frames as placeholder images';
+  'writes "CVAT for images 1.1" and "COCO 1.0" only, with the annotations (any other format is unknown to it), frames as placeholder images';
 
 /** The operations a row answers with a deliberate difference from CVAT (FIDELITY.md says more). */
 const CHOSEN: Readonly<Record<string, string>> = {

@@ -7,6 +7,7 @@ import {
 } from '@sims/annotation-schema';
 import { isAdmin } from '../domain/access';
 import { denied } from '../domain/errors';
+import { EXPORT_FORMATS } from '../domain/exports/dataset';
 import type { ApiRequest } from './api';
 import { cvatJson } from './respond';
 import { type RouteRow, refused } from './route-table';
@@ -29,10 +30,10 @@ const DESCRIPTION =
  * An exporter this simulator writes, as CVAT's format registry lists it: its display name is
  * `<name> <version>`, every one a ZIP archive of 2D data, enabled.
  */
-const exporter = (name: string, version: string): DatasetFormat => ({
-  name: `${name} ${version}`,
+const exporter = (displayName: string): DatasetFormat => ({
+  name: displayName,
   ext: 'ZIP',
-  version,
+  version: displayName.slice(displayName.lastIndexOf(' ') + 1),
   enabled: true,
   dimension: '2d',
 });
@@ -44,7 +45,7 @@ const exporter = (name: string, version: string): DatasetFormat => ({
  */
 const FORMATS: DatasetFormats = {
   importers: [],
-  exporters: [exporter('CVAT for images', '1.1'), exporter('COCO', '1.0')],
+  exporters: EXPORT_FORMATS.map(exporter),
 };
 
 /** A plain CVAT: no analytics component (Grafana) and no serverless functions (nuclio). */

@@ -1,17 +1,222 @@
 /**
- * "COCO 1.0": Datumaro's `coco_instances` layout as CVAT exports it: one
- * `annotations/instances_<subset>.json` a subset (a task or job: `default`, or the task's subset), keys
- * `licenses, info, categories, images, annotations`, compact JSON. Categories are the labels (ids from
- * 1), images the frames (ids from 1 in export order); the simulator keeps no annotations.
+ * "COCO 1.0": Datumaro's `coco_instances` as CVAT 2.73 exports it (`formats/coco.py`: ellipses made
+ * masks first): one `annotations/instances_<subset>.json` a subset (a task or job: its subset or
+ * `default`), keys `licenses, info, categories, images, annotations`, compact JSON as orjson writes it
+ * (Python floats keep their `.0`). Categories are every label, sublabels included (`supercategory` the
+ * skeleton's name), ids from 1; images every frame, ids from 1 across the export. Each frame's
+ * rectangles, polygons, masks and ellipses (track shapes on it included) become instances: an object
+ * alone, or the objects of one `group` together (Datumaro's `find_instances`), their leader the one of
+ * largest area; an instance with a mask of its leader's label is a crowd (`iscrowd` 1, run lengths),
+ * else its polygons; a box alone has no segmentation and its box's area. Tags, points, polylines,
+ * cuboids and skeletons are not COCO instances and are not written.
  */
-import { FRAME_HEIGHT, FRAME_WIDTH, frameName } from './frames';
-import { type ExportSource, subsetOf } from './source';
 
-/** One subset's instances file: its path in the archive, the subset and the JSON text. */
+import type { LabelRec } from '../model';
+import { PyFloat, pythonJsonDumps } from '../python-json';
+import { type FrameShape, objectsByFrame } from './frame-shapes';
+import {
+  type Bitmap,
+  cvatMaskBitmap,
+  ellipseBitmap,
+  emptyBitmap,
+  maskArea,
+  orInto,
+  polygonBitmap,
+  polygonRuns,
+  runLengths,
+} from './masks';
+import { datasetTasks, type ExportSource, type ExportTask, exportFrame, subsetOf } from './source';
+
+/** One subset's instances file: its path in the archive, the subset and the JSON text in pieces. */
 export interface CocoFile {
   path: string;
   subset: string;
-  json: string;
+  json: Iterable<string>;
+}
+
+const NO_FLOAT_KEYS: ReadonlySet<string> = new Set();
+const dumps = (v: unknown) => pythonJsonDumps(v, { compact: true, ascii: false, floatKeys: NO_FLOAT_KEYS });
+const f = (v: number) => new PyFloat(v);
+
+/** Datumaro rounds coordinates to 2 digits when it makes an annotation. */
+const round2 = (v: number) => Math.round(v * 100) / 100;
+
+type Box = [number, number, number, number];
+
+/** An object as Datumaro sees it: its kind, leader area, box, and its polygon or mask. */
+interface Part {
+  shape: FrameShape;
+  kind: 'bbox' | 'polygon' | 'mask';
+  box: Box;
+  area: number;
+  polygon?: number[];
+  mask?: Bitmap;
+}
+
+function partOf(s: FrameShape, w: number, h: number): Part | undefined {
+  if (s.type === 'rectangle') {
+    const [x0, y0, x1, y1] = s.points.map(round2) as Box;
+    return { shape: s, kind: 'bbox', box: [x0, y0, x1 - x0, y1 - y0], area: (x1 - x0) * (y1 - y0) };
+  }
+  if (s.type === 'polygon') {
+    const polygon = s.points.map(round2);
+    const xs = polygon.filter((_, i) => i % 2 === 0);
+    const ys = polygon.filter((_, i) => i % 2 === 1);
+    const x0 = Math.min(...xs);
+    const y0 = Math.min(...ys);
+    const box: Box = [x0, y0, Math.max(...xs) - x0, Math.max(...ys) - y0];
+    // Polygon.get_area: pycocotools' area over the polygon's own box.
+    const runs = polygonRuns(polygon, Math.ceil(box[1] + box[3]), Math.ceil(box[0] + box[2]));
+    const area = runs.reduce((n, c, i) => (i % 2 === 1 ? n + c : n), 0);
+    return { shape: s, kind: 'polygon', box, area, polygon };
+  }
+  if (s.type === 'mask' || s.type === 'ellipse') {
+    const mask =
+      s.type === 'mask' ? cvatMaskBitmap(s.points, w, h) : ellipseBitmap(s.points, s.rotation, w, h);
+    const m = maskArea(mask);
+    return { shape: s, kind: 'mask', box: m.bbox, area: m.area, mask };
+  }
+  return undefined;
+}
+
+/** `max_bbox`: the box around boxes. */
+function maxBox(boxes: Box[]): Box {
+  const x0 = Math.min(...boxes.map((b) => b[0]));
+  const y0 = Math.min(...boxes.map((b) => b[1]));
+  const x1 = Math.max(...boxes.map((b) => b[0] + b[2]));
+  const y1 = Math.max(...boxes.map((b) => b[1] + b[3]));
+  return [x0, y0, x1 - x0, y1 - y0];
+}
+
+/** Datumaro's `find_instances`: ungrouped objects alone, then each group's together, by group id. */
+function instances(parts: Part[]): Part[][] {
+  const sorted = [...parts].sort((a, b) => (a.shape.group ?? 0) - (b.shape.group ?? 0));
+  const out: Part[][] = [];
+  for (const p of sorted) {
+    const g = p.shape.group ?? 0;
+    const last = out[out.length - 1];
+    if (g !== 0 && last && (last[0]?.shape.group ?? 0) === g) last.push(p);
+    else out.push([p]);
+  }
+  return out;
+}
+
+/** The attribute values Datumaro keeps of an object (`_convert_attrs`, then occluded, rotation, track). */
+type AttrConvert = (s: FrameShape) => Record<string, unknown>;
+
+/** One instance as `convert_instance` writes it (its id filled in later). */
+function instanceAnnotation(group: Part[], w: number, h: number, attrsOf: AttrConvert) {
+  const leader = group.reduce((best, p) => (p.area > best.area ? p : best));
+  const boxes = group.filter((p) => p.kind === 'bbox');
+  const bbox = maxBox((boxes.length > 0 ? boxes : group).map((p) => p.box));
+  const polygons = group.filter((p) => p.kind === 'polygon');
+  const masks = group.filter((p) => p.kind === 'mask');
+  const crowd = masks.length > 0;
+  let segmentation: unknown = [];
+  let area = bbox[2] * bbox[3];
+  if (crowd) {
+    const merged = emptyBitmap(w, h);
+    for (const p of polygons) orInto(merged, polygonBitmap(p.polygon ?? [], w, h));
+    for (const p of masks) if (p.mask) orInto(merged, p.mask);
+    segmentation = { counts: runLengths(merged), size: [h, w] };
+    area = maskArea(merged).area;
+  } else if (polygons.length > 0) {
+    segmentation = polygons.map((p) => (p.polygon ?? []).map(f));
+    const merged = emptyBitmap(w, h);
+    for (const p of polygons) orInto(merged, polygonBitmap(p.polygon ?? [], w, h));
+    area = maskArea(merged).area;
+  }
+  return {
+    id: 0,
+    image_id: 0,
+    category_id: leader.shape.label_id,
+    segmentation,
+    area: f(area),
+    bbox: bbox.map((n) => f(round2(n))),
+    iscrowd: crowd ? 1 : 0,
+    attributes: attrsOf(leader.shape),
+  };
+}
+
+/**
+ * `_convert_attrs` and what CVAT adds: each spec of the object's label, its value or the default
+ * (`number` a float, `checkbox` a bool), then `occluded`, a box's or ellipse's `rotation`, a track
+ * shape's `track_id` and `keyframe`.
+ */
+function attributeConverter(labels: readonly LabelRec[]): AttrConvert {
+  const byId = new Map(labels.map((l) => [l.id, l]));
+  return (s) => {
+    const out: Record<string, unknown> = {};
+    for (const spec of byId.get(s.label_id)?.attributes ?? []) {
+      const value = s.attributes.find((a) => a.spec_id === spec.id)?.value ?? spec.default_value;
+      out[spec.name] =
+        spec.input_type === 'number'
+          ? f(Number.parseFloat(value))
+          : spec.input_type === 'checkbox'
+            ? value.toLowerCase() === 'true'
+            : value;
+    }
+    out.occluded = s.occluded;
+    if (s.type === 'rectangle' || s.type === 'ellipse') out.rotation = f(s.rotation);
+    if (s.trackId !== undefined) {
+      out.track_id = s.trackId;
+      out.keyframe = s.keyframe === true;
+    }
+    return out;
+  };
+}
+
+/** One subset's `images`, then its `annotations`, each a pass over its frames (nothing kept between). */
+function* subsetJson(
+  head: string,
+  tasks: readonly ExportTask[],
+  imageIds: Map<string, number>,
+  categoryOf: Map<number, number>,
+  attrsOf: AttrConvert,
+): Generator<string> {
+  yield `${head.slice(0, -1)},"images":[`;
+  const frames = function* () {
+    for (const et of tasks) for (const frame of et.frames) yield { et, frame, fr: exportFrame(et, frame) };
+  };
+  const idOf = (name: string) => imageIds.get(name.replace(/\.[^./]*$/, '')) as number;
+  let first = true;
+  for (const { fr } of frames()) {
+    const key = fr.name.replace(/\.[^./]*$/, '');
+    if (!imageIds.has(key)) imageIds.set(key, imageIds.size + 1);
+    const image = {
+      id: idOf(fr.name),
+      width: fr.width,
+      height: fr.height,
+      file_name: fr.name,
+      license: 0,
+      flickr_url: '',
+      coco_url: '',
+      date_captured: 0,
+    };
+    yield `${first ? '' : ','}${dumps(image)}`;
+    first = false;
+  }
+  yield '],"annotations":[';
+  let annId = 0;
+  for (const et of tasks) {
+    const last = et.frames[et.frames.length - 1] ?? -1;
+    const objects = objectsByFrame(et.annotations, last + 1);
+    for (const frame of et.frames) {
+      const fr = exportFrame(et, frame);
+      const parts = (objects.get(frame)?.shapes ?? [])
+        .map((s) => partOf(s, fr.width, fr.height))
+        .filter((p): p is Part => p !== undefined);
+      const written: string[] = [];
+      for (const group of instances(parts)) {
+        const a = instanceAnnotation(group, fr.width, fr.height, attrsOf);
+        annId++;
+        const category_id = categoryOf.get(a.category_id) ?? 0;
+        written.push(dumps({ ...a, id: annId, image_id: idOf(fr.name), category_id }));
+      }
+      if (written.length > 0) yield `${annId > written.length ? ',' : ''}${written.join(',')}`;
+    }
+  }
+  yield ']}';
 }
 
 /**
@@ -20,36 +225,29 @@ export interface CocoFile {
  * @example cocoInstances(exportSource(state, 'task', 5)!) // [{ path: 'annotations/instances_default.json', … }]
  */
 export function cocoInstances(src: ExportSource): CocoFile[] {
-  const subsets = new Map<string, string[]>();
-  for (const et of src.tasks) {
-    const subset = src.target === 'project' ? subsetOf(et.task) : 'default';
-    const names = subsets.get(subset) ?? [];
-    for (const frame of et.frames) {
-      const name = frameName(frame);
-      if (!names.includes(name)) names.push(name);
-    }
-    subsets.set(subset, names);
+  const subsets = new Map<string, ExportTask[]>();
+  for (const et of datasetTasks(src)) {
+    const subset = subsetOf(et.task);
+    subsets.set(subset, [...(subsets.get(subset) ?? []), et]);
   }
   if (subsets.size === 0) subsets.set('default', []);
-  const categories = src.labels.map((l, i) => ({ id: i + 1, name: l.name, supercategory: '' }));
-  return [...subsets].map(([subset, names]) => ({
+  const byId = new Map(src.allLabels.map((l) => [l.id, l]));
+  const categoryOf = new Map(src.allLabels.map((l, i) => [l.id, i + 1]));
+  const head = dumps({
+    licenses: [{ name: '', id: 0, url: '' }],
+    info: { contributor: '', date_created: '', description: '', url: '', version: '', year: '' },
+    categories: src.allLabels.map((l, i) => ({
+      id: i + 1,
+      name: l.name,
+      supercategory: l.parent_id === null ? '' : (byId.get(l.parent_id)?.name ?? ''),
+    })),
+  });
+  const attrsOf = attributeConverter(src.allLabels);
+  // Datumaro's image ids are the exporter's: one numbering across subsets, by item id (name without extension).
+  const imageIds = new Map<string, number>();
+  return [...subsets].map(([subset, tasks]) => ({
     path: `annotations/instances_${subset}.json`,
     subset,
-    json: JSON.stringify({
-      licenses: [{ name: '', id: 0, url: '' }],
-      info: { contributor: '', date_created: '', description: '', url: '', version: '', year: '' },
-      categories,
-      images: names.map((file_name, i) => ({
-        id: i + 1,
-        width: FRAME_WIDTH,
-        height: FRAME_HEIGHT,
-        file_name,
-        license: 0,
-        flickr_url: '',
-        coco_url: '',
-        date_captured: 0,
-      })),
-      annotations: [],
-    }),
+    json: subsetJson(head, tasks, imageIds, categoryOf, attrsOf),
   }));
 }

@@ -4,12 +4,15 @@
  */
 import { cocoInstances } from './coco';
 import { cvatForImagesXml } from './cvat-xml';
-import { frameName, placeholderJpeg } from './frames';
-import { type ExportSource, type ExportTarget, subsetOf } from './source';
+import { placeholderJpeg } from './frames';
+import { datasetTasks, type ExportSource, type ExportTarget, exportFrame, subsetOf } from './source';
 import { type ZipEntry, zipArchive } from './zip';
 
-/** The export formats the simulator writes, by CVAT's display name; any other is unknown to it. */
-const EXPORT_FORMATS = ['CVAT for images 1.1', 'COCO 1.0'] as const;
+/**
+ * The export formats the simulator writes, by CVAT's display name; any other is refused as unknown
+ * (`/api/server/annotation/formats` lists these exporters only).
+ */
+export const EXPORT_FORMATS = ['CVAT for images 1.1', 'COCO 1.0'] as const;
 
 type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
@@ -21,12 +24,10 @@ export function isExportFormat(name: string | undefined): name is ExportFormat {
 function imageEntries(src: ExportSource, bySubset: boolean): ZipEntry[] {
   const out: ZipEntry[] = [];
   const seen = new Set<string>();
-  for (const et of src.tasks) {
-    const folder = bySubset
-      ? `images/${src.target === 'project' ? subsetOf(et.task) : 'default'}/`
-      : 'images/';
+  for (const et of datasetTasks(src)) {
+    const folder = bySubset ? `images/${subsetOf(et.task)}/` : 'images/';
     for (const frame of et.frames) {
-      const name = `${folder}${frameName(frame)}`;
+      const name = `${folder}${exportFrame(et, frame).name}`;
       if (seen.has(name)) continue;
       seen.add(name);
       out.push({ name, data: placeholderJpeg() });

@@ -1,11 +1,18 @@
 /**
  * What an export reads of the world: the project, task or job exported, its tasks with their jobs,
- * labels and frames. The simulator keeps no annotations, so every export carries none.
+ * labels, frames and annotations. Annotations are read as `GET …/annotations` answers them (CVAT's
+ * `JobAnnotation.init_from_db`: attributes completed with their defaults; a task's merged over its
+ * annotation jobs), which is what CVAT's exporters start from (`TaskAnnotation.init_from_db`).
  */
-import { taskLabels, topLabelsOf } from '../label-read';
-import type { JobRec, LabelRec, ProjectRec, TaskRec } from '../model';
+import type { LabeledData } from '../annotations/model';
+import { attributeDefaults, readRecord } from '../annotations/read';
+import { jobRecord, labelsOfTask } from '../annotations/store';
+import { mergeJobs } from '../annotations/task-split';
+import { frameOf } from '../data-meta';
+import { labelOwnerOfTask, labelsOfOwner, taskLabels, topLabelsOf } from '../label-read';
+import type { FrameRec, JobRec, LabelRec, ProjectRec, TaskRec } from '../model';
 import { jobsOfTask, tasksOfProject } from '../relations';
-import type { AnnotationData } from '../state';
+import type { AnnotationState } from '../state';
 
 export type ExportTarget = 'project' | 'task' | 'job';
 
@@ -17,11 +24,13 @@ export interface ExportTask {
   /** Its jobs, by id (a job export: that job only). */
   jobs: JobRec[];
   frames: number[];
+  /** Its annotations (a job export: the job's), frames numbered in the task. */
+  annotations: LabeledData;
 }
 
 /** The exported resource and its tasks. */
 export interface ExportSource {
-  data: AnnotationData;
+  data: AnnotationState;
   target: ExportTarget;
   project: ProjectRec | undefined;
   job: JobRec | undefined;
@@ -29,22 +38,40 @@ export interface ExportSource {
   tasks: ExportTask[];
   /** The labels: the project's for a project or a task in one, else the task's own. */
   labels: LabelRec[];
+  /** Those labels and their sublabels (a skeleton's points), in id order, as CVAT's meta lists them. */
+  allLabels: LabelRec[];
 }
 
 const range = (start: number, stop: number) =>
   Array.from({ length: Math.max(0, stop - start + 1) }, (_, i) => start + i);
 
-function taskJobs(data: AnnotationData, taskId: number): JobRec[] {
+function taskJobs(data: AnnotationState, taskId: number): JobRec[] {
   return jobsOfTask(data, taskId).sort((a, b) => a.id - b.id);
 }
 
-function wholeTask(data: AnnotationData, task: TaskRec): ExportTask {
-  return { task, jobs: taskJobs(data, task.id), frames: range(0, task.size - 1) };
+/** One job's annotations as read (`readRecord` with the task's attribute defaults). */
+const readJob = (data: AnnotationState, task: TaskRec, job: JobRec) =>
+  readRecord(jobRecord(data, job.id), attributeDefaults(labelsOfTask(data, task).values()));
+
+/** A task's annotations: its annotation jobs' in id order, merged as `GET /api/tasks/{id}/annotations`. */
+function taskAnnotations(data: AnnotationState, task: TaskRec, jobs: readonly JobRec[]): LabeledData {
+  return mergeJobs(
+    jobs.filter((j) => j.type === 'annotation').map((j) => ({ job: j, data: readJob(data, task, j) })),
+    task.overlap ?? 0,
+  );
 }
+
+function wholeTask(data: AnnotationState, task: TaskRec): ExportTask {
+  const jobs = taskJobs(data, task.id);
+  return { task, jobs, frames: range(0, task.size - 1), annotations: taskAnnotations(data, task, jobs) };
+}
+
+/** Frame `i` of an export's task: its name, width and height (data/meta's). */
+export const exportFrame = (et: ExportTask, i: number): FrameRec => frameOf(et.task, i);
 
 /** The export source of a resource; undefined when it is gone (deleted before the worker ran). */
 export function exportSource(
-  data: AnnotationData,
+  data: AnnotationState,
   target: ExportTarget,
   id: number,
 ): ExportSource | undefined {
@@ -60,6 +87,7 @@ export function exportSource(
       job: undefined,
       tasks: tasks.map((t) => wholeTask(data, t)),
       labels: topLabelsOf(data, { project_id: project.id, task_id: null }),
+      allLabels: labelsOfOwner(data, { project_id: project.id, task_id: null }),
     };
   }
   const job = target === 'job' ? data.jobs.get(id) : undefined;
@@ -67,14 +95,21 @@ export function exportSource(
   if (!task || (target === 'job' && !job)) return undefined;
   const project = projectOf(task);
   const exported = job
-    ? { task, jobs: [job], frames: range(job.start_frame, job.stop_frame) }
+    ? {
+        task,
+        jobs: [job],
+        frames: range(job.start_frame, job.stop_frame),
+        annotations: readJob(data, task, job),
+      }
     : wholeTask(data, task);
-  return { data, target, project, job, tasks: [exported], labels: taskLabels(data, task) };
+  const labels = taskLabels(data, task);
+  const allLabels = labelsOfOwner(data, labelOwnerOfTask(task));
+  return { data, target, project, job, tasks: [exported], labels, allLabels };
 }
 
 /** A user as CVAT's meta writes it: `{username, email}`, or none. */
 export function userOf(
-  data: AnnotationData,
+  data: AnnotationState,
   id: number | null,
 ): { username: string; email: string } | undefined {
   const u = id === null ? undefined : data.users.get(id);
@@ -89,4 +124,17 @@ export function pythonDate(drf: string): string {
 /** A task's subset as exports name it (`default` when it has none). */
 export function subsetOf(task: TaskRec): string {
   return task.subset === '' ? 'default' : task.subset;
+}
+
+/**
+ * The tasks a dataset export writes: a project's with data, by subset then id (`ProjectData._init_tasks`);
+ * a task's or job's one.
+ */
+export function datasetTasks(src: ExportSource): ExportTask[] {
+  if (src.target !== 'project') return src.tasks;
+  return src.tasks
+    .filter((et) => et.task.data_id !== null)
+    .sort((a, b) =>
+      a.task.subset < b.task.subset ? -1 : a.task.subset > b.task.subset ? 1 : a.task.id - b.task.id,
+    );
 }

@@ -1,0 +1,469 @@
+/**
+ * Exports carry the annotations (issue 37): a seeded task with a tag, a shape of every type, a
+ * skeleton, a group, attributes and a track, exported in CVAT for images 1.1 and COCO 1.0, unzipped
+ * (fflate, independently of the simulator's writer) and checked against what CVAT 2.73's exporters write
+ * (`formats/cvat.py` `dump_as_cvat_annotation`; Datumaro's `coco_instances` after `EllipsesToMasks`).
+ */
+import { strFromU8, unzipSync } from 'fflate';
+import { afterEach, describe, expect, it } from 'vitest';
+import { zipArchive } from '../src/domain/exports/zip';
+import { createHarness, type Harness, TEAM } from './support/harness';
+
+let h: Harness;
+afterEach(() => h?.close());
+
+const CVAT = 'CVAT for images 1.1';
+const COCO = 'COCO 1.0';
+
+interface Label {
+  id: number;
+  name: string;
+  attributes: { id: number; name: string }[];
+  sublabels: { id: number; name: string }[];
+}
+
+/**
+ * Task "T" (10 frames, jobs of frames 0-4 and 5-9, subset "") with labels car (model: select,
+ * immutable; parked: checkbox; speed: number), person and a skeleton s1 of points 1 and 2.
+ */
+async function world(size = 10) {
+  h = createHarness();
+  const seeded = h.seed({
+    ...TEAM,
+    tasks: [
+      {
+        name: 'T',
+        owner: 'alice',
+        org: 'acme',
+        size,
+        segment_size: 5,
+        labels: [
+          {
+            name: 'car',
+            color: '#ff0000',
+            attributes: [
+              {
+                name: 'model',
+                input_type: 'select',
+                mutable: false,
+                values: ['mazda', 'volvo'],
+                default_value: 'mazda',
+              },
+              {
+                name: 'parked',
+                input_type: 'checkbox',
+                mutable: true,
+                values: ['false'],
+                default_value: 'false',
+              },
+              {
+                name: 'speed',
+                input_type: 'number',
+                mutable: true,
+                values: ['0', '100', '1'],
+                default_value: '5',
+              },
+            ],
+          },
+          { name: 'person', color: '#00ff00' },
+          {
+            name: 's1',
+            type: 'skeleton',
+            color: '#0000ff',
+            sublabels: [
+              { name: '1', type: 'points' },
+              { name: '2', type: 'points' },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+  const task = seeded.tasks.T as { id: number; jobs: number[] };
+  const listed = await h.get(`/api/labels?task_id=${task.id}&org=acme`, { as: 'alice' });
+  const labels = new Map<string, Label>(listed.body.results.map((l: Label) => [l.name, l]));
+  const label = (n: string) => labels.get(n) as Label;
+  return { task, label };
+}
+
+/** The annotations the tests export: every object kind on frames 0-4, a car track on frames 5-9. */
+function annotations(label: (n: string) => Label) {
+  const car = label('car');
+  const person = label('person');
+  const s1 = label('s1');
+  const [model, , speed] = car.attributes.map((a) => a.id);
+  return {
+    version: 0,
+    tags: [{ frame: 0, label_id: person.id, group: 0, source: 'manual', attributes: [] }],
+    shapes: [
+      {
+        type: 'rectangle',
+        frame: 0,
+        label_id: car.id,
+        points: [10, 20, 110.5, 220.25],
+        z_order: 1,
+        group: 3,
+        occluded: true,
+        source: 'auto',
+        attributes: [{ spec_id: model, value: 'volvo' }],
+      },
+      {
+        type: 'polygon',
+        frame: 0,
+        label_id: person.id,
+        points: [0, 0, 10, 0, 10, 10, 0, 10],
+        z_order: 0,
+        group: 3,
+        attributes: [],
+      },
+      { type: 'polyline', frame: 1, label_id: person.id, points: [1, 2, 3.125, 4], attributes: [] },
+      { type: 'points', frame: 1, label_id: person.id, points: [5, 6], attributes: [] },
+      {
+        type: 'ellipse',
+        frame: 2,
+        label_id: car.id,
+        points: [50, 50, 60, 45],
+        rotation: 30,
+        attributes: [{ spec_id: speed, value: '7.5' }],
+      },
+      {
+        type: 'cuboid',
+        frame: 2,
+        label_id: car.id,
+        points: Array.from({ length: 16 }, (_, i) => i + 0.5),
+        attributes: [],
+      },
+      // A 3×2 mask at (10, 10): one pixel off, four on, one off (row-major in its box).
+      { type: 'mask', frame: 3, label_id: person.id, points: [1, 4, 1, 10, 10, 12, 11], attributes: [] },
+      {
+        type: 'skeleton',
+        frame: 4,
+        label_id: s1.id,
+        points: [],
+        attributes: [],
+        elements: [
+          { type: 'points', frame: 4, label_id: s1.sublabels[0]?.id, points: [1, 1], attributes: [] },
+          {
+            type: 'points',
+            frame: 4,
+            label_id: s1.sublabels[1]?.id,
+            points: [2, 2],
+            outside: true,
+            attributes: [],
+          },
+        ],
+      },
+    ],
+    tracks: [
+      {
+        frame: 5,
+        label_id: car.id,
+        group: 0,
+        source: 'manual',
+        attributes: [{ spec_id: model, value: 'volvo' }],
+        shapes: [
+          { type: 'rectangle', frame: 5, points: [0, 0, 10, 10], attributes: [] },
+          { type: 'rectangle', frame: 7, points: [20, 20, 30, 30], attributes: [] },
+          { type: 'rectangle', frame: 9, points: [20, 20, 30, 30], outside: true, attributes: [] },
+        ],
+      },
+    ],
+  };
+}
+
+const auth = (user: string) => `Basic ${Buffer.from(`${user}:password`).toString('base64')}`;
+
+/** Exports `resource` in `format` as alice, lets the worker finish and answers the archive's bytes. */
+async function archive(resource: string, format: string, saveImages = false) {
+  const q = new URLSearchParams({ org: 'acme', format, save_images: String(saveImages) });
+  const started = await h.post(`/api/${resource}/dataset/export?${q}`, undefined, { as: 'alice' });
+  expect(started.status, started.text).toBe(202);
+  h.advance('2s');
+  const request = await h.get(`/api/requests/${encodeURIComponent(started.body.rq_id)}`, { as: 'alice' });
+  expect(request.body.status).toBe('finished');
+  const u = new URL(request.body.result_url);
+  u.searchParams.set('org', 'acme');
+  const res = await h.sim.app.request(u.toString(), { headers: { authorization: auth('alice') } });
+  expect(res.status).toBe(200);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+/** The files of the archive {@link archive} answers. */
+const exported = async (resource: string, format: string, saveImages = false) =>
+  unzipSync(await archive(resource, format, saveImages));
+
+async function annotatedTask() {
+  const w = await world();
+  const put = await h.put(`/api/tasks/${w.task.id}/annotations?org=acme`, annotations(w.label), {
+    as: 'alice',
+  });
+  expect(put.status, put.text).toBe(200);
+  return w;
+}
+
+/** The `<image>` block of frame `id` in an annotations.xml. */
+const imageBlock = (xml: string, id: number) => {
+  const start = xml.indexOf(`<image id="${id}" `);
+  return xml.slice(start, xml.indexOf('</image>', start) + '</image>'.length);
+};
+
+describe('CVAT for images 1.1 with annotations', () => {
+  it('writes every shape type, tags, attributes, groups and z_order as dump_as_cvat_annotation does', async () => {
+    const { task } = await annotatedTask();
+    const files = await exported(`tasks/${task.id}`, CVAT);
+    expect(Object.keys(files)).toEqual(['annotations.xml']);
+    const xml = strFromU8(files['annotations.xml'] as Uint8Array);
+    // Frame 0: shapes by z_order (the polygon, then the box), then the tag; the box's attributes with
+    // the defaults CVAT completes them with, in spec order after the given one.
+    expect(imageBlock(xml, 0)).toBe(
+      [
+        '<image id="0" name="frame_000000.jpg" width="640" height="480">',
+        '    <polygon label="person" source="manual" occluded="0" points="0.00,0.00;10.00,0.00;10.00,10.00;0.00,10.00" z_order="0" group_id="3">',
+        '    </polygon>',
+        '    <box label="car" source="auto" occluded="1" xtl="10.00" ytl="20.00" xbr="110.50" ybr="220.25" z_order="1" group_id="3">',
+        '      <attribute name="model">volvo</attribute>',
+        '      <attribute name="parked">false</attribute>',
+        '      <attribute name="speed">5</attribute>',
+        '    </box>',
+        '    <tag label="person" source="manual">',
+        '    </tag>',
+        '  </image>',
+      ].join('\n'),
+    );
+    // Python's "{:.2f}" rounds an exact tie to even: 3.125 -> 3.12.
+    expect(imageBlock(xml, 1)).toContain(
+      '<polyline label="person" source="manual" occluded="0" points="1.00,2.00;3.12,4.00" z_order="0">',
+    );
+    expect(imageBlock(xml, 1)).toContain(
+      '<points label="person" source="manual" occluded="0" points="5.00,6.00" z_order="0">',
+    );
+    const frame2 = imageBlock(xml, 2);
+    expect(frame2).toContain(
+      '<ellipse label="car" source="manual" occluded="0" cx="50.00" cy="50.00" rx="10.00" ry="5.00" rotation="30.00" z_order="0">\n      <attribute name="speed">7.5</attribute>\n      <attribute name="model">mazda</attribute>\n      <attribute name="parked">false</attribute>\n    </ellipse>',
+    );
+    expect(frame2).toContain(
+      '<cuboid label="car" source="manual" occluded="0" xtl1="0.50" ytl1="1.50" xbl1="2.50" ybl1="3.50" xtr1="4.50" ytr1="5.50" xbr1="6.50" ybr1="7.50" xtl2="8.50" ytl2="9.50" xbl2="10.50" ybl2="11.50" xtr2="12.50" ytr2="13.50" xbr2="14.50" ybr2="15.50" z_order="0">',
+    );
+    expect(imageBlock(xml, 3)).toContain(
+      '<mask label="person" source="manual" occluded="0" rle="1, 4, 1" left="10" top="10" width="3" height="2" z_order="0">',
+    );
+    // A skeleton: no occluded or points of its own; its elements carry outside, no z_order.
+    expect(imageBlock(xml, 4)).toBe(
+      [
+        '<image id="4" name="frame_000004.jpg" width="640" height="480">',
+        '    <skeleton label="s1" source="manual" z_order="0">',
+        '      <points label="1" source="manual" outside="0" occluded="0" points="1.00,1.00">',
+        '      </points>',
+        '      <points label="2" source="manual" outside="1" occluded="0" points="2.00,2.00">',
+        '      </points>',
+        '    </skeleton>',
+        '  </image>',
+      ].join('\n'),
+    );
+  });
+
+  it('writes a track as its shape on each frame: keyframes, interpolated frames, none once outside', async () => {
+    const { task } = await annotatedTask();
+    const xml = strFromU8((await exported(`tasks/${task.id}`, CVAT))['annotations.xml'] as Uint8Array);
+    const boxOn = (frame: number) => {
+      const m = imageBlock(xml, frame).match(/<box [^>]*>/);
+      return m?.[0];
+    };
+    expect(boxOn(5)).toBe(
+      '<box label="car" source="manual" occluded="0" xtl="0.00" ytl="0.00" xbr="10.00" ybr="10.00" z_order="0">',
+    );
+    expect(boxOn(6)).toBe(
+      '<box label="car" source="manual" occluded="0" xtl="10.00" ytl="10.00" xbr="20.00" ybr="20.00" z_order="0">',
+    );
+    expect(boxOn(7)).toContain('xtl="20.00" ytl="20.00" xbr="30.00" ybr="30.00"');
+    expect(boxOn(8)).toContain('xtl="20.00" ytl="20.00" xbr="30.00" ybr="30.00"');
+    expect(boxOn(9)).toBeUndefined();
+    // A track shape's attributes: its own (mutable, defaults) then the track's.
+    expect(imageBlock(xml, 6)).toContain(
+      '<attribute name="parked">false</attribute>\n      <attribute name="speed">5</attribute>\n      <attribute name="model">volvo</attribute>',
+    );
+  });
+
+  it('writes the meta block with labels, attributes, sublabels and the skeleton, and a job export its own frames', async () => {
+    const { task } = await annotatedTask();
+    const xml = strFromU8((await exported(`tasks/${task.id}`, CVAT))['annotations.xml'] as Uint8Array);
+    expect(xml).toContain(
+      [
+        '        <label>',
+        '          <name>car</name>',
+        '          <color>#ff0000</color>',
+        '          <type>any</type>',
+        '          <attributes>',
+        '            <attribute>',
+        '              <name>model</name>',
+        '              <mutable>False</mutable>',
+        '              <input_type>select</input_type>',
+        '              <default_value>mazda</default_value>',
+        '              <values>mazda\nvolvo</values>',
+        '            </attribute>',
+      ].join('\n'),
+    );
+    expect(xml).toContain('          <name>1</name>\n          <color>');
+    expect(xml).toMatch(
+      /<type>points<\/type>\n {10}<attributes>\n {10}<\/attributes>\n {10}<parent>s1<\/parent>/,
+    );
+    expect(xml).toContain(
+      '<segments>\n        <segment>\n          <id>1</id>\n          <start>0</start>\n          <stop>4</stop>\n          <url>http://localhost/api/jobs/1</url>',
+    );
+
+    const job = strFromU8((await exported(`jobs/${task.jobs[1]}`, CVAT))['annotations.xml'] as Uint8Array);
+    expect(job).toContain(`    <job>\n      <id>${task.jobs[1]}</id>\n      <size>5</size>`);
+    expect([...job.matchAll(/<image id="(\d+)"/g)].map((m) => m[1])).toEqual(['5', '6', '7', '8', '9']);
+    expect(job.match(/<box /g)).toHaveLength(4);
+    expect(job).not.toContain('<tag ');
+  });
+});
+
+describe('COCO 1.0 with annotations', () => {
+  it('writes instances as Datumaro does: groups joined, masks and ellipses as crowd run lengths, attributes typed', async () => {
+    const { task } = await annotatedTask();
+    const files = await exported(`tasks/${task.id}`, COCO, true);
+    expect(Object.keys(files)[0]).toBe('annotations/instances_default.json');
+    expect(Object.keys(files)).toContain('images/default/frame_000009.jpg');
+    const text = strFromU8(files['annotations/instances_default.json'] as Uint8Array);
+    const coco = JSON.parse(text);
+    expect(coco.categories).toEqual([
+      { id: 1, name: 'car', supercategory: '' },
+      { id: 2, name: 'person', supercategory: '' },
+      { id: 3, name: 's1', supercategory: '' },
+      { id: 4, name: '1', supercategory: 's1' },
+      { id: 5, name: '2', supercategory: 's1' },
+    ]);
+    expect(coco.images.map((i: { id: number }) => i.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // Frame 0: the box and the polygon of group 3 are one instance; its leader is the box (larger).
+    const byImage = (id: number) => coco.annotations.filter((a: { image_id: number }) => a.image_id === id);
+    expect(byImage(1)).toEqual([
+      {
+        id: 1,
+        image_id: 1,
+        category_id: 1,
+        segmentation: [[0, 0, 10, 0, 10, 10, 0, 10]],
+        area: 100,
+        bbox: [10, 20, 100.5, 200.25],
+        iscrowd: 0,
+        attributes: { model: 'volvo', parked: false, speed: 5, occluded: true, rotation: 0 },
+      },
+    ]);
+    // Floats are written as Python writes them.
+    expect(text).toContain(
+      '"segmentation":[[0.0,0.0,10.0,0.0,10.0,10.0,0.0,10.0]],"area":100.0,"bbox":[10.0,20.0,100.5,200.25]',
+    );
+    expect(text).toContain(
+      '"attributes":{"model":"volvo","parked":false,"speed":5.0,"occluded":true,"rotation":0.0}',
+    );
+    // Polylines and points are not instances.
+    expect(byImage(2)).toEqual([]);
+    // Frame 2: the ellipse as a mask (crowd); the cuboid is not an instance.
+    const [ellipse, ...rest] = byImage(3);
+    expect(rest).toEqual([]);
+    expect(ellipse).toMatchObject({ category_id: 1, iscrowd: 1, attributes: { speed: 7.5, rotation: 30 } });
+    expect(ellipse.segmentation.size).toEqual([480, 640]);
+    const ones = ellipse.segmentation.counts.filter((_: number, i: number) => i % 2 === 1);
+    expect(ones.reduce((a: number, b: number) => a + b, 0)).toBe(ellipse.area);
+    // Frame 3: the mask's four pixels at x 11-12, y 10 and x 10-11, y 11, column-major from (0, 0).
+    const mask = byImage(4)[0];
+    expect(mask).toMatchObject({ category_id: 2, iscrowd: 1, area: 4, bbox: [10, 10, 3, 2] });
+    expect(mask.segmentation.counts.slice(0, 7)).toEqual([
+      10 * 480 + 11,
+      1,
+      478,
+      2,
+      478,
+      1,
+      640 * 480 - (12 * 480 + 11),
+    ]);
+    // Frame 4: a skeleton is not an instance.
+    expect(byImage(5)).toEqual([]);
+    // The track's boxes on frames 5-8 carry their track id and keyframe flag, attributes in spec order.
+    const track = { model: 'volvo', parked: false, speed: 5, occluded: false, rotation: 0, track_id: 0 };
+    expect([6, 7, 8, 9, 10].map((i) => byImage(i).map((a: { attributes: unknown }) => a.attributes))).toEqual(
+      [
+        [{ ...track, keyframe: true }],
+        [{ ...track, keyframe: false }],
+        [{ ...track, keyframe: true }],
+        [{ ...track, keyframe: false }],
+        [],
+      ],
+    );
+    expect(text).toContain(
+      '"attributes":{"model":"volvo","parked":false,"speed":5.0,"occluded":false,"rotation":0.0,"track_id":0,"keyframe":true}',
+    );
+    expect(byImage(7)[0].bbox).toEqual([10, 10, 10, 10]);
+    expect(coco.annotations.map((a: { id: number }) => a.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+});
+
+describe('archive size', () => {
+  it('exports a job of 10,000 boxes in both formats: every box written, the archive far smaller than its text', async () => {
+    const { task, label } = await world(100);
+    const car = label('car').id;
+    const shapes = Array.from({ length: 10_000 }, (_, i) => ({
+      type: 'rectangle',
+      frame: i % 5,
+      label_id: car,
+      points: [i % 600, i % 400, (i % 600) + 20, (i % 400) + 30],
+      attributes: [],
+    }));
+    const put = await h.put(
+      `/api/jobs/${task.jobs[0]}/annotations?org=acme`,
+      { version: 0, tags: [], shapes, tracks: [] },
+      { as: 'alice' },
+    );
+    expect(put.status).toBe(200);
+    const bytes = await archive(`jobs/${task.jobs[0]}`, CVAT);
+    const xml = unzipSync(bytes)['annotations.xml'] as Uint8Array;
+    expect(strFromU8(xml).match(/<box /g)).toHaveLength(10_000);
+    // Deflated in batches: still a fraction of the text.
+    expect(bytes.length).toBeLessThan(xml.length / 5);
+    const coco = JSON.parse(
+      strFromU8(
+        (await exported(`jobs/${task.jobs[0]}`, COCO))['annotations/instances_default.json'] as Uint8Array,
+      ),
+    );
+    expect(coco.annotations).toHaveLength(10_000);
+    expect(coco.annotations[9_999]).toMatchObject({
+      id: 10_000,
+      bbox: [9_999 % 600, 9_999 % 400, 20, 30],
+      area: 600,
+    });
+  });
+});
+
+describe('zip writer', () => {
+  const AT = Date.UTC(2026, 0, 1);
+
+  /** `count` pieces of 64 KiB of XML-like text, made one at a time. */
+  function* pieces(count: number, seen?: () => void) {
+    for (let i = 0; i < count; i++) {
+      seen?.();
+      yield `<box label="car" xtl="${i}.00" ytl="${i % 97}.00">\n`.repeat(1024).padEnd(65_536, ' ');
+    }
+  }
+
+  it('joins the batches of a file given in pieces into one deflate stream that reads back whole', () => {
+    const text = [...pieces(40)].join('');
+    const files = unzipSync(zipArchive([{ name: 'a.xml', data: pieces(40) }, { name: 'images/' }], AT));
+    expect(Object.keys(files)).toEqual(['a.xml', 'images/']);
+    expect(strFromU8(files['a.xml'] as Uint8Array)).toBe(text);
+  });
+
+  it('holds a bounded amount while deflating 160 MiB given in pieces, never the whole text', () => {
+    const base = process.memoryUsage().arrayBuffers;
+    let peak = 0;
+    let n = 0;
+    const sample = () => {
+      if (n++ % 32 === 0) peak = Math.max(peak, process.memoryUsage().arrayBuffers - base);
+    };
+    const zip = Buffer.from(zipArchive([{ name: 'big.xml', data: pieces(2560, sample) }], AT));
+    // The central directory's record: the uncompressed size of the whole text.
+    const central = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    expect(zip.readUInt32LE(central + 24)).toBe(2560 * 65_536);
+    expect(zip.length).toBeLessThan(16 * 2 ** 20);
+    expect(peak).toBeLessThan(64 * 2 ** 20);
+  });
+});
