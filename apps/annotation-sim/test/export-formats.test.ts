@@ -14,6 +14,7 @@ afterEach(() => h?.close());
 
 const CVAT = 'CVAT for images 1.1';
 const COCO = 'COCO 1.0';
+const VIDEO = 'CVAT for video 1.1';
 
 interface Label {
   id: number;
@@ -316,6 +317,96 @@ describe('CVAT for images 1.1 with annotations', () => {
     expect([...job.matchAll(/<image id="(\d+)"/g)].map((m) => m[1])).toEqual(['5', '6', '7', '8', '9']);
     expect(job.match(/<box /g)).toHaveLength(4);
     expect(job).not.toContain('<tag ');
+  });
+});
+
+describe('CVAT for video 1.1 with annotations', () => {
+  it('writes tracks first with every frame they have a shape on, then each shape as a track of its own', async () => {
+    const { task } = await annotatedTask();
+    const xml = strFromU8((await exported(`tasks/${task.id}`, VIDEO))['annotations.xml'] as Uint8Array);
+    expect(xml).toContain('    <task>\n      <id>1</id>');
+    expect(xml).not.toContain('<image ');
+    expect(xml).not.toContain('<tag ');
+    const tracks = [...xml.matchAll(/<track [^>]*>/g)].map((m) => m[0]);
+    // The car track, then the eight shapes in frame order (ids from 0).
+    expect(tracks).toEqual([
+      '<track id="0" label="car" source="manual">',
+      '<track id="1" label="car" source="auto" group_id="3">',
+      '<track id="2" label="person" source="manual" group_id="3">',
+      '<track id="3" label="person" source="manual">',
+      '<track id="4" label="person" source="manual">',
+      '<track id="5" label="car" source="manual">',
+      '<track id="6" label="car" source="manual">',
+      '<track id="7" label="person" source="manual">',
+      '<track id="8" label="s1" source="manual">',
+    ]);
+    const track = (id: number) => {
+      const start = xml.indexOf(`<track id="${id}" `);
+      return xml.slice(start, xml.indexOf('</track>', start) + '</track>'.length);
+    };
+    // Keyframes 5, 7 and 9 (outside), frame 6 interpolated, frame 8 carried; attributes then the track's.
+    expect(track(0)).toBe(
+      [
+        '<track id="0" label="car" source="manual">',
+        '    <box frame="5" keyframe="1" outside="0" occluded="0" xtl="0.00" ytl="0.00" xbr="10.00" ybr="10.00" z_order="0">',
+        '      <attribute name="parked">false</attribute>',
+        '      <attribute name="speed">5</attribute>',
+        '      <attribute name="model">volvo</attribute>',
+        '    </box>',
+        '    <box frame="6" keyframe="0" outside="0" occluded="0" xtl="10.00" ytl="10.00" xbr="20.00" ybr="20.00" z_order="0">',
+        '      <attribute name="parked">false</attribute>',
+        '      <attribute name="speed">5</attribute>',
+        '      <attribute name="model">volvo</attribute>',
+        '    </box>',
+        '    <box frame="7" keyframe="1" outside="0" occluded="0" xtl="20.00" ytl="20.00" xbr="30.00" ybr="30.00" z_order="0">',
+        '      <attribute name="parked">false</attribute>',
+        '      <attribute name="speed">5</attribute>',
+        '      <attribute name="model">volvo</attribute>',
+        '    </box>',
+        '    <box frame="8" keyframe="0" outside="0" occluded="0" xtl="20.00" ytl="20.00" xbr="30.00" ybr="30.00" z_order="0">',
+        '      <attribute name="parked">false</attribute>',
+        '      <attribute name="speed">5</attribute>',
+        '      <attribute name="model">volvo</attribute>',
+        '    </box>',
+        '    <box frame="9" keyframe="1" outside="1" occluded="0" xtl="20.00" ytl="20.00" xbr="30.00" ybr="30.00" z_order="0">',
+        '      <attribute name="parked">false</attribute>',
+        '      <attribute name="speed">5</attribute>',
+        '      <attribute name="model">volvo</attribute>',
+        '    </box>',
+        '  </track>',
+      ].join('\n'),
+    );
+    // A shape: its keyframe, then an outside keyframe on the next frame.
+    expect(track(3)).toBe(
+      [
+        '<track id="3" label="person" source="manual">',
+        '    <polyline frame="1" keyframe="1" outside="0" occluded="0" points="1.00,2.00;3.12,4.00" z_order="0">',
+        '    </polyline>',
+        '    <polyline frame="2" keyframe="1" outside="1" occluded="0" points="1.00,2.00;3.12,4.00" z_order="0">',
+        '    </polyline>',
+        '  </track>',
+      ].join('\n'),
+    );
+    // A skeleton: its points inside each of its shapes, with their label and no frame or z_order.
+    expect(track(8)).toBe(
+      [
+        '<track id="8" label="s1" source="manual">',
+        '    <skeleton frame="4" keyframe="1" z_order="0">',
+        '      <points label="1" keyframe="1" outside="0" occluded="0" points="1.00,1.00">',
+        '      </points>',
+        '      <points label="2" keyframe="1" outside="1" occluded="0" points="2.00,2.00">',
+        '      </points>',
+        '    </skeleton>',
+        '    <skeleton frame="5" keyframe="1" z_order="0">',
+        '      <points label="1" keyframe="1" outside="1" occluded="0" points="1.00,1.00">',
+        '      </points>',
+        '      <points label="2" keyframe="1" outside="1" occluded="0" points="2.00,2.00">',
+        '      </points>',
+        '    </skeleton>',
+        '  </track>',
+      ].join('\n'),
+    );
+    expect(xml.endsWith('  </track>\n</annotations>\n')).toBe(true);
   });
 });
 

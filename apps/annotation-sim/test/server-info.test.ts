@@ -55,7 +55,7 @@ describe('GET /api/server/annotation/formats', () => {
     expect(res.body).toEqual({ detail: 'Authentication credentials were not provided.' });
   });
 
-  it('lists the two exporters the simulator writes and no importer (CVAT: test_can_retrieve_formats)', async () => {
+  it('lists the exporters the simulator writes and no importer (CVAT: test_can_retrieve_formats)', async () => {
     const res = await h.get('/api/server/annotation/formats', { as: 'dave' });
     expect(res.status).toBe(200);
     // CVAT's test asserts importers too: the simulator imports nothing, and says so (FIDELITY.md).
@@ -63,6 +63,7 @@ describe('GET /api/server/annotation/formats', () => {
       importers: [],
       exporters: [
         { name: 'CVAT for images 1.1', ext: 'ZIP', version: '1.1', enabled: true, dimension: '2d' },
+        { name: 'CVAT for video 1.1', ext: 'ZIP', version: '1.1', enabled: true, dimension: '2d' },
         { name: 'COCO 1.0', ext: 'ZIP', version: '1.0', enabled: true, dimension: '2d' },
       ],
     });

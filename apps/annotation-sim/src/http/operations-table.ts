@@ -1,6 +1,7 @@
 import { CVAT_OPERATIONS, CVAT_SCHEMA_VERSION } from '@sims/annotation-schema';
 import { type RouteEntry, routeEntries } from '@sims/sim-core';
 import { deliveryOf } from '../definition';
+import { EXPORT_FORMATS } from '../domain/exports/dataset';
 import { apiRoutes } from './api-routes';
 import { rowOperations } from './cvat-operations';
 import type { AppDeps } from './deps';
@@ -12,8 +13,7 @@ import type { AppDeps } from './deps';
  * `scripts/write-operations-table.ts` writes it and test/operations-table.test.ts checks it.
  */
 
-const EXPORT_CHOICE =
-  'writes "CVAT for images 1.1" and "COCO 1.0" only, with the annotations (any other format is unknown to it), frames as placeholder images';
+const EXPORT_CHOICE = `writes ${EXPORT_FORMATS.map((f) => `"${f}"`).join(', ')} only, with the annotations (any other format is unknown to it), frames as placeholder images`;
 
 /** The operations a row answers with a deliberate difference from CVAT (FIDELITY.md says more). */
 const CHOSEN: Readonly<Record<string, string>> = {

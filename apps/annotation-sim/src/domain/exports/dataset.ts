@@ -3,6 +3,7 @@
  * and with `save_images` the frames as placeholder images), and CVAT's default download names.
  */
 import { cocoInstances } from './coco';
+import { cvatForVideoXml } from './cvat-video';
 import { cvatForImagesXml } from './cvat-xml';
 import { placeholderJpeg } from './frames';
 import { datasetTasks, type ExportSource, type ExportTarget, exportFrame, subsetOf } from './source';
@@ -12,7 +13,7 @@ import { type ZipEntry, zipArchive } from './zip';
  * The export formats the simulator writes, by CVAT's display name; any other is refused as unknown
  * (`/api/server/annotation/formats` lists these exporters only).
  */
-export const EXPORT_FORMATS = ['CVAT for images 1.1', 'COCO 1.0'] as const;
+export const EXPORT_FORMATS = ['CVAT for images 1.1', 'CVAT for video 1.1', 'COCO 1.0'] as const;
 
 type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
@@ -38,8 +39,9 @@ function imageEntries(src: ExportSource, bySubset: boolean): ZipEntry[] {
 
 /**
  * The archive of a dataset (`saveImages`) or annotations export in `format`, made at `at`.
- * "CVAT for images 1.1": `annotations.xml`, images under `images/` (a project's under
- * `images/<subset>/`); "COCO 1.0": `annotations/instances_<subset>.json`, images under `images/<subset>/`.
+ * "CVAT for images 1.1" and "CVAT for video 1.1": `annotations.xml`, images under `images/` (a
+ * project's under `images/<subset>/`); "COCO 1.0": `annotations/instances_<subset>.json`, images under
+ * `images/<subset>/`.
  */
 export function datasetArchive(
   src: ExportSource,
@@ -52,7 +54,8 @@ export function datasetArchive(
   if (format === 'COCO 1.0') {
     for (const f of cocoInstances(src)) entries.push({ name: f.path, data: f.json });
   } else {
-    entries.push({ name: 'annotations.xml', data: cvatForImagesXml(src, at, baseUrl) });
+    const xml = format === 'CVAT for video 1.1' ? cvatForVideoXml : cvatForImagesXml;
+    entries.push({ name: 'annotations.xml', data: xml(src, at, baseUrl) });
   }
   if (saveImages) entries.push(...imageEntries(src, format === 'COCO 1.0' || src.target === 'project'));
   return zipArchive(entries, at);

@@ -51,9 +51,16 @@ function between(a: TrackedShapeRow, b: TrackedShapeRow, offset: number): number
   return a.points.map((p, i) => p + ((b.points[i] as number) - p) * offset);
 }
 
-/** A track's shapes over frames `0 … end-1` (`includeOutside`: also the interpolated outside ones). */
-function interpolated(track: TrackRow, end: number, includeOutside: boolean): TrackedShapeRow[] {
-  const out: (TrackedShapeRow & { keyframe: boolean })[] = [];
+/** A track's shape on one frame, a keyframe or not. */
+export type TrackFrameShape = TrackedShapeRow & { keyframe: boolean };
+
+/**
+ * A track's shapes over frames `0 … end-1` (`get_interpolated_shapes`): its keyframes (outside ones
+ * too), the frames between, and after the last keyframe unless it is outside (`includeOutside`: also
+ * the interpolated outside ones).
+ */
+export function interpolated(track: TrackRow, end: number, includeOutside = false): TrackFrameShape[] {
+  const out: TrackFrameShape[] = [];
   const keys = [...track.shapes].sort((x, y) => x.frame - y.frame);
   let prev: TrackedShapeRow | undefined;
   const copy = (s: TrackedShapeRow, frame: number, points?: number[], rotation?: number) => ({
@@ -109,7 +116,7 @@ function trackFrameShapes(
       attributes: [...s.attributes, ...track.attributes],
       elements: [],
       trackId: index,
-      keyframe: (s as { keyframe?: boolean }).keyframe === true,
+      keyframe: s.keyframe,
     }),
   );
   if (!track.elements || track.elements.length === 0) return shapes;
