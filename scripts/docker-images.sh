@@ -13,7 +13,7 @@
 #                     locally by scripts/docker-engine.sh because no registry is reachable there)
 #   SIMS_IMAGE_TAG    tag of the images (default dev)
 # The legacy builder is fine (and is what runs here: bookworm's docker.io has no buildx); the build context is
-# the app folder, of which .dockerignore lets only dist/*.js through (main.js and its lazily imported chunks).
+# the app folder, of which .dockerignore lets only the CLI through (dist/main.js, main.cjs and its code cache).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -71,8 +71,8 @@ echo "docker-images: sizes"
 for app in "${APPS[@]}"; do
   image=sims/$app:$TAG
   bytes=$(docker image inspect --format '{{.Size}}' "$image")
-  bundle=$(cat "apps/$app"/dist/*.js | wc -c)
-  awk -v i="$image" -v b="$bytes" -v j="$bundle" 'BEGIN { printf "  %-28s %6.1f MB  (dist/*.js %.2f MB)\n", i, b / 1e6, j / 1e6 }'
+  bundle=$(cat "apps/$app"/dist/main.js "apps/$app"/dist/main.cjs "apps/$app"/dist/main.cjs.cache | wc -c)
+  awk -v i="$image" -v b="$bytes" -v j="$bundle" 'BEGIN { printf "  %-28s %6.1f MB  (dist/main.* %.2f MB)\n", i, b / 1e6, j / 1e6 }'
 done
 
 ((MEASURE)) || exit 0

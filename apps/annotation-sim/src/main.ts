@@ -28,7 +28,9 @@ function egressFromEnv(env: NodeJS.ProcessEnv): EgressSettings {
   }
 }
 
-await runSimulatorCli({
+// Not a top-level await: the CLI bundle is CommonJS (docs/decisions/0030-cli-code-cache.md); the runner
+// settles every outcome itself (exit codes, messages).
+void runSimulatorCli({
   name: SIMULATOR_NAME,
   version: SIMULATOR_VERSION,
   defaultPort: 8086,

@@ -89,8 +89,13 @@ export function lazyCommand(spec: {
       try {
         run = await spec.load();
       } catch (err) {
-        const { code, url } = err as NodeJS.ErrnoException & { url?: string };
-        if (code === 'ERR_MODULE_NOT_FOUND' && url?.startsWith('file:')) {
+        const { code, url, message } = err as NodeJS.ErrnoException & { url?: string };
+        // The module's own file is missing: an ES module's import (a file: URL), or the CommonJS CLI
+        // bundle's `require` of a path (docs/decisions/0030), not a package the module imports.
+        const fileMissing =
+          (code === 'ERR_MODULE_NOT_FOUND' && url?.startsWith('file:')) ||
+          (code === 'MODULE_NOT_FOUND' && /^Cannot find module '\.{0,2}\//.test(message));
+        if (fileMissing) {
           throw new CliUsageError(
             `${spec.what} is not part of this build (the Docker image leaves it out): run it from the npm package`,
           );

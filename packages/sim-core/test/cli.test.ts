@@ -436,18 +436,41 @@ describe('simulator CLI commands', () => {
     expect(broken.p.err).toEqual(['toy-sim: boom']);
   });
 
-  it('says in one line that a lazily loaded command is not part of a build that lacks its module', () => {
-    // As the bundled CLI meets a missing dist/verify/index.js in the Docker image.
-    const missing = pathToFileURL(join(tmpdir(), 'sims-no-such-dir', 'index.js')).href;
-    const run = inNode(`
-      const verify = cli.lazyCommand({ summary: 's', usage: 'verify', what: 'toy-sim verify', load: () => import('${missing}') });
+  it.each([
+    // As an ES module build meets a missing dist/verify/index.js.
+    ['an import of a file', (dir: string) => `import('${pathToFileURL(join(dir, 'index.js')).href}')`],
+    // As the CommonJS CLI bundle meets a missing dist/verify/index.cjs in the Docker image (decision 0030).
+    [
+      "the CLI bundle's require of a path",
+      (dir: string) =>
+        `Promise.resolve().then(() => createRequire(${JSON.stringify(join(dir, 'main.cjs'))})('./verify/index.cjs'))`,
+    ],
+  ])(
+    'says in one line that a lazily loaded command is not part of a build that lacks its module (%s)',
+    (_, load) => {
+      const run = inNode(`
+      import { createRequire } from 'node:module';
+      const verify = cli.lazyCommand({ summary: 's', usage: 'verify', what: 'toy-sim verify', load: () => ${load(join(tmpdir(), 'sims-no-such-dir'))} });
       const proc = { ...cli.nodeProcess(), argv: ['verify', 'x'] };
       await cli.runSimulatorCli({ name: 'toy-sim', version: '1', defaultPort: 1, proc, commands: { verify }, start: () => { throw new Error('served'); } });
     `);
-    expect(run.status, run.stderr).toBe(2);
-    expect(run.stderr).toBe(
-      'toy-sim: toy-sim verify is not part of this build (the Docker image leaves it out): run it from the npm package\n',
-    );
+      expect(run.status, run.stderr).toBe(2);
+      expect(run.stderr).toBe(
+        'toy-sim: toy-sim verify is not part of this build (the Docker image leaves it out): run it from the npm package\n',
+      );
+    },
+  );
+
+  it('leaves a package a lazily loaded command requires missing as its own error', () => {
+    const run = inNode(`
+      import { createRequire } from 'node:module';
+      const load = () => Promise.resolve().then(() => createRequire(import.meta.url)('@sims/not-installed'));
+      const verify = cli.lazyCommand({ summary: 's', usage: 'verify', what: 'toy-sim verify', load });
+      const proc = { ...cli.nodeProcess(), argv: ['verify', 'x'] };
+      await cli.runSimulatorCli({ name: 'toy-sim', version: '1', defaultPort: 1, proc, commands: { verify }, start: () => { throw new Error('served'); } });
+    `);
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/^toy-sim: Cannot find module '@sims\/not-installed'/);
   });
 
   it('says in one line what to install when an optional peer dependency is missing', () => {

@@ -2,6 +2,7 @@
  * A task's media as CVAT describes it: the frames an upload makes (names in CVAT's order, sizes from
  * the images' headers) and `DataMetaRead` of a task or of a job's segment.
  */
+import { lazy } from '@sims/sim-core';
 import { FRAME_HEIGHT, FRAME_WIDTH, frameName } from './exports/frames';
 import type { FrameRec, JobRec, TaskRec } from './model';
 import { jobsOfTask } from './relations';
@@ -32,8 +33,11 @@ function byCodePoint(a: string, b: string): number {
   return a.length - b.length;
 }
 
-/** CVAT's `natsort.os_sorted`, approximated: digit runs compare as numbers. */
-const natural = new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
+/**
+ * CVAT's `natsort.os_sorted`, approximated: digit runs compare as numbers. Made on first use: building an
+ * ICU collator costs several milliseconds of every start (decision 0009's rule).
+ */
+const natural = lazy(() => new Intl.Collator('en', { numeric: true, sensitivity: 'variant' }));
 
 /**
  * The frames of an upload in CVAT's order (`sorting_method`, lexicographical by default; `random` is
@@ -52,7 +56,7 @@ export function uploadFrames(
     height: f.height ?? FRAME_HEIGHT,
   }));
   if (sorting === 'lexicographical') frames.sort((a, b) => byCodePoint(a.name, b.name));
-  else if (sorting === 'natural') frames.sort((a, b) => natural.compare(a.name, b.name));
+  else if (sorting === 'natural') frames.sort((a, b) => natural().compare(a.name, b.name));
   else if (sorting === 'random') {
     for (let i = frames.length - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1));

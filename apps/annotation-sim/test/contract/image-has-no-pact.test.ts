@@ -12,8 +12,8 @@ it("bundles the Docker image's entry (src/main.ts) without pact or the verify co
   const { inputs, externals } = await bundle('src/main.ts');
   expect(inputs.some((i) => i.includes('src/main.ts'))).toBe(true);
   expect(inputs.filter((i) => /pact|src\/verify\//.test(i))).toEqual([]);
-  // `verify` is an import of the separate bundle, which the image's .dockerignore leaves out (dist/*.js only).
-  expect(externals.filter((i) => !isBuiltin(i))).toEqual(['./verify/index.js']);
+  // `verify` is a load of the separate bundle, which the image's .dockerignore leaves out (dist/main.* only).
+  expect(externals.filter((i) => !isBuiltin(i))).toEqual(['./verify/index.cjs']);
 });
 
 it('bundles the verify command with pact left to the installing project (an optional peer dependency)', async () => {

@@ -1,8 +1,8 @@
 import type { Options } from 'tsup';
 
 /**
- * Bundles the CLI as `pnpm build` does (the `main` build of tsup.config.ts: dist/main.js and the chunks it
- * imports on first use, what the Docker image holds) into the folder named by the first argument.
+ * Bundles the CLI as `pnpm build` does (the `main` build of tsup.config.ts: main.js, the loader; main.cjs and
+ * its code cache, what the Docker image holds) into the folder named by the first argument.
  * Run as a child process with the app as its working directory (tsup reads it from there):
  * `node --import tsx test/support/cli-bundle.ts <out dir>`.
  */
