@@ -32,7 +32,7 @@ type TsupPlugin = NonNullable<Options['plugins']>[number];
 const CLI_LOADER = fileURLToPath(new URL('./scripts/cli-loader.js', import.meta.url));
 
 /**
- * Makes dist/main.cjs runnable as the CLI with V8's code cache (docs/decisions/0030-cli-code-cache.md):
+ * Makes dist/main.cjs runnable as the CLI with V8's code cache (docs/decisions/0031-cli-code-cache.md):
  * marks the bundle with a build id, writes the loader as dist/main.js, then starts the CLI once with
  * `SIMS_CODE_CACHE_WRITE` set, asks `/_sim/health` and stops it; the loader writes dist/main.cjs.cache at
  * exit. A CLI that does not start fails the build.
@@ -101,7 +101,7 @@ async function warmUp(main: string): Promise<void> {
  * A simulator's CLI: `dist/main.cjs`, the whole CLI in one self-contained CommonJS bundle (nothing
  * external but `verify`), its code cache `dist/main.cjs.cache`, and `dist/main.js`, the loader that runs
  * them (scripts/cli-loader.js): all the Docker image holds. One script instead of ES module chunks, so
- * that Node 20 can start it from V8's code cache (docs/decisions/0030; 0009 had split it into chunks
+ * that Node 20 can start it from V8's code cache (docs/decisions/0031; 0009 had split it into chunks
  * loaded on first use, which a code cache makes moot: code a start does not run is never compiled).
  * The `verify` command is a separate bundle (`verifyBuild`) that main.cjs loads only when it is named.
  * Minified but for identifiers (docs/decisions/0009).

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A simulator's CLI (docs/decisions/0030-cli-code-cache.md). The build copies this file to dist/main.js,
+// A simulator's CLI (docs/decisions/0031-cli-code-cache.md). The build copies this file to dist/main.js,
 // beside dist/main.cjs (the whole CLI, one CommonJS bundle) and dist/main.cjs.cache (V8's code cache of
 // that bundle, made by the build from a start and a first request). Node 20 compiles an ES module from
 // its source at every start; run as a script, the bundle is compiled from the cache instead: the

@@ -28,7 +28,7 @@ function egressFromEnv(env: NodeJS.ProcessEnv): EgressSettings {
   }
 }
 
-// Not a top-level await: the CLI bundle is CommonJS (docs/decisions/0030-cli-code-cache.md); the runner
+// Not a top-level await: the CLI bundle is CommonJS (docs/decisions/0031-cli-code-cache.md); the runner
 // settles every outcome itself (exit codes, messages).
 void runSimulatorCli({
   name: SIMULATOR_NAME,

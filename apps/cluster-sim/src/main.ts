@@ -9,7 +9,7 @@ import { CLUSTER_BUDGET_KINDS } from './domain/operations-budget';
  * The runner loads `--scenario` files through the control plane, then the `--state-file` snapshot into
  * the kernel's default namespace (streamed: a world of any size), and saves it there on SIGTERM.
  */
-// Not a top-level await: the CLI bundle is CommonJS (docs/decisions/0030-cli-code-cache.md); the runner
+// Not a top-level await: the CLI bundle is CommonJS (docs/decisions/0031-cli-code-cache.md); the runner
 // settles every outcome itself (exit codes, messages).
 void runSimulatorCli({
   name: SIMULATOR_NAME,

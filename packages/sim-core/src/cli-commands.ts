@@ -91,7 +91,7 @@ export function lazyCommand(spec: {
       } catch (err) {
         const { code, url, message } = err as NodeJS.ErrnoException & { url?: string };
         // The module's own file is missing: an ES module's import (a file: URL), or the CommonJS CLI
-        // bundle's `require` of a path (docs/decisions/0030), not a package the module imports.
+        // bundle's `require` of a path (docs/decisions/0031), not a package the module imports.
         const fileMissing =
           (code === 'ERR_MODULE_NOT_FOUND' && url?.startsWith('file:')) ||
           (code === 'MODULE_NOT_FOUND' && /^Cannot find module '\.{0,2}\//.test(message));

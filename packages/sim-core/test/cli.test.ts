@@ -439,7 +439,7 @@ describe('simulator CLI commands', () => {
   it.each([
     // As an ES module build meets a missing dist/verify/index.js.
     ['an import of a file', (dir: string) => `import('${pathToFileURL(join(dir, 'index.js')).href}')`],
-    // As the CommonJS CLI bundle meets a missing dist/verify/index.cjs in the Docker image (decision 0030).
+    // As the CommonJS CLI bundle meets a missing dist/verify/index.cjs in the Docker image (decision 0031).
     [
       "the CLI bundle's require of a path",
       (dir: string) =>
