@@ -196,6 +196,7 @@ describe('control plane', () => {
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining([
         '/_sim/health',
+        '/_sim/openapi.json',
         '/_sim/faults',
         '/_sim/clock/advance',
         '/_sim/journal/wait',

@@ -64,6 +64,7 @@ export function controlOpenApi<S>(def: SimulatorDefinition<S>): Record<string, u
       '/_sim/health': {
         get: { summary: 'Readiness', responses: { 200: json('{ status: "ok", simulator, version }') } },
       },
+      '/_sim/openapi.json': { get: op('This document: the control plane in OpenAPI 3.1', 'this document') },
       '/_sim/reset': { post: op("Empty this namespace's world", '{ namespace, reset: true }') },
       '/_sim/state': {
         get: op('Export a world snapshot', '{ simulator, version, namespace, clock, faults, state }'),
