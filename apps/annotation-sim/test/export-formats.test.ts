@@ -15,6 +15,8 @@ afterEach(() => h?.close());
 const CVAT = 'CVAT for images 1.1';
 const COCO = 'COCO 1.0';
 const VIDEO = 'CVAT for video 1.1';
+const YOLO = 'YOLO 1.1';
+const ULTRALYTICS = 'Ultralytics YOLO Detection 1.0';
 
 interface Label {
   id: number;
@@ -407,6 +409,62 @@ describe('CVAT for video 1.1 with annotations', () => {
       ].join('\n'),
     );
     expect(xml.endsWith('  </track>\n</annotations>\n')).toBe(true);
+  });
+});
+
+describe('YOLO 1.1 and Ultralytics YOLO Detection 1.0 with annotations', () => {
+  const text = (files: Record<string, Uint8Array>, name: string) => strFromU8(files[name] as Uint8Array);
+
+  it('YOLO 1.1: obj.data, obj.names, the subset list and a label file per frame (the default subset is train)', async () => {
+    const { task } = await annotatedTask();
+    const files = await exported(`tasks/${task.id}`, YOLO, true);
+    const names = Object.keys(files).sort();
+    expect(names.filter((n) => !n.startsWith('obj_train_data/'))).toEqual([
+      'obj.data',
+      'obj.names',
+      'train.txt',
+    ]);
+    const frames = Array.from({ length: 10 }, (_, i) => `frame_00000${i}`);
+    expect(names.filter((n) => n.startsWith('obj_train_data/'))).toEqual(
+      frames.flatMap((f) => [`obj_train_data/${f}.jpg`, `obj_train_data/${f}.txt`]),
+    );
+    expect(text(files, 'obj.names')).toBe('car\nperson\ns1\n1\n2\n');
+    expect(text(files, 'obj.data')).toBe(
+      'classes = 5\ntrain = data/train.txt\nnames = data/obj.names\nbackup = backup/\n',
+    );
+    expect(text(files, 'train.txt')).toBe(frames.map((f) => `data/obj_train_data/${f}.jpg\n`).join(''));
+    // Boxes only (the polygon, ellipse, mask… are not YOLO objects); values as Python's "%.6f".
+    expect(text(files, 'obj_train_data/frame_000000.txt')).toBe('0 0.094141 0.250260 0.157031 0.417187\n');
+    expect(text(files, 'obj_train_data/frame_000002.txt')).toBe('');
+    // The track's boxes: frame 5 (an exact tie, 0.0078125, rounds to even), 6 interpolated, none at 9.
+    expect(text(files, 'obj_train_data/frame_000005.txt')).toBe('0 0.007812 0.010417 0.015625 0.020833\n');
+    expect(text(files, 'obj_train_data/frame_000006.txt')).toBe('0 0.023438 0.031250 0.015625 0.020833\n');
+    expect(text(files, 'obj_train_data/frame_000009.txt')).toBe('');
+  });
+
+  it('Ultralytics YOLO Detection 1.0: data.yaml, the subset list, labels/<subset>/ for frames with boxes, images/<subset>/', async () => {
+    const { task } = await annotatedTask();
+    const files = await exported(`tasks/${task.id}`, ULTRALYTICS, true);
+    expect(
+      Object.keys(files)
+        .filter((n) => !n.startsWith('images/'))
+        .sort(),
+    ).toEqual([
+      'data.yaml',
+      'labels/train/frame_000000.txt',
+      'labels/train/frame_000005.txt',
+      'labels/train/frame_000006.txt',
+      'labels/train/frame_000007.txt',
+      'labels/train/frame_000008.txt',
+      'train.txt',
+    ]);
+    expect(Object.keys(files)).toContain('images/train/frame_000009.jpg');
+    // yaml.dump: keys sorted, the top-level labels by index.
+    expect(text(files, 'data.yaml')).toBe(
+      'names:\n  0: car\n  1: person\n  2: s1\npath: .\ntrain: train.txt\n',
+    );
+    expect(text(files, 'train.txt').split('\n')[0]).toBe('data/images/train/frame_000000.jpg');
+    expect(text(files, 'labels/train/frame_000000.txt')).toBe('0 0.094141 0.250260 0.157031 0.417187\n');
   });
 });
 

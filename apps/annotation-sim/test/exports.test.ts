@@ -349,7 +349,7 @@ describe('backups', () => {
 describe('export and download errors', () => {
   it('refuses unknown formats, unknown resources and callers who may not view the resource', async () => {
     world();
-    for (const format of [undefined, 'YOLO 1.1', 'coco 1.0']) {
+    for (const format of [undefined, 'LabelMe 3.0', 'coco 1.0']) {
       const res = await startExport('tasks/1', 'dataset', format === undefined ? {} : { format });
       expect(res.status).toBe(400);
       expect(res.body).toEqual(['Unknown format specified for the request']);

@@ -65,6 +65,14 @@ describe('GET /api/server/annotation/formats', () => {
         { name: 'CVAT for images 1.1', ext: 'ZIP', version: '1.1', enabled: true, dimension: '2d' },
         { name: 'CVAT for video 1.1', ext: 'ZIP', version: '1.1', enabled: true, dimension: '2d' },
         { name: 'COCO 1.0', ext: 'ZIP', version: '1.0', enabled: true, dimension: '2d' },
+        { name: 'YOLO 1.1', ext: 'ZIP', version: '1.1', enabled: true, dimension: '2d' },
+        {
+          name: 'Ultralytics YOLO Detection 1.0',
+          ext: 'ZIP',
+          version: '1.0',
+          enabled: true,
+          dimension: '2d',
+        },
       ],
     });
     expect(Object.keys(res.body.exporters[0])).toEqual(['name', 'ext', 'version', 'enabled', 'dimension']);
@@ -81,7 +89,7 @@ describe('GET /api/server/annotation/formats', () => {
       });
       expect(res.status, `${name}: ${res.text}`).toBe(202);
     }
-    const unlisted = await h.post('/api/tasks/1/dataset/export?format=YOLO%201.1', undefined, {
+    const unlisted = await h.post('/api/tasks/1/dataset/export?format=LabelMe%203.0', undefined, {
       as: 'alice',
     });
     expect(unlisted.status).toBe(400);

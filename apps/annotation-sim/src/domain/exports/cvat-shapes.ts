@@ -6,20 +6,9 @@ import { attributeSpec } from '../label-read';
 import type { LabelRec } from '../model';
 import { escapeText, quoteAttr } from './cvat-meta';
 import type { FrameShape } from './frame-shapes';
+import { pyFixed } from './py-format';
 
-/**
- * Python's `"{:.2f}".format(v)`: `toFixed`, except that an exact tie (a binary fraction such as
- * 0.125) rounds to even as Python does, where `toFixed` rounds away from zero.
- */
-function fixed2(v: number): string {
-  const scaled = v * 100;
-  const floor = Math.floor(scaled);
-  if (scaled - floor === 0.5 && floor / 100 + 0.005 === v) {
-    const even = floor % 2 === 0 ? floor : floor + 1;
-    return (even / 100).toFixed(2);
-  }
-  return v.toFixed(2);
-}
+const fixed2 = (v: number) => pyFixed(v, 2);
 
 const pairs = (points: readonly number[]) => {
   const out: string[] = [];

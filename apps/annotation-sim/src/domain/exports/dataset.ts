@@ -6,42 +6,80 @@ import { cocoInstances } from './coco';
 import { cvatForVideoXml } from './cvat-video';
 import { cvatForImagesXml } from './cvat-xml';
 import { placeholderJpeg } from './frames';
-import { datasetTasks, type ExportSource, type ExportTarget, exportFrame, subsetOf } from './source';
+import {
+  datasetTasks,
+  type ExportSource,
+  type ExportTarget,
+  type ExportTask,
+  exportFrame,
+  subsetOf,
+} from './source';
+import { yoloFiles, yoloImageFolder, yoloSubset } from './yolo';
 import { type ZipEntry, zipArchive } from './zip';
+
+/** What a format writes: its annotation files, and where an export's images go. */
+interface FormatWriter {
+  files(src: ExportSource, at: number, baseUrl: string): Iterable<ZipEntry>;
+  /** The folder (ending in `/`) of a task's images. */
+  imageFolder(src: ExportSource, et: ExportTask): string;
+}
+
+/** CVAT's XML formats: a task's or job's images under `images/`, a project's under `images/<subset>/`. */
+const xmlImages = (src: ExportSource, et: ExportTask) =>
+  src.target === 'project' ? `images/${subsetOf(et.task)}/` : 'images/';
+
+const WRITERS = {
+  'CVAT for images 1.1': {
+    files: (src, at, baseUrl) => [{ name: 'annotations.xml', data: cvatForImagesXml(src, at, baseUrl) }],
+    imageFolder: xmlImages,
+  },
+  'CVAT for video 1.1': {
+    files: (src, at, baseUrl) => [{ name: 'annotations.xml', data: cvatForVideoXml(src, at, baseUrl) }],
+    imageFolder: xmlImages,
+  },
+  'COCO 1.0': {
+    files: (src) => cocoInstances(src).map((f) => ({ name: f.path, data: f.json })),
+    imageFolder: (_src, et) => `images/${subsetOf(et.task)}/`,
+  },
+  'YOLO 1.1': {
+    files: (src) => yoloFiles(src, 'yolo'),
+    imageFolder: (_src, et) => yoloImageFolder('yolo', yoloSubset(et)),
+  },
+  'Ultralytics YOLO Detection 1.0': {
+    files: (src) => yoloFiles(src, 'ultralytics'),
+    imageFolder: (_src, et) => yoloImageFolder('ultralytics', yoloSubset(et)),
+  },
+} satisfies Record<string, FormatWriter>;
+
+type ExportFormat = keyof typeof WRITERS;
 
 /**
  * The export formats the simulator writes, by CVAT's display name; any other is refused as unknown
  * (`/api/server/annotation/formats` lists these exporters only).
  */
-export const EXPORT_FORMATS = ['CVAT for images 1.1', 'CVAT for video 1.1', 'COCO 1.0'] as const;
-
-type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export const EXPORT_FORMATS = Object.keys(WRITERS) as ExportFormat[];
 
 export function isExportFormat(name: string | undefined): name is ExportFormat {
-  return (EXPORT_FORMATS as readonly string[]).includes(name ?? '');
+  return Object.hasOwn(WRITERS, name ?? '');
 }
 
-/** The frames an export's images are: their path in the archive under `images/`. */
-function imageEntries(src: ExportSource, bySubset: boolean): ZipEntry[] {
-  const out: ZipEntry[] = [];
+/** The frames an export's images are, each once: their path in the archive. */
+function* imageEntries(src: ExportSource, writer: FormatWriter): Generator<ZipEntry> {
   const seen = new Set<string>();
   for (const et of datasetTasks(src)) {
-    const folder = bySubset ? `images/${subsetOf(et.task)}/` : 'images/';
+    const folder = writer.imageFolder(src, et);
     for (const frame of et.frames) {
       const name = `${folder}${exportFrame(et, frame).name}`;
       if (seen.has(name)) continue;
       seen.add(name);
-      out.push({ name, data: placeholderJpeg() });
+      yield { name, data: placeholderJpeg() };
     }
   }
-  return out;
 }
 
 /**
- * The archive of a dataset (`saveImages`) or annotations export in `format`, made at `at`.
- * "CVAT for images 1.1" and "CVAT for video 1.1": `annotations.xml`, images under `images/` (a
- * project's under `images/<subset>/`); "COCO 1.0": `annotations/instances_<subset>.json`, images under
- * `images/<subset>/`.
+ * The archive of a dataset (`saveImages`) or annotations export in `format` (one of
+ * {@link EXPORT_FORMATS}), made at `at`: the format's files, then with `saveImages` the images.
  */
 export function datasetArchive(
   src: ExportSource,
@@ -50,15 +88,12 @@ export function datasetArchive(
   at: number,
   baseUrl: string,
 ): Uint8Array {
-  const entries: ZipEntry[] = [];
-  if (format === 'COCO 1.0') {
-    for (const f of cocoInstances(src)) entries.push({ name: f.path, data: f.json });
-  } else {
-    const xml = format === 'CVAT for video 1.1' ? cvatForVideoXml : cvatForImagesXml;
-    entries.push({ name: 'annotations.xml', data: xml(src, at, baseUrl) });
+  const writer: FormatWriter = WRITERS[isExportFormat(format) ? format : 'CVAT for images 1.1'];
+  function* entries() {
+    yield* writer.files(src, at, baseUrl);
+    if (saveImages) yield* imageEntries(src, writer);
   }
-  if (saveImages) entries.push(...imageEntries(src, format === 'COCO 1.0' || src.target === 'project'));
-  return zipArchive(entries, at);
+  return zipArchive(entries(), at);
 }
 
 /** `%Y_%m_%d_%H_%M_%S` of a stored DRF date. */

@@ -104,16 +104,18 @@ function commonFields(
 }
 
 /**
- * The archive of `entries`, in their order, every entry stamped `mtimeMs`.
+ * The archive of `entries` (made as they are read), in their order, every entry stamped `mtimeMs`.
  *
  * @example zipArchive([{ name: 'annotations.xml', data: xml }, { name: 'images/' }], Date.now())
  */
-export function zipArchive(entries: readonly ZipEntry[], mtimeMs: number): Uint8Array {
+export function zipArchive(entries: Iterable<ZipEntry>, mtimeMs: number): Uint8Array {
   const when = dosDateTime(mtimeMs);
   const parts: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;
+  let count = 0;
   for (const entry of entries) {
+    count++;
     const name = Buffer.from(entry.name, 'utf8');
     const folder = entry.name.endsWith('/');
     const d = deflateEntry(entry);
@@ -140,8 +142,8 @@ export function zipArchive(entries: readonly ZipEntry[], mtimeMs: number): Uint8
   const directory = Buffer.concat(central);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt16LE(count, 8);
+  end.writeUInt16LE(count, 10);
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return new Uint8Array(Buffer.concat([...parts, directory, end]));
