@@ -616,3 +616,101 @@ describe('zip writer', () => {
     expect(peak).toBeLessThan(64 * 2 ** 20);
   });
 });
+
+describe('project exports with annotations', () => {
+  /** Project P: tasks A (train, 3 frames), B (train, 2), C (no subset, 2) with boxes, D without data. */
+  function project() {
+    h = createHarness();
+    const box = (frame: number, x: number) => ({ label: 'car', frame, points: [x, 10, x + 10, 30] });
+    const seeded = h.seed({
+      ...TEAM,
+      projects: [{ name: 'P', owner: 'alice', org: 'acme', labels: [{ name: 'car' }, { name: 'person' }] }],
+      tasks: [
+        {
+          name: 'A',
+          owner: 'alice',
+          project: 'P',
+          size: 3,
+          subset: 'train',
+          annotations: { shapes: [box(0, 1)] },
+        },
+        {
+          name: 'B',
+          owner: 'alice',
+          project: 'P',
+          size: 2,
+          subset: 'train',
+          annotations: { shapes: [box(1, 2)] },
+        },
+        { name: 'C', owner: 'alice', project: 'P', size: 2, annotations: { shapes: [box(0, 3)] } },
+        { name: 'D', owner: 'alice', project: 'P' },
+      ],
+    });
+    return { project: seeded.projects.P as number, tasks: seeded.tasks };
+  }
+
+  it('CVAT for images: tasks with data by subset then id, image ids from 0 in each subset, duplicate names renamed', async () => {
+    const { project: id, tasks } = project();
+    const xml = strFromU8((await exported(`projects/${id}`, CVAT))['annotations.xml'] as Uint8Array);
+    const [a, b, c] = [tasks.A?.id, tasks.B?.id, tasks.C?.id];
+    expect([...xml.matchAll(/<tasks>[\s\S]*?<\/tasks>/g)][0]?.[0].match(/<task>\n {10}<id>\d+/g)).toEqual(
+      [c, a, b].map((t) => `<task>\n          <id>${t}`),
+    );
+    expect(xml).toContain('      <subsets>default\ntrain</subsets>');
+    const images = [...xml.matchAll(/<image id="(\d+)" name="([^"]+)" subset="(\w+)" task_id="(\d+)"/g)].map(
+      (m) => m.slice(1).join(' '),
+    );
+    expect(images).toEqual([
+      `0 frame_000000.jpg default ${c}`,
+      `1 frame_000001.jpg default ${c}`,
+      `0 frame_000000.jpg train ${a}`,
+      `1 frame_000001.jpg train ${a}`,
+      `2 frame_000002.jpg train ${a}`,
+      `3 frame_000000_1.jpg train ${b}`,
+      `4 frame_000001_1.jpg train ${b}`,
+    ]);
+    expect(imageBlock(xml, 4)).toContain('<box label="car" source="manual" occluded="0" xtl="2.00"');
+  });
+
+  it('COCO and YOLO: a file or folder a subset, image ids by item id across the export, the renamed frames', async () => {
+    const { project: id } = project();
+    const files = await exported(`projects/${id}`, COCO, true);
+    expect(Object.keys(files).filter((n) => n.startsWith('annotations/'))).toEqual([
+      'annotations/instances_default.json',
+      'annotations/instances_train.json',
+    ]);
+    expect(Object.keys(files)).toContain('images/train/frame_000001_1.jpg');
+    const train = JSON.parse(strFromU8(files['annotations/instances_train.json'] as Uint8Array));
+    // Datumaro numbers images by item id (the name without its extension) across the export: the
+    // default subset's frame_000000 and train's share id 1.
+    expect(train.images.map((i: { id: number; file_name: string }) => `${i.id} ${i.file_name}`)).toEqual([
+      '1 frame_000000.jpg',
+      '2 frame_000001.jpg',
+      '3 frame_000002.jpg',
+      '4 frame_000000_1.jpg',
+      '5 frame_000001_1.jpg',
+    ]);
+    expect(
+      train.annotations.map((a: { id: number; image_id: number; bbox: number[] }) => [
+        a.id,
+        a.image_id,
+        a.bbox,
+      ]),
+    ).toEqual([
+      [1, 1, [1, 10, 10, 20]],
+      [2, 5, [2, 10, 10, 20]],
+    ]);
+
+    const yolo = await exported(`projects/${id}`, YOLO);
+    // The unnamed subset joins `train` (Datumaro's _resolve_subsets).
+    expect(strFromU8(yolo['obj.data'] as Uint8Array)).toBe(
+      'classes = 2\ntrain = data/train.txt\nnames = data/obj.names\nbackup = backup/\n',
+    );
+    expect(
+      strFromU8(yolo['train.txt'] as Uint8Array)
+        .split('\n')
+        .filter(Boolean),
+    ).toHaveLength(7);
+    expect(strFromU8(yolo['obj_train_data/frame_000001_1.txt'] as Uint8Array)).toMatch(/^0 /);
+  });
+});

@@ -26,6 +26,8 @@ export interface ExportTask {
   frames: number[];
   /** Its annotations (a job export: the job's), frames numbered in the task. */
   annotations: LabeledData;
+  /** A project export's frame names where CVAT renames a duplicate in the subset (`mangle_image_name`). */
+  renamed?: Map<number, string>;
 }
 
 /** The exported resource and its tasks. */
@@ -66,8 +68,38 @@ function wholeTask(data: AnnotationState, task: TaskRec): ExportTask {
   return { task, jobs, frames: range(0, task.size - 1), annotations: taskAnnotations(data, task, jobs) };
 }
 
-/** Frame `i` of an export's task: its name, width and height (data/meta's). */
-export const exportFrame = (et: ExportTask, i: number): FrameRec => frameOf(et.task, i);
+/** Frame `i` of an export's task: its name, width and height (data/meta's; a project's renamed). */
+export function exportFrame(et: ExportTask, i: number): FrameRec {
+  const f = frameOf(et.task, i);
+  const name = et.renamed?.get(i);
+  return name === undefined ? f : { ...f, name };
+}
+
+/**
+ * `mangle_image_name` over a project's tasks in export order: the second `a.jpg` of a subset is
+ * `a_1.jpg`, the third `a_2.jpg` (or `a_1_1.jpg`, … when that name is taken).
+ */
+function mangleNames(tasks: readonly ExportTask[]): void {
+  const seen = new Map<string, number>();
+  const count = (subset: string, stem: string) => seen.get(`${subset}\0${stem}`) ?? 0;
+  for (const et of tasks) {
+    const subset = subsetOf(et.task);
+    for (const i of et.frames) {
+      const name = frameOf(et.task, i).name;
+      const dot = name.lastIndexOf('.');
+      if (dot < 0) continue;
+      const stem = name.slice(0, dot);
+      const ext = name.slice(dot);
+      const n = count(subset, stem);
+      seen.set(`${subset}\0${stem}`, n + 1);
+      if (n === 0) continue;
+      let renamed = `${stem}_${n}`;
+      for (let k = 1; count(subset, renamed) > 0; k++) renamed = `${stem}_${n}_${k}`;
+      et.renamed ??= new Map();
+      et.renamed.set(i, `${renamed}${ext}`);
+    }
+  }
+}
 
 /** The export source of a resource; undefined when it is gone (deleted before the worker ran). */
 export function exportSource(
@@ -85,7 +117,7 @@ export function exportSource(
       target,
       project,
       job: undefined,
-      tasks: tasks.map((t) => wholeTask(data, t)),
+      tasks: withMangledNames(tasks.map((t) => wholeTask(data, t))),
       labels: topLabelsOf(data, { project_id: project.id, task_id: null }),
       allLabels: labelsOfOwner(data, { project_id: project.id, task_id: null }),
     };
@@ -126,15 +158,24 @@ export function subsetOf(task: TaskRec): string {
   return task.subset === '' ? 'default' : task.subset;
 }
 
+/** The tasks with CVAT's renamed duplicates (in the order a dataset export writes them). */
+function withMangledNames(tasks: ExportTask[]): ExportTask[] {
+  mangleNames(sortedForDataset(tasks));
+  return tasks;
+}
+
+/** A project's tasks with data, by subset then id (`ProjectData._init_tasks`). */
+const sortedForDataset = (tasks: readonly ExportTask[]) =>
+  tasks
+    .filter((et) => et.task.data_id !== null)
+    .sort((a, b) =>
+      a.task.subset < b.task.subset ? -1 : a.task.subset > b.task.subset ? 1 : a.task.id - b.task.id,
+    );
+
 /**
  * The tasks a dataset export writes: a project's with data, by subset then id (`ProjectData._init_tasks`);
  * a task's or job's one.
  */
 export function datasetTasks(src: ExportSource): ExportTask[] {
-  if (src.target !== 'project') return src.tasks;
-  return src.tasks
-    .filter((et) => et.task.data_id !== null)
-    .sort((a, b) =>
-      a.task.subset < b.task.subset ? -1 : a.task.subset > b.task.subset ? 1 : a.task.id - b.task.id,
-    );
+  return src.target === 'project' ? sortedForDataset(src.tasks) : src.tasks;
 }
