@@ -49,7 +49,19 @@ export type RequestWork =
       imageQuality?: number;
       chunkSize?: number;
     }
-  | ExportWork;
+  | ExportWork
+  | ImportBackupWork;
+
+/**
+ * A backup restored into a new task or project (`import:backup`, `domain/imports/backup-restore.ts`):
+ * the archive as uploaded (base64, as snapshots keep it), and the organization it is restored into.
+ */
+export interface ImportBackupWork {
+  kind: 'import:backup';
+  target: 'project' | 'task';
+  orgId: number | null;
+  archive: string;
+}
 
 /** A finished export's file: its download name and the archive's bytes as base64 (kept as snapshots keep it). */
 interface ExportFile {

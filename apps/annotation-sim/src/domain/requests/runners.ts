@@ -7,6 +7,7 @@ import type { ResourceChange } from '../changes';
 import { backupArchive } from '../exports/backup';
 import { datasetArchive } from '../exports/dataset';
 import { exportSource } from '../exports/source';
+import { restoreBackup } from '../imports/backup-restore';
 import type { Payload } from '../payloads';
 import type { AnnotationState } from '../state';
 import { attachTaskData } from '../tasks';
@@ -115,6 +116,8 @@ export function requestHooks(
         case 'export:annotations':
         case 'export:backup':
           return runExport(state, r, r.work, at);
+        case 'import:backup':
+          return restoreBackup(state, r, r.work, at, dispatch);
       }
     },
     ended(r) {

@@ -128,6 +128,18 @@ export function exportRequestsState(rs: RequestsState): unknown {
   };
 }
 
+/** A backup restore's work (`ImportBackupWork`) in a snapshot. */
+const importBackupWorkSchema = lazy(() =>
+  z
+    .object({
+      kind: z.literal('import:backup'),
+      target: z.enum(['project', 'task']),
+      orgId: z.number().nullable(),
+      archive: z.string(),
+    })
+    .strict(),
+);
+
 /** The snapshot's `requests` part, built on first use (docs/decisions/0009). */
 export const requestsSnapshotSchema = lazy(() => {
   const nInt = z.number().nullable();
@@ -163,6 +175,7 @@ export const requestsSnapshotSchema = lazy(() => {
         cloud: z.boolean(),
       })
       .strict(),
+    importBackupWorkSchema(),
   ]);
   const requestSchema = z
     .object({

@@ -1,4 +1,5 @@
 import type { RouteRow } from '../route-table';
+import { backupImportRoutes } from './backup-import';
 import { exportRoutes } from './exports';
 import { commentRoutes, issueRoutes } from './issues';
 import { jobRoutes } from './jobs';
@@ -15,4 +16,5 @@ export const resourceRoutes: readonly RouteRow[] = [
   ...issueRoutes,
   ...commentRoutes,
   ...exportRoutes,
+  ...backupImportRoutes,
 ];

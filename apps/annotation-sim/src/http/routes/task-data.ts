@@ -22,7 +22,7 @@ import { refused } from '../route-table';
 import { loadRecord } from './resource-support';
 
 /** CVAT's `TUS_MAX_FILE_SIZE` (25 GiB). */
-const TUS_MAX_FILE_SIZE = 26_843_545_600;
+export const TUS_MAX_FILE_SIZE = 26_843_545_600;
 
 /**
  * Files a task's upload directory holds until `Upload-Finish` (received whole, or TUS uploads under
@@ -65,7 +65,8 @@ const TUS_HEADERS: Record<string, string> = {
   'Cache-Control': 'no-store',
 };
 
-const tus = (r: ApiRequest, status: number, data?: unknown, headers: Record<string, string> = {}) =>
+/** A TUS answer: its status, CVAT's TUS headers and any others, a JSON body when there is one. */
+export const tus = (r: ApiRequest, status: number, data?: unknown, headers: Record<string, string> = {}) =>
   data === undefined
     ? emptyBody(r.c, status, { ...TUS_HEADERS, ...headers })
     : cvatJson(r.c, data, status, { ...TUS_HEADERS, ...headers });
