@@ -4,6 +4,7 @@
  * (fflate, independently of the simulator's writer) and checked against what CVAT 2.73's exporters write
  * (`formats/cvat.py` `dump_as_cvat_annotation`; Datumaro's `coco_instances` after `EllipsesToMasks`).
  */
+import { inflateSync } from 'node:zlib';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { zipArchive } from '../src/domain/exports/zip';
@@ -17,6 +18,7 @@ const COCO = 'COCO 1.0';
 const VIDEO = 'CVAT for video 1.1';
 const YOLO = 'YOLO 1.1';
 const ULTRALYTICS = 'Ultralytics YOLO Detection 1.0';
+const VOC = 'PASCAL VOC 1.1';
 
 interface Label {
   id: number;
@@ -465,6 +467,113 @@ describe('YOLO 1.1 and Ultralytics YOLO Detection 1.0 with annotations', () => {
     );
     expect(text(files, 'train.txt').split('\n')[0]).toBe('data/images/train/frame_000000.jpg');
     expect(text(files, 'labels/train/frame_000000.txt')).toBe('0 0.094141 0.250260 0.157031 0.417187\n');
+  });
+});
+
+/** The RGB of pixel (x, y) of an 8-bit RGB PNG whose rows are unfiltered (the simulator's masks). */
+function pngPixel(png: Uint8Array, x: number, y: number): number[] {
+  const b = Buffer.from(png);
+  const width = b.readUInt32BE(16);
+  const idat: Buffer[] = [];
+  for (let at = 8; at < b.length; ) {
+    const length = b.readUInt32BE(at);
+    if (b.toString('latin1', at + 4, at + 8) === 'IDAT') idat.push(b.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const row = y * (width * 3 + 1);
+  expect(raw[row]).toBe(0);
+  return [...raw.subarray(row + 1 + x * 3, row + 4 + x * 3)];
+}
+
+describe('PASCAL VOC 1.1 with annotations', () => {
+  it('writes an annotation file a frame, the ImageSets lists, the label map and the masks as PNG', async () => {
+    const { task } = await annotatedTask();
+    const files = await exported(`tasks/${task.id}`, VOC, true);
+    const text = (name: string) => strFromU8(files[name] as Uint8Array);
+    const names = Object.keys(files).sort();
+    expect(names.filter((n) => n.startsWith('Annotations/'))).toHaveLength(10);
+    expect(names.filter((n) => n.startsWith('JPEGImages/'))).toHaveLength(10);
+    expect(names.filter((n) => !/^(Annotations|JPEGImages)\//.test(n))).toEqual([
+      'ImageSets/Action/default.txt',
+      'ImageSets/Layout/default.txt',
+      'ImageSets/Main/1_default.txt',
+      'ImageSets/Main/2_default.txt',
+      'ImageSets/Main/background_default.txt',
+      'ImageSets/Main/car_default.txt',
+      'ImageSets/Main/default.txt',
+      'ImageSets/Main/person_default.txt',
+      'ImageSets/Main/s1_default.txt',
+      'ImageSets/Segmentation/default.txt',
+      'SegmentationClass/frame_000002.png',
+      'SegmentationClass/frame_000003.png',
+      'SegmentationObject/frame_000002.png',
+      'SegmentationObject/frame_000003.png',
+      'labelmap.txt',
+    ]);
+    expect(text('labelmap.txt')).toBe(
+      '# label:color_rgb:parts:actions\nbackground:0,0,0::\ncar:128,0,0::\nperson:0,128,0::\ns1:128,128,0::\n1:0,0,128::\n2:128,0,128::\n',
+    );
+    expect(text('ImageSets/Main/default.txt')).toBe(
+      Array.from({ length: 10 }, (_, i) => `frame_00000${i}\n`).join(''),
+    );
+    // The tag on frame 0: "% d" of 1 and -1.
+    expect(text('ImageSets/Main/person_default.txt')).toBe('frame_000000  1\n');
+    expect(text('ImageSets/Main/car_default.txt')).toBe('frame_000000 -1\n');
+    // Frame 9 holds nothing (the track is outside there).
+    expect(text('ImageSets/Layout/default.txt')).toBe('frame_000009\n');
+    expect(text('ImageSets/Segmentation/default.txt')).toBe('frame_000002\nframe_000003\nframe_000009\n');
+    expect(text('Annotations/frame_000000.xml')).toBe(
+      [
+        '<annotation>',
+        '  <folder>frame</folder>',
+        '  <filename>frame_000000.jpg</filename>',
+        '  <source>',
+        '    <database>Unknown</database>',
+        '    <annotation>Unknown</annotation>',
+        '    <image>Unknown</image>',
+        '  </source>',
+        '  <size>',
+        '    <width>640</width>',
+        '    <height>480</height>',
+        '    <depth></depth>',
+        '  </size>',
+        '  <segmented>0</segmented>',
+        '  <object>',
+        '    <name>car</name>',
+        '    <truncated>0</truncated>',
+        '    <occluded>1</occluded>',
+        '    <difficult>0</difficult>',
+        '    <bndbox>',
+        '      <xmin>10.0</xmin>',
+        '      <ymin>20.0</ymin>',
+        '      <xmax>110.5</xmax>',
+        '      <ymax>220.25</ymax>',
+        '    </bndbox>',
+        '    <attributes>',
+        ...[
+          ['model', 'volvo'],
+          ['parked', 'False'],
+          ['speed', '5.0'],
+          ['rotation', '0.0'],
+        ].flatMap(([n, v]) => [
+          '      <attribute>',
+          `        <name>${n}</name>`,
+          `        <value>${v}</value>`,
+          '      </attribute>',
+        ]),
+        '    </attributes>',
+        '  </object>',
+        '</annotation>',
+        '',
+      ].join('\n'),
+    );
+    expect(text('Annotations/frame_000003.xml')).toContain('<segmented>1</segmented>');
+    // Frame 3's mask: person's class colour where it is set, background elsewhere; instance 1.
+    const cls = files['SegmentationClass/frame_000003.png'] as Uint8Array;
+    expect(pngPixel(cls, 11, 10)).toEqual([0, 128, 0]);
+    expect(pngPixel(cls, 10, 10)).toEqual([0, 0, 0]);
+    expect(pngPixel(files['SegmentationObject/frame_000003.png'] as Uint8Array, 10, 11)).toEqual([128, 0, 0]);
   });
 });
 

@@ -102,7 +102,7 @@ function instances(parts: Part[]): Part[][] {
 }
 
 /** The attribute values Datumaro keeps of an object (`_convert_attrs`, then occluded, rotation, track). */
-type AttrConvert = (s: FrameShape) => Record<string, unknown>;
+export type AttrConvert = (s: FrameShape) => Record<string, unknown>;
 
 /** One instance as `convert_instance` writes it (its id filled in later). */
 function instanceAnnotation(group: Part[], w: number, h: number, attrsOf: AttrConvert) {
@@ -143,7 +143,7 @@ function instanceAnnotation(group: Part[], w: number, h: number, attrsOf: AttrCo
  * (`number` a float, `checkbox` a bool), then `occluded`, a box's or ellipse's `rotation`, a track
  * shape's `track_id` and `keyframe`.
  */
-function attributeConverter(labels: readonly LabelRec[]): AttrConvert {
+export function attributeConverter(labels: readonly LabelRec[]): AttrConvert {
   const byId = new Map(labels.map((l) => [l.id, l]));
   return (s) => {
     const out: Record<string, unknown> = {};

@@ -14,6 +14,7 @@ import {
   exportFrame,
   subsetOf,
 } from './source';
+import { vocFiles } from './voc';
 import { yoloFiles, yoloImageFolder, yoloSubset } from './yolo';
 import { type ZipEntry, zipArchive } from './zip';
 
@@ -49,6 +50,7 @@ const WRITERS = {
     files: (src) => yoloFiles(src, 'ultralytics'),
     imageFolder: (_src, et) => yoloImageFolder('ultralytics', yoloSubset(et)),
   },
+  'PASCAL VOC 1.1': { files: vocFiles, imageFolder: () => 'JPEGImages/' },
 } satisfies Record<string, FormatWriter>;
 
 type ExportFormat = keyof typeof WRITERS;
