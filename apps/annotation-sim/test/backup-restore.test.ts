@@ -402,3 +402,46 @@ describe("CVAT's refusals", () => {
     expect((await restore('task', new Uint8Array([1]), 'carol')).status).toBe(202);
   });
 });
+
+describe('faults and snapshots', () => {
+  /** A control-plane call (`/_sim…`), its JSON answer. */
+  async function control(method: string, path: string, body?: unknown) {
+    const res = await h.sim.app.request(`http://localhost/_sim${path}`, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    expect(res.status, await res.clone().text()).toBeLessThan(300);
+    return res.json();
+  }
+
+  it("fails with a requestFails rule's message and makes nothing; a slow one keeps its archive across a snapshot", async () => {
+    world();
+    const archive = await exportedBackup('tasks/2');
+    await control('POST', '/faults', {
+      match: { operation: 'tasks.create_backup' },
+      trigger: { times: 1 },
+      effect: { requestFails: { message: 'boom\n' } },
+    });
+    expect(await restored('task', archive)).toMatchObject({
+      status: 'failed',
+      message: 'boom\n',
+      result_id: null,
+    });
+    expect((await send('GET', '/api/tasks/3')).status).toBe(404);
+    await control('POST', '/faults', {
+      match: { operation: 'tasks.create_backup' },
+      trigger: { times: 1 },
+      effect: { requestDelay: { duration: '10s' } },
+    });
+    const slow = await restore('task', archive);
+    expect(slow.status).toBe(202);
+    const snapshot = await control('GET', '/state');
+    await control('POST', '/reset');
+    await control('PUT', '/state', snapshot);
+    expect((await send('GET', requestPath(slow.body.rq_id))).body.status).toBe('started');
+    h.advance('10s');
+    const request = (await send('GET', requestPath(slow.body.rq_id))).body;
+    expect(request).toMatchObject({ status: 'finished', result_id: 3 });
+    expect((await send('GET', '/api/tasks/3')).body).toMatchObject({ name: 'solo', size: 3 });
+  });
+});
