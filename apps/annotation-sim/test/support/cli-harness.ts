@@ -38,7 +38,7 @@ const ROOT = join(APP, '../../');
 const START = '2026-01-01T00:00:00Z';
 const SEED = '42';
 
-/** What went into the bundle: the app's and the workspace packages' sources, the build setup, the lockfile. */
+/** What went into the bundle: the app's and the workspace packages' sources, the build setup and the CLI's loader, the lockfile. */
 function sourcesHash(): string {
   const hash = createHash('sha256');
   const roots = [
@@ -52,7 +52,12 @@ function sourcesHash(): string {
           .map((d) => join(d.parentPath, d.name))
       : [],
   );
-  files.push(join(APP, 'tsup.config.ts'), join(ROOT, 'tsup.shared.ts'), join(ROOT, 'pnpm-lock.yaml'));
+  files.push(
+    join(APP, 'tsup.config.ts'),
+    join(ROOT, 'tsup.shared.ts'),
+    join(ROOT, 'scripts/cli-loader.js'),
+    join(ROOT, 'pnpm-lock.yaml'),
+  );
   for (const file of files.sort()) hash.update(file).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex').slice(0, 16);
 }
