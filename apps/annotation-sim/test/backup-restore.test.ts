@@ -1,10 +1,17 @@
 import { strToU8, zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventsOf } from '../src/domain/events/state';
+import { aWebhook } from './support/builders';
 import { createHarness, type Harness, TEAM } from './support/harness';
+import { type Receiver, startReceiver } from './support/receiver';
 
 let h: Harness;
-afterEach(() => h?.close());
+let receivers: Receiver[] = [];
+afterEach(async () => {
+  h?.close();
+  await Promise.all(receivers.map((r) => r.close()));
+  receivers = [];
+});
 
 /**
  * Org acme (alice owner, carol supervisor, dave worker): project 1 "acme-p" (labels car, person) with
@@ -490,5 +497,44 @@ describe('TestTaskBackups (test_tasks.py)', () => {
     const newId = await canRestoreTaskFromBackup(1);
     // The problem of cvat-ai/cvat#5668: a restored task's `mode` was empty.
     expect((await send('GET', `/api/tasks/${newId}`)).body.mode).toBe('annotation');
+  });
+});
+
+describe('webhooks', () => {
+  it("sends the creations' webhooks with the owner as sender, and no completed:request (2.73 has no import event)", async () => {
+    world();
+    const r = await startReceiver({ secret: 'k' });
+    receivers.push(r);
+    const hook = aWebhook()
+      .forOrganization()
+      .to(r.url)
+      .withSecret('k')
+      .withEvents('create:project', 'create:task', 'create:job')
+      .build();
+    const created = await send('POST', '/api/webhooks', {
+      body: strToU8(JSON.stringify(hook)),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const request = await restored('project', await exportedBackup('projects/1'));
+    await h.idle();
+    const events = r.requests.map((q) => [q.json.event, q.json.sender?.username]);
+    expect(events).toEqual([
+      ['create:project', 'alice'],
+      ['create:task', 'alice'],
+      ['create:job', 'alice'],
+      ['create:job', 'alice'],
+      ['create:job', 'alice'],
+    ]);
+    expect(r.requests[0]?.json.project.id).toBe(request.result_id);
+    const subscribed = await send('POST', '/api/webhooks', {
+      body: strToU8(
+        JSON.stringify(
+          aWebhook().forOrganization().to(r.url).withEvents('completed:request[import:backup]').build(),
+        ),
+      ),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(subscribed.status).toBe(400);
   });
 });
