@@ -19,6 +19,7 @@ const VIDEO = 'CVAT for video 1.1';
 const YOLO = 'YOLO 1.1';
 const ULTRALYTICS = 'Ultralytics YOLO Detection 1.0';
 const VOC = 'PASCAL VOC 1.1';
+const DATUMARO = 'Datumaro 1.0';
 
 interface Label {
   id: number;
@@ -574,6 +575,88 @@ describe('PASCAL VOC 1.1 with annotations', () => {
     expect(pngPixel(cls, 11, 10)).toEqual([0, 128, 0]);
     expect(pngPixel(cls, 10, 10)).toEqual([0, 0, 0]);
     expect(pngPixel(files['SegmentationObject/frame_000003.png'] as Uint8Array, 10, 11)).toEqual([128, 0, 0]);
+  });
+});
+
+describe('Datumaro 1.0 with annotations', () => {
+  it('writes the categories and an item a frame with every annotation Datumaro holds of it', async () => {
+    const { task } = await annotatedTask();
+    const files = await exported(`tasks/${task.id}`, DATUMARO, true);
+    expect(Object.keys(files).filter((n) => !n.startsWith('images/'))).toEqual(['annotations/default.json']);
+    expect(Object.keys(files)).toContain('images/default/frame_000009.jpg');
+    const text = strFromU8(files['annotations/default.json'] as Uint8Array);
+    const dm = JSON.parse(text);
+    expect(Object.keys(dm)).toEqual(['info', 'categories', 'items']);
+    expect(dm.categories.label).toEqual({
+      labels: [
+        { name: 'car', parent: '', attributes: [] },
+        { name: 'person', parent: '', attributes: [] },
+        { name: 's1', parent: '', attributes: [] },
+        { name: '1', parent: 's1', attributes: [] },
+        { name: '2', parent: 's1', attributes: [] },
+      ],
+      attributes: ['model', 'occluded', 'parked', 'speed'],
+    });
+    expect(dm.categories.points).toEqual({ items: [{ label_id: 2, labels: ['1', '2'], joints: [] }] });
+    expect(dm.items).toHaveLength(10);
+    const [frame0, frame1, frame2, frame3, frame4] = dm.items;
+    expect(Object.keys(frame0)).toEqual(['id', 'annotations', 'attr', 'image']);
+    expect(frame0.id).toBe('frame_000000');
+    expect(frame0.attr).toEqual({ frame: 0 });
+    expect(frame0.image).toEqual({ path: 'frame_000000.jpg', size: [480, 640] });
+    // The tag first, then the shapes by z_order.
+    expect(frame0.annotations).toEqual([
+      { id: 0, type: 'label', attributes: {}, group: 0, label_id: 1 },
+      {
+        id: 0,
+        type: 'polygon',
+        attributes: { occluded: false },
+        group: 3,
+        label_id: 1,
+        points: [0, 0, 10, 0, 10, 10, 0, 10],
+        z_order: 0,
+      },
+      {
+        id: 0,
+        type: 'bbox',
+        attributes: { model: 'volvo', parked: false, speed: 5, occluded: true, rotation: 0 },
+        group: 3,
+        label_id: 0,
+        z_order: 1,
+        bbox: [10, 20, 100.5, 200.25],
+      },
+    ]);
+    expect(text).toContain('"bbox":[10.0,20.0,100.5,200.25]');
+    expect(frame1.annotations.map((a: { type: string }) => a.type)).toEqual(['polyline', 'points']);
+    expect(frame1.annotations[1].visibility).toEqual([2]);
+    // The ellipse as its box's corners; the cuboid is not written.
+    expect(frame2.annotations).toEqual([
+      {
+        id: 0,
+        type: 'ellipse',
+        attributes: { model: 'mazda', parked: false, speed: 7.5, occluded: false, rotation: 30 },
+        group: 0,
+        label_id: 0,
+        points: [40, 45, 60, 55],
+        z_order: 0,
+      },
+    ]);
+    // The mask as COCO's compressed run lengths over the image.
+    expect(frame3.annotations[0]).toMatchObject({ type: 'mask', label_id: 1, rle: { size: [480, 640] } });
+    // pycocotools' rleToString of the runs [4811, 1, 478, 2, 478, 1, 301429].
+    expect(frame3.annotations[0].rle.counts).toBe('[f41n>10OglU9');
+    // The skeleton: each point x, y, visibility (2 visible, 0 absent) in the category's order.
+    expect(frame4.annotations).toEqual([
+      {
+        id: 0,
+        type: 'skeleton',
+        attributes: { occluded: false, keyframe: false },
+        group: 0,
+        label_id: 2,
+        points: [1, 1, 2, 2, 2, 0],
+        points_attributes: [{}, {}],
+      },
+    ]);
   });
 });
 

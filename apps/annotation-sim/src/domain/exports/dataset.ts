@@ -5,6 +5,7 @@
 import { cocoInstances } from './coco';
 import { cvatForVideoXml } from './cvat-video';
 import { cvatForImagesXml } from './cvat-xml';
+import { datumaroFiles } from './datumaro';
 import { placeholderJpeg } from './frames';
 import {
   datasetTasks,
@@ -51,6 +52,7 @@ const WRITERS = {
     imageFolder: (_src, et) => yoloImageFolder('ultralytics', yoloSubset(et)),
   },
   'PASCAL VOC 1.1': { files: vocFiles, imageFolder: () => 'JPEGImages/' },
+  'Datumaro 1.0': { files: datumaroFiles, imageFolder: (_src, et) => `images/${subsetOf(et.task)}/` },
 } satisfies Record<string, FormatWriter>;
 
 type ExportFormat = keyof typeof WRITERS;

@@ -205,3 +205,23 @@ export function ellipseBitmap(points: readonly number[], rotation: number, w: nu
   }
   return m;
 }
+
+/**
+ * pycocotools' `rleToString`: run lengths as COCO's compressed text (each count, less the one two
+ * before it from the third on, in 5-bit groups with a continuation bit, offset by 48).
+ */
+export function rleString(counts: readonly number[]): string {
+  let s = '';
+  counts.forEach((count, i) => {
+    let x = i > 2 ? count - (counts[i - 2] as number) : count;
+    let more = true;
+    while (more) {
+      let c = x & 0x1f;
+      x >>= 5;
+      more = c & 0x10 ? x !== -1 : x !== 0;
+      if (more) c |= 0x20;
+      s += String.fromCharCode(c + 48);
+    }
+  });
+  return s;
+}
