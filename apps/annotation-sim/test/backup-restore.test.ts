@@ -453,53 +453,6 @@ describe('faults and snapshots', () => {
   });
 });
 
-// Ported from CVAT 2.73's tests/python/rest_api/test_tasks.py (TestTaskBackups): a task restored from
-// its backup has the same data meta, chunks_updated_date aside, and so has each job, paired by start frame.
-describe('TestTaskBackups (test_tasks.py)', () => {
-  /** `_test_can_restore_task_from_backup`: export, download, `create_from_backup`, compare the metas. */
-  async function canRestoreTaskFromBackup(taskId: number) {
-    const request = await restored('task', await exportedBackup(`tasks/${taskId}`));
-    expect(request.status, request.message).toBe('finished');
-    const newId = request.result_id as number;
-    const meta = async (path: string) => {
-      const { chunks_updated_date: _, ...rest } = (await send('GET', `${path}/data/meta`)).body;
-      return rest;
-    };
-    expect(await meta(`/api/tasks/${newId}`)).toEqual(await meta(`/api/tasks/${taskId}`));
-    const jobsOf = async (id: number) =>
-      (
-        (await send('GET', `/api/jobs?task_id=${id}`)).body.results as { id: number; start_frame: number }[]
-      ).sort((a, b) => a.start_frame - b.start_frame);
-    const oldJobs = await jobsOf(taskId);
-    const newJobs = await jobsOf(newId);
-    expect(newJobs.length).toBe(oldJobs.length);
-    for (const [i, old] of oldJobs.entries()) {
-      expect(await meta(`/api/jobs/${newJobs[i]?.id}`)).toEqual(await meta(`/api/jobs/${old.id}`));
-    }
-    return newId;
-  }
-
-  it('test_can_import_backup', async () => {
-    world();
-    await canRestoreTaskFromBackup(1);
-    await canRestoreTaskFromBackup(2);
-  });
-
-  it('test_can_import_backup_for_task_in_nondefault_state', async () => {
-    world();
-    for (const id of [1, 2, 3]) {
-      const res = await send('PATCH', `/api/jobs/${id}`, {
-        body: strToU8('{"stage":"validation"}'),
-        headers: { 'content-type': 'application/json' },
-      });
-      expect(res.status).toBe(200);
-    }
-    const newId = await canRestoreTaskFromBackup(1);
-    // The problem of cvat-ai/cvat#5668: a restored task's `mode` was empty.
-    expect((await send('GET', `/api/tasks/${newId}`)).body.mode).toBe('annotation');
-  });
-});
-
 describe('webhooks', () => {
   it("sends the creations' webhooks with the owner as sender, and no completed:request (2.73 has no import event)", async () => {
     world();
