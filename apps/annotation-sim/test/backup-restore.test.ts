@@ -149,6 +149,8 @@ describe('task backup restored (one multipart request)', () => {
       owner: { id: 2, username: 'alice' },
       result_url: null,
     });
+    // Kept for CVAT's IMPORT_CACHE_SUCCESS_TTL (1 h), not the exports' 24 h.
+    expect(Date.parse(request.expiry_date) - Date.parse(request.finished_date)).toBe(3_600_000);
     const newId = request.result_id as number;
     expect(newId).toBe(3);
     expect(await taskView(newId)).toEqual(await taskView(2));
@@ -377,6 +379,8 @@ describe("CVAT's refusals", () => {
       message: 'zipfile.BadZipFile: File is not a zip file\n',
       result_id: null,
     });
+    // IMPORT_CACHE_FAILED_TTL: 30 days.
+    expect(Date.parse(corrupted.expiry_date) - Date.parse(corrupted.finished_date)).toBe(30 * 86_400_000);
     const projectArchive = await exportedBackup('projects/1');
     const wrong = await restored('task', projectArchive);
     expect(wrong.status).toBe('failed');
