@@ -20,6 +20,7 @@ const YOLO = 'YOLO 1.1';
 const ULTRALYTICS = 'Ultralytics YOLO Detection 1.0';
 const VOC = 'PASCAL VOC 1.1';
 const DATUMARO = 'Datumaro 1.0';
+const KEYPOINTS = 'COCO Keypoints 1.0';
 
 interface Label {
   id: number;
@@ -575,6 +576,82 @@ describe('PASCAL VOC 1.1 with annotations', () => {
     expect(pngPixel(cls, 11, 10)).toEqual([0, 128, 0]);
     expect(pngPixel(cls, 10, 10)).toEqual([0, 0, 0]);
     expect(pngPixel(files['SegmentationObject/frame_000003.png'] as Uint8Array, 10, 11)).toEqual([128, 0, 0]);
+  });
+});
+
+describe('COCO Keypoints 1.0 with annotations', () => {
+  it('writes skeletons alone, and the instances of groups that have one, with their keypoints', async () => {
+    const { task, label } = await annotatedTask();
+    const s1 = label('s1');
+    const [p1, p2] = s1.sublabels.map((l) => l.id);
+    // Frame 1 gains a box and a skeleton of one group: one instance with the skeleton's points.
+    const patch = await h.patch(
+      `/api/tasks/${task.id}/annotations?action=create&org=acme`,
+      {
+        version: 0,
+        tags: [],
+        tracks: [],
+        shapes: [
+          {
+            type: 'rectangle',
+            frame: 1,
+            label_id: label('person').id,
+            points: [0, 0, 40, 20],
+            group: 7,
+            attributes: [],
+          },
+          {
+            type: 'skeleton',
+            frame: 1,
+            label_id: s1.id,
+            group: 7,
+            points: [],
+            attributes: [],
+            elements: [
+              { type: 'points', frame: 1, label_id: p1, points: [5, 5], occluded: true, attributes: [] },
+              { type: 'points', frame: 1, label_id: p2, points: [30, 15], attributes: [] },
+            ],
+          },
+        ],
+      },
+      { as: 'alice' },
+    );
+    expect(patch.status, patch.text).toBe(200);
+    const files = await exported(`tasks/${task.id}`, KEYPOINTS);
+    expect(Object.keys(files)).toEqual(['annotations/person_keypoints_default.json']);
+    const coco = JSON.parse(strFromU8(files['annotations/person_keypoints_default.json'] as Uint8Array));
+    expect(coco.categories).toEqual([
+      { id: 1, name: 'car', supercategory: '', keypoints: [], skeleton: [] },
+      { id: 2, name: 'person', supercategory: '', keypoints: [], skeleton: [] },
+      { id: 3, name: 's1', supercategory: '', keypoints: ['1', '2'], skeleton: [] },
+    ]);
+    expect(coco.images).toHaveLength(10);
+    expect(coco.annotations).toEqual([
+      {
+        id: 1,
+        image_id: 2,
+        category_id: 2,
+        segmentation: [],
+        area: 800,
+        bbox: [0, 0, 40, 20],
+        iscrowd: 0,
+        attributes: { occluded: false, rotation: 0 },
+        keypoints: [5, 5, 1, 30, 15, 2],
+        num_keypoints: 2,
+      },
+      {
+        id: 2,
+        image_id: 5,
+        category_id: 3,
+        segmentation: [],
+        area: 0,
+        bbox: [1, 1, 0, 0],
+        iscrowd: 0,
+        attributes: { occluded: false, keyframe: false },
+        keypoints: [1, 1, 2, 2, 2, 0],
+        num_keypoints: 1,
+      },
+    ]);
   });
 });
 

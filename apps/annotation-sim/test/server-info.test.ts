@@ -74,6 +74,7 @@ describe('GET /api/server/annotation/formats', () => {
           dimension: '2d',
         },
         { name: 'PASCAL VOC 1.1', ext: 'ZIP', version: '1.1', enabled: true, dimension: '2d' },
+        { name: 'COCO Keypoints 1.0', ext: 'ZIP', version: '1.0', enabled: true, dimension: '2d' },
         { name: 'Datumaro 1.0', ext: 'ZIP', version: '1.0', enabled: true, dimension: '2d' },
       ],
     });

@@ -11,7 +11,7 @@
  * cuboids and skeletons are not COCO instances and are not written.
  */
 
-import type { LabelRec } from '../model';
+import type { FrameRec, LabelRec } from '../model';
 import { PyFloat, pythonJsonDumps } from '../python-json';
 import { type FrameShape, objectsByFrame } from './frame-shapes';
 import {
@@ -166,6 +166,14 @@ export function attributeConverter(labels: readonly LabelRec[]): AttrConvert {
   };
 }
 
+/** What a COCO task writes: its file's name, its categories, and the annotations of one frame. */
+export interface CocoTask {
+  name: string;
+  categories(labels: readonly LabelRec[]): unknown[];
+  /** A frame's annotations in order, `category_id` still a label id, without ids. */
+  annotate(shapes: readonly FrameShape[], size: FrameRec, attrsOf: AttrConvert): Record<string, unknown>[];
+}
+
 /** One subset's `images`, then its `annotations`, each a pass over its frames (nothing kept between). */
 function* subsetJson(
   head: string,
@@ -173,6 +181,7 @@ function* subsetJson(
   imageIds: Map<string, number>,
   categoryOf: Map<number, number>,
   attrsOf: AttrConvert,
+  task: CocoTask,
 ): Generator<string> {
   yield `${head.slice(0, -1)},"images":[`;
   const frames = function* () {
@@ -203,14 +212,10 @@ function* subsetJson(
     const objects = objectsByFrame(et.annotations, last + 1);
     for (const frame of et.frames) {
       const fr = exportFrame(et, frame);
-      const parts = (objects.get(frame)?.shapes ?? [])
-        .map((s) => partOf(s, fr.width, fr.height))
-        .filter((p): p is Part => p !== undefined);
       const written: string[] = [];
-      for (const group of instances(parts)) {
-        const a = instanceAnnotation(group, fr.width, fr.height, attrsOf);
+      for (const a of task.annotate(objects.get(frame)?.shapes ?? [], fr, attrsOf)) {
         annId++;
-        const category_id = categoryOf.get(a.category_id) ?? 0;
+        const category_id = categoryOf.get(a.category_id as number) ?? 0;
         written.push(dumps({ ...a, id: annId, image_id: idOf(fr.name), category_id }));
       }
       if (written.length > 0) yield `${annId > written.length ? ',' : ''}${written.join(',')}`;
@@ -219,35 +224,56 @@ function* subsetJson(
   yield ']}';
 }
 
+/** The frame's instances (`_InstancesExporter.save_annotations`). */
+export function frameInstances(shapes: readonly FrameShape[], size: FrameRec, attrsOf: AttrConvert) {
+  const parts = shapes
+    .map((s) => partOf(s, size.width, size.height))
+    .filter((p): p is Part => p !== undefined);
+  return instances(parts).map((group) => ({
+    ...instanceAnnotation(group, size.width, size.height, attrsOf),
+    leader: group.reduce((best, p) => (p.area > best.area ? p : best)).shape,
+  }));
+}
+
+/** `coco_instances`: every label a category (`supercategory` a sublabel's skeleton). */
+export const INSTANCES: CocoTask = {
+  name: 'instances',
+  categories: (labels) => {
+    const byId = new Map(labels.map((l) => [l.id, l]));
+    return labels.map((l, i) => ({
+      id: i + 1,
+      name: l.name,
+      supercategory: l.parent_id === null ? '' : (byId.get(l.parent_id)?.name ?? ''),
+    }));
+  },
+  annotate: (shapes, size, attrsOf) => frameInstances(shapes, size, attrsOf).map(({ leader: _, ...a }) => a),
+};
+
 /**
- * The instances files of an export, one a subset in the order the subsets first appear.
+ * The files of a COCO task (`instances`, `person_keypoints`) of an export, one a subset in the order
+ * the subsets first appear.
  *
- * @example cocoInstances(exportSource(state, 'task', 5)!) // [{ path: 'annotations/instances_default.json', … }]
+ * @example cocoFiles(exportSource(state, 'task', 5)!, INSTANCES) // [{ path: 'annotations/instances_default.json', … }]
  */
-export function cocoInstances(src: ExportSource): CocoFile[] {
+export function cocoFiles(src: ExportSource, task: CocoTask): CocoFile[] {
   const subsets = new Map<string, ExportTask[]>();
   for (const et of datasetTasks(src)) {
     const subset = subsetOf(et.task);
     subsets.set(subset, [...(subsets.get(subset) ?? []), et]);
   }
   if (subsets.size === 0) subsets.set('default', []);
-  const byId = new Map(src.allLabels.map((l) => [l.id, l]));
   const categoryOf = new Map(src.allLabels.map((l, i) => [l.id, i + 1]));
   const head = dumps({
     licenses: [{ name: '', id: 0, url: '' }],
     info: { contributor: '', date_created: '', description: '', url: '', version: '', year: '' },
-    categories: src.allLabels.map((l, i) => ({
-      id: i + 1,
-      name: l.name,
-      supercategory: l.parent_id === null ? '' : (byId.get(l.parent_id)?.name ?? ''),
-    })),
+    categories: task.categories(src.allLabels),
   });
   const attrsOf = attributeConverter(src.allLabels);
   // Datumaro's image ids are the exporter's: one numbering across subsets, by item id (name without extension).
   const imageIds = new Map<string, number>();
   return [...subsets].map(([subset, tasks]) => ({
-    path: `annotations/instances_${subset}.json`,
+    path: `annotations/${task.name}_${subset}.json`,
     subset,
-    json: subsetJson(head, tasks, imageIds, categoryOf, attrsOf),
+    json: subsetJson(head, tasks, imageIds, categoryOf, attrsOf, task),
   }));
 }

@@ -2,7 +2,8 @@
  * Dataset and annotations exports: the formats the simulator writes, the archive of each (annotations,
  * and with `save_images` the frames as placeholder images), and CVAT's default download names.
  */
-import { cocoInstances } from './coco';
+import { cocoFiles, INSTANCES } from './coco';
+import { keypointsTask } from './coco-keypoints';
 import { cvatForVideoXml } from './cvat-video';
 import { cvatForImagesXml } from './cvat-xml';
 import { datumaroFiles } from './datumaro';
@@ -40,7 +41,7 @@ const WRITERS = {
     imageFolder: xmlImages,
   },
   'COCO 1.0': {
-    files: (src) => cocoInstances(src).map((f) => ({ name: f.path, data: f.json })),
+    files: (src) => cocoFiles(src, INSTANCES).map((f) => ({ name: f.path, data: f.json })),
     imageFolder: (_src, et) => `images/${subsetOf(et.task)}/`,
   },
   'YOLO 1.1': {
@@ -52,6 +53,10 @@ const WRITERS = {
     imageFolder: (_src, et) => yoloImageFolder('ultralytics', yoloSubset(et)),
   },
   'PASCAL VOC 1.1': { files: vocFiles, imageFolder: () => 'JPEGImages/' },
+  'COCO Keypoints 1.0': {
+    files: (src) => cocoFiles(src, keypointsTask(src.allLabels)).map((f) => ({ name: f.path, data: f.json })),
+    imageFolder: (_src, et) => `images/${subsetOf(et.task)}/`,
+  },
   'Datumaro 1.0': { files: datumaroFiles, imageFolder: (_src, et) => `images/${subsetOf(et.task)}/` },
 } satisfies Record<string, FormatWriter>;
 

@@ -17,6 +17,7 @@ import { type AttrConvert, attributeConverter } from './coco';
 import type { FrameShape } from './frame-shapes';
 import { objectsByFrame } from './frame-shapes';
 import { cvatMaskBitmap, rleString, runLengths } from './masks';
+import { skeletonOf } from './skeletons';
 import { datasetTasks, type ExportSource, type ExportTask, exportFrame, subsetOf } from './source';
 import type { ZipEntry } from './zip';
 
@@ -24,28 +25,6 @@ const NO_FLOAT_KEYS: ReadonlySet<string> = new Set();
 const dumps = (v: unknown) => pythonJsonDumps(v, { compact: true, ascii: false, floatKeys: NO_FLOAT_KEYS });
 const f = (v: number) => new PyFloat(v);
 const round2 = (v: number) => Math.round(v * 100) / 100;
-
-/** A skeleton's points (by name) and joints (pairs of point indices) as its SVG draws them. */
-function skeletonOf(
-  label: LabelRec,
-  sublabels: readonly LabelRec[],
-): { labels: string[]; joints: number[][] } {
-  const svg = label.svg ?? '';
-  const joints = [...svg.matchAll(/<line\b[^>]*>/g)].map((m) => [
-    Number(/data-node-from="(\d+)"/.exec(m[0])?.[1] ?? 0),
-    Number(/data-node-to="(\d+)"/.exec(m[0])?.[1] ?? 0),
-  ]);
-  const byId = new Map(sublabels.map((s) => [String(s.id), s.name]));
-  const circles = [...svg.matchAll(/<circle\b[^>]*>/g)]
-    .map(
-      (m) =>
-        byId.get(/data-label-id="(\d+)"/.exec(m[0])?.[1] ?? '') ??
-        /data-label-name="([^"]*)"/.exec(m[0])?.[1],
-    )
-    .filter((n): n is string => n !== undefined);
-  // A skeleton the simulator holds without a drawing: its points in id order.
-  return { labels: circles.length > 0 ? circles : sublabels.map((s) => s.name), joints };
-}
 
 /** The categories block, and each label's index and each skeleton's point order. */
 function categories(labels: readonly LabelRec[]) {
