@@ -1,6 +1,7 @@
 import { strToU8, zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventsOf } from '../src/domain/events/state';
+import { requestsOf } from '../src/domain/requests/state';
 import { aWebhook } from './support/builders';
 import { createHarness, type Harness, TEAM } from './support/harness';
 import { type Receiver, startReceiver } from './support/receiver';
@@ -439,6 +440,11 @@ describe('faults and snapshots', () => {
       result_id: null,
     });
     expect((await send('GET', '/api/tasks/3')).status).toBe(404);
+    // The uploaded archive is not kept once the request ended.
+    const works = [...requestsOf(h.state()).requests.values()].map((r) => r.work);
+    expect(works.filter((w) => w.kind === 'import:backup').map((w) => 'archive' in w && w.archive)).toEqual([
+      '',
+    ]);
     await control('POST', '/faults', {
       match: { operation: 'tasks.create_backup' },
       trigger: { times: 1 },

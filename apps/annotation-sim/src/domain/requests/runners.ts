@@ -121,6 +121,8 @@ export function requestHooks(
       }
     },
     ended(r) {
+      // The uploaded archive is not kept once the request ended (CVAT removes the file after its import).
+      if (r.work.kind === 'import:backup') r.work.archive = '';
       const event = `completed:request[${r.operation.type}]`;
       const hooks = selectWebhooks(state, event, {
         orgId: r.operation.org_id,
