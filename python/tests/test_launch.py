@@ -31,9 +31,17 @@ def test_connect_checks_which_simulator_answers(cluster_sim_server):
         connect("annotation-sim", cluster_sim_server.url)
 
 
-def test_npx_runs_the_cli_of_the_project_that_installed_the_package():
-    # This repository's root has @sims/annotation-sim installed (a workspace dependency), as a Node
-    # project of a team would: `npx --no-install annotation-sim` finds its executable there.
-    with start_cli("annotation-sim", cwd=str(Path(__file__).resolve().parents[2])) as sim:
+def test_npx_runs_the_cli_of_the_project_that_installed_the_package(tmp_path):
+    # A Node project of a team, with @sims/annotation-sim installed as npm installs it (the package in
+    # node_modules, its bin linked in node_modules/.bin): `npx --no-install annotation-sim` finds it there.
+    # Made here from this repository's built package: the workspace's own link of the bin is made by
+    # `pnpm install`, before a fresh clone has built anything to link.
+    package = Path(__file__).resolve().parents[2] / "apps" / "annotation-sim"
+    (tmp_path / "package.json").write_text('{"name": "a-team-project", "private": true}')
+    (tmp_path / "node_modules" / "@sims").mkdir(parents=True)
+    (tmp_path / "node_modules" / "@sims" / "annotation-sim").symlink_to(package, target_is_directory=True)
+    (tmp_path / "node_modules" / ".bin").mkdir()
+    (tmp_path / "node_modules" / ".bin" / "annotation-sim").symlink_to("../@sims/annotation-sim/dist/main.js")
+    with start_cli("annotation-sim", cwd=str(tmp_path)) as sim:
         assert sim.control.health()["simulator"] == "annotation-sim"
         assert sim.control.clock.get()["mode"] == "manual"
