@@ -120,7 +120,12 @@ function instanceAnnotation(group: Part[], w: number, h: number, attrsOf: AttrCo
     for (const p of masks) if (p.mask) orInto(merged, p.mask);
     segmentation = { counts: runLengths(merged), size: [h, w] };
     area = maskArea(merged).area;
-  } else if (polygons.length > 0) {
+  } else if (polygons.length === 1) {
+    // One polygon (most instances): its run lengths' area, without an image-sized bitmap.
+    const polygon = polygons[0]?.polygon ?? [];
+    segmentation = [polygon.map(f)];
+    area = polygonRuns(polygon, h, w).reduce((n, c, i) => (i % 2 === 1 ? n + c : n), 0);
+  } else if (polygons.length > 1) {
     segmentation = polygons.map((p) => (p.polygon ?? []).map(f));
     const merged = emptyBitmap(w, h);
     for (const p of polygons) orInto(merged, polygonBitmap(p.polygon ?? [], w, h));
