@@ -8,14 +8,14 @@
  * it, with the group's first skeleton's points); both with `keypoints` (`x, y, v` a point in the
  * category's order: 2 visible, 1 occluded, 0 outside) and `num_keypoints` (the points not outside).
  */
+
 import type { LabelRec } from '../model';
-import { PyFloat } from '../python-json';
 import { type AttrConvert, type CocoTask, frameInstances } from './coco';
 import type { FrameShape } from './frame-shapes';
+import { pyFloat, round2 } from './py-format';
 import { skeletonOf } from './skeletons';
 
-const f = (v: number) => new PyFloat(v);
-const round2 = (v: number) => Math.round(v * 100) / 100;
+const f = pyFloat;
 const INSTANCE_TYPES = new Set(['rectangle', 'polygon', 'mask', 'ellipse']);
 
 /** A skeleton's `keypoints` and `num_keypoints`, its points in `order` (their label ids). */

@@ -12,7 +12,6 @@
  */
 
 import type { FrameRec, LabelRec } from '../model';
-import { PyFloat, pythonJsonDumps } from '../python-json';
 import { type FrameShape, objectsByFrame } from './frame-shapes';
 import {
   type Bitmap,
@@ -25,6 +24,7 @@ import {
   polygonRuns,
   runLengths,
 } from './masks';
+import { compactJson, pyFloat, round2 } from './py-format';
 import { datasetTasks, type ExportSource, type ExportTask, exportFrame, subsetOf } from './source';
 
 /** One subset's instances file: its path in the archive, the subset and the JSON text in pieces. */
@@ -34,12 +34,8 @@ export interface CocoFile {
   json: Iterable<string>;
 }
 
-const NO_FLOAT_KEYS: ReadonlySet<string> = new Set();
-const dumps = (v: unknown) => pythonJsonDumps(v, { compact: true, ascii: false, floatKeys: NO_FLOAT_KEYS });
-const f = (v: number) => new PyFloat(v);
-
-/** Datumaro rounds coordinates to 2 digits when it makes an annotation. */
-const round2 = (v: number) => Math.round(v * 100) / 100;
+const dumps = compactJson;
+const f = pyFloat;
 
 type Box = [number, number, number, number];
 

@@ -10,21 +10,20 @@
  * skeletons (every point `x, y, visibility` in the category's order, absent ones `0.0, 0.0, 0`);
  * cuboids are not written (CVAT makes no 2D cuboid for Datumaro).
  */
+
 import type { TagRow } from '../annotations/model';
 import type { LabelRec } from '../model';
-import { PyFloat, pythonJsonDumps } from '../python-json';
 import { type AttrConvert, attributeConverter } from './coco';
 import type { FrameShape } from './frame-shapes';
 import { objectsByFrame } from './frame-shapes';
 import { cvatMaskBitmap, rleString, runLengths } from './masks';
+import { compactJson, pyFloat, round2 } from './py-format';
 import { skeletonOf } from './skeletons';
 import { datasetTasks, type ExportSource, type ExportTask, exportFrame, subsetOf } from './source';
 import type { ZipEntry } from './zip';
 
-const NO_FLOAT_KEYS: ReadonlySet<string> = new Set();
-const dumps = (v: unknown) => pythonJsonDumps(v, { compact: true, ascii: false, floatKeys: NO_FLOAT_KEYS });
-const f = (v: number) => new PyFloat(v);
-const round2 = (v: number) => Math.round(v * 100) / 100;
+const dumps = compactJson;
+const f = pyFloat;
 
 /** The categories block, and each label's index and each skeleton's point order. */
 function categories(labels: readonly LabelRec[]) {

@@ -1,3 +1,5 @@
+import { PyFloat, pythonJsonDumps } from '../python-json';
+
 /**
  * Python's `"%.Nf" % v` and `"{:.Nf}".format(v)`: the correctly rounded decimal of the binary value,
  * as `toFixed`, except that an exact tie (a binary fraction such as 0.125) rounds to even where
@@ -18,3 +20,23 @@ export function pyFixed(v: number, digits: number): string {
   const text = digits === 0 ? kept.slice(0, -1) : kept;
   return v < 0 ? `-${text}` : text;
 }
+
+/**
+ * Datumaro's coordinate rounding (`np.around(v, 2)`): the value times 100 rounded half to even, over
+ * 100.
+ */
+export function round2(v: number): number {
+  const scaled = v * 100;
+  const floor = Math.floor(scaled);
+  const rounded = scaled - floor === 0.5 ? (floor % 2 === 0 ? floor : floor + 1) : Math.round(scaled);
+  return rounded / 100;
+}
+
+const NO_FLOAT_KEYS: ReadonlySet<string> = new Set();
+
+/** JSON as Datumaro's `dump_json` (orjson) writes it: compact, UTF-8 kept, {@link PyFloat}s with `.0`. */
+export const compactJson = (v: unknown) =>
+  pythonJsonDumps(v, { compact: true, ascii: false, floatKeys: NO_FLOAT_KEYS });
+
+/** A Python float (written with its `.0` when whole). */
+export const pyFloat = (v: number) => new PyFloat(v);

@@ -10,11 +10,14 @@
  * instance masks as PNG under `SegmentationClass/` and `SegmentationObject/`. Polygons, polylines,
  * points, cuboids and skeletons are not VOC objects.
  */
+
 import { pythonFloatRepr } from '../python-json';
 import { type AttrConvert, attributeConverter } from './coco';
+import { escapeText } from './cvat-meta';
 import { objectsByFrame } from './frame-shapes';
 import { type Bitmap, cvatMaskBitmap, ellipseBitmap } from './masks';
 import { rgbPng } from './png';
+import { round2 } from './py-format';
 import { datasetTasks, type ExportSource, type ExportTask, exportFrame, subsetOf } from './source';
 import type { ZipEntry } from './zip';
 
@@ -28,8 +31,6 @@ function vocColor(index: number): [number, number, number] {
   }
   return color;
 }
-
-const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Python's `str()` of an attribute value as Datumaro holds it. */
 function pyStr(v: unknown): string {
@@ -55,7 +56,6 @@ function writeNode(out: string[], [tag, body]: Node, level: number): void {
 }
 
 const BUILTIN = new Set(['difficult', 'pose', 'truncated', 'occluded']);
-const round2 = (v: number) => Math.round(v * 100) / 100;
 
 /** One frame's `<annotation>` document: its boxes as objects. */
 function annotationXml(

@@ -12,8 +12,9 @@
  *   each subset's list), `<subset>.txt` (`data/images/<subset>/<name>`), `labels/<subset>/<item>.txt`
  *   only for items with a box; images under `images/<subset>/`.
  */
+
 import { objectsByFrame } from './frame-shapes';
-import { pyFixed } from './py-format';
+import { pyFixed, round2 } from './py-format';
 import { datasetTasks, type ExportSource, type ExportTask, exportFrame, subsetOf } from './source';
 import type { ZipEntry } from './zip';
 
@@ -28,9 +29,6 @@ export const yoloSubset = (et: ExportTask) => {
 /** Where a subset's images go. */
 export const yoloImageFolder = (flavour: YoloFlavour, subset: string) =>
   flavour === 'yolo' ? `obj_${subset}_data/` : `images/${subset}/`;
-
-/** Datumaro rounds a box's corners to 2 digits when it makes the annotation. */
-const round2 = (v: number) => Math.round(v * 100) / 100;
 
 /** `_make_yolo_bbox` of a box's corners on a `w`×`h` image. */
 function yoloLine(index: number, points: readonly number[], w: number, h: number): string {
