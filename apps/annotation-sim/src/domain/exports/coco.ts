@@ -111,9 +111,11 @@ function instanceAnnotation(group: Part[], w: number, h: number, attrsOf: AttrCo
   let segmentation: unknown = [];
   let area = bbox[2] * bbox[3];
   if (crowd) {
-    const merged = emptyBitmap(w, h);
-    for (const p of polygons) orInto(merged, polygonBitmap(p.polygon ?? [], w, h));
-    for (const p of masks) if (p.mask) orInto(merged, p.mask);
+    // One mask alone (most crowds) is its own union.
+    const only = polygons.length === 0 && masks.length === 1 ? masks[0]?.mask : undefined;
+    const merged = only ?? emptyBitmap(w, h);
+    if (!only) for (const p of polygons) orInto(merged, polygonBitmap(p.polygon ?? [], w, h));
+    if (!only) for (const p of masks) if (p.mask) orInto(merged, p.mask);
     segmentation = { counts: runLengths(merged), size: [h, w] };
     area = maskArea(merged).area;
   } else if (polygons.length === 1) {

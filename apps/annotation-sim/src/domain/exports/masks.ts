@@ -7,28 +7,57 @@
  * centres lie inside the rotated ellipse of rounded centre and axes: FIDELITY.md, Exports).
  */
 
-/** A bitmap of `w`×`h`, column-major (`bits[x * h + y]`). */
+/**
+ * A bitmap of `w`×`h`, column-major (`bits[x * h + y]`), and the box (inclusive) outside which no bit
+ * is set: a mask's reads scan its box, not the image (a job of many small masks stays cheap).
+ */
 export interface Bitmap {
   w: number;
   h: number;
   bits: Uint8Array;
+  box: { x0: number; y0: number; x1: number; y1: number };
 }
 
-export const emptyBitmap = (w: number, h: number): Bitmap => ({ w, h, bits: new Uint8Array(w * h) });
+export const emptyBitmap = (w: number, h: number): Bitmap => ({
+  w,
+  h,
+  bits: new Uint8Array(w * h),
+  box: { x0: 0, y0: 0, x1: -1, y1: -1 },
+});
+
+/** A bitmap whose bits may be set in `[x0, x1]`×`[y0, y1]` (clipped to the image). */
+function boxedBitmap(w: number, h: number, x0: number, y0: number, x1: number, y1: number): Bitmap {
+  return {
+    w,
+    h,
+    bits: new Uint8Array(w * h),
+    box: { x0: Math.max(0, x0), y0: Math.max(0, y0), x1: Math.min(w - 1, x1), y1: Math.min(h - 1, y1) },
+  };
+}
 
 /** COCO's uncompressed run lengths of a bitmap: zeros first (`mask_tools.mask_to_rle`). */
 export function runLengths(m: Bitmap): number[] {
   const counts: number[] = [];
   let current = 0;
   let run = 0;
-  for (const b of m.bits) {
-    if (b !== current) {
+  const add = (value: number, n: number) => {
+    if (n <= 0) return;
+    if (value !== current) {
       counts.push(run);
       run = 0;
-      current = b;
+      current = value;
     }
-    run++;
+    run += n;
+  };
+  const { x0, y0, x1, y1 } = m.box;
+  if (x1 < x0 || y1 < y0) return [m.w * m.h];
+  add(0, x0 * m.h);
+  for (let x = x0; x <= x1; x++) {
+    add(0, y0);
+    for (let y = y0; y <= y1; y++) add(m.bits[x * m.h + y] as number, 1);
+    add(0, m.h - 1 - y1);
   }
+  add(0, (m.w - 1 - x1) * m.h);
   counts.push(run);
   return counts;
 }
@@ -40,8 +69,8 @@ export function maskArea(m: Bitmap): { area: number; bbox: [number, number, numb
   let y0 = m.h;
   let x1 = -1;
   let y1 = -1;
-  for (let x = 0; x < m.w; x++) {
-    for (let y = 0; y < m.h; y++) {
+  for (let x = m.box.x0; x <= m.box.x1; x++) {
+    for (let y = m.box.y0; y <= m.box.y1; y++) {
       if (m.bits[x * m.h + y] === 0) continue;
       area++;
       if (x < x0) x0 = x;
@@ -53,9 +82,18 @@ export function maskArea(m: Bitmap): { area: number; bbox: [number, number, numb
   return area === 0 ? { area, bbox: [0, 0, 0, 0] } : { area, bbox: [x0, y0, x1 - x0 + 1, y1 - y0 + 1] };
 }
 
-/** `into |= m`. */
+/** `into |= m` (the box grows to hold `m`'s). */
 export function orInto(into: Bitmap, m: Bitmap): void {
-  for (let i = 0; i < into.bits.length; i++) if (m.bits[i]) into.bits[i] = 1;
+  const { x0, y0, x1, y1 } = m.box;
+  for (let x = x0; x <= x1; x++) {
+    for (let y = y0; y <= y1; y++) if (m.bits[x * m.h + y]) into.bits[x * into.h + y] = 1;
+  }
+  if (x1 < x0 || y1 < y0) return;
+  const b = into.box;
+  const empty = b.x1 < b.x0 || b.y1 < b.y0;
+  into.box = empty
+    ? { ...m.box }
+    : { x0: Math.min(b.x0, x0), y0: Math.min(b.y0, y0), x1: Math.max(b.x1, x1), y1: Math.max(b.y1, y1) };
 }
 
 /** Sets the runs of `counts` (zeros first) over `h`×`w` column-major cells. */
@@ -146,7 +184,7 @@ export function polygonRuns(xy: readonly number[], h: number, w: number): number
 
 /** A polygon's bitmap over a `w`×`h` image. */
 export function polygonBitmap(xy: readonly number[], w: number, h: number): Bitmap {
-  const m = emptyBitmap(w, h);
+  const m = boxedBitmap(w, h, 0, 0, w - 1, h - 1);
   fillRuns(m, polygonRuns(xy, h, w));
   return m;
 }
@@ -156,7 +194,8 @@ export function cvatMaskBitmap(points: readonly number[], w: number, h: number):
   const n = points.length;
   const [left, top, right] = points.slice(n - 4, n - 1).map(Math.trunc) as [number, number, number];
   const boxW = right - left + 1;
-  const m = emptyBitmap(w, h);
+  const bottom = Math.trunc(points[n - 1] ?? 0);
+  const m = boxedBitmap(w, h, left, top, right, bottom);
   let at = 0;
   for (let i = 0; i < n - 4; i++) {
     const run = points[i] as number;
@@ -164,7 +203,8 @@ export function cvatMaskBitmap(points: readonly number[], w: number, h: number):
       for (let p = at; p < at + run; p++) {
         const x = left + (p % boxW);
         const y = top + Math.floor(p / boxW);
-        if (x >= 0 && x < w && y >= 0 && y < h) m.bits[x * h + y] = 1;
+        const { x0, y0, x1, y1 } = m.box;
+        if (x >= x0 && x <= x1 && y >= y0 && y <= y1) m.bits[x * h + y] = 1;
       }
     }
     at += run;
@@ -185,13 +225,13 @@ export function ellipseBitmap(points: readonly number[], rotation: number, w: nu
   const cy = pyRound(cy0);
   const rx = Math.max(pyRound(right - cx0), 0);
   const ry = Math.max(pyRound(cy0 - top), 0);
-  const m = emptyBitmap(w, h);
+  const reach = Math.max(rx, ry);
+  const m = boxedBitmap(w, h, cx - reach, cy - reach, cx + reach, cy + reach);
   const angle = (rotation * Math.PI) / 180;
   const cos = Math.cos(angle);
   const sin = Math.sin(angle);
-  const reach = Math.max(rx, ry);
-  for (let x = Math.max(0, cx - reach); x <= Math.min(w - 1, cx + reach); x++) {
-    for (let y = Math.max(0, cy - reach); y <= Math.min(h - 1, cy + reach); y++) {
+  for (let x = m.box.x0; x <= m.box.x1; x++) {
+    for (let y = m.box.y0; y <= m.box.y1; y++) {
       const dx = x - cx;
       const dy = y - cy;
       const u = dx * cos + dy * sin;

@@ -142,10 +142,14 @@ function segmentation(masks: { bitmap: Bitmap; classIndex: number }[], w: number
   const cls = new Uint16Array(w * h);
   const inst = new Uint16Array(w * h);
   masks.forEach((m, i) => {
-    for (let k = 0; k < m.bitmap.bits.length; k++) {
-      if (m.bitmap.bits[k] === 0) continue;
-      cls[k] = m.classIndex;
-      inst[k] = i + 1;
+    const { x0, y0, x1, y1 } = m.bitmap.box;
+    for (let x = x0; x <= x1; x++) {
+      for (let y = y0; y <= y1; y++) {
+        const k = x * h + y;
+        if (m.bitmap.bits[k] === 0) continue;
+        cls[k] = m.classIndex;
+        inst[k] = i + 1;
+      }
     }
   });
   // The bitmaps are column-major; a PNG row is y.
