@@ -941,7 +941,7 @@ describe('project exports with annotations', () => {
     expect(imageBlock(xml, 4)).toContain('<box label="car" source="manual" occluded="0" xtl="2.00"');
   });
 
-  it('COCO and YOLO: a file or folder a subset, image ids by item id across the export, the renamed frames', async () => {
+  it('COCO, YOLO and Datumaro: a file or folder a subset, image ids by item id across the export, the renamed frames', async () => {
     const { project: id } = project();
     const files = await exported(`projects/${id}`, COCO, true);
     expect(Object.keys(files).filter((n) => n.startsWith('annotations/'))).toEqual([
@@ -981,5 +981,17 @@ describe('project exports with annotations', () => {
         .filter(Boolean),
     ).toHaveLength(7);
     expect(strFromU8(yolo['obj_train_data/frame_000001_1.txt'] as Uint8Array)).toMatch(/^0 /);
+
+    // Datumaro numbers a project's frames on through each subset's tasks.
+    const dm = JSON.parse(
+      strFromU8((await exported(`projects/${id}`, DATUMARO))['annotations/train.json'] as Uint8Array),
+    );
+    expect(dm.items.map((i: { id: string; attr: { frame: number } }) => `${i.id} ${i.attr.frame}`)).toEqual([
+      'frame_000000 0',
+      'frame_000001 1',
+      'frame_000002 2',
+      'frame_000000_1 3',
+      'frame_000001_1 4',
+    ]);
   });
 });

@@ -160,11 +160,22 @@ export function* datumaroFiles(src: ExportSource): Generator<ZipEntry> {
   if (subsets.size === 0) subsets.set('default', []);
   const head = dumps({ info: {}, categories: cats.block });
   for (const [subset, tasks] of subsets) {
-    yield { name: `annotations/${subset}.json`, data: subsetJson(head, tasks, labels, c) };
+    yield {
+      name: `annotations/${subset}.json`,
+      data: subsetJson(head, tasks, labels, c, src.target === 'project'),
+    };
   }
 }
 
-function* subsetJson(head: string, tasks: readonly ExportTask[], labels: readonly LabelRec[], c: Context) {
+/** A subset's file; a project's frames numbered on from the subset's earlier tasks (`abs_frame_id`). */
+function* subsetJson(
+  head: string,
+  tasks: readonly ExportTask[],
+  labels: readonly LabelRec[],
+  c: Context,
+  project: boolean,
+) {
+  let offset = 0;
   yield `${head.slice(0, -1)},"items":[`;
   let first = true;
   for (const et of tasks) {
@@ -186,12 +197,13 @@ function* subsetJson(head: string, tasks: readonly ExportTask[], labels: readonl
       const item = {
         id: fr.name.replace(/\.[^./]*$/, ''),
         annotations,
-        attr: { frame },
+        attr: { frame: project ? offset + frame : frame },
         image: { path: fr.name, size: [fr.height, fr.width] },
       };
       yield `${first ? '' : ','}${dumps(item)}`;
       first = false;
     }
+    offset += et.task.size;
   }
   yield ']}';
 }
