@@ -995,3 +995,43 @@ describe('project exports with annotations', () => {
     ]);
   });
 });
+
+describe("CVAT's test_tasks.py export tests", () => {
+  it('test_uses_subset_name: each subset (or the default) names the images folder', async () => {
+    h = createHarness();
+    const subsets = ['', 'Train', 'Validation'];
+    const seeded = h.seed({
+      ...TEAM,
+      tasks: subsets.map((subset, i) => ({ name: `t${i}`, owner: 'alice', org: 'acme', size: 2, subset })),
+    });
+    const cases: [string, string, (s: string) => string][] = [
+      [DATUMARO, '', (s) => `images/${s}`],
+      [YOLO, 'train', (s) => `obj_${s}_data`],
+      [ULTRALYTICS, 'train', (s) => `images/${s}`],
+    ];
+    for (const [format, defaultSubset, template] of cases) {
+      for (const [i, subset] of subsets.entries()) {
+        const names = Object.keys(await exported(`tasks/${seeded.tasks[`t${i}`]?.id}`, format, true));
+        const path = template(subset || defaultSubset);
+        expect(
+          names.some((n) => n.includes(path)),
+          `${format}: no ${path} in ${names}`,
+        ).toBe(true);
+      }
+    }
+  });
+
+  it('test_datumaro_export_without_annotations_includes_image_info', async () => {
+    const { task } = await world();
+    const dm = JSON.parse(
+      strFromU8((await exported(`tasks/${task.id}`, DATUMARO))['annotations/default.json'] as Uint8Array),
+    );
+    expect(dm.items.length).toBeGreaterThan(0);
+    for (const item of dm.items) {
+      expect(item).not.toHaveProperty('media');
+      expect(item.image.path.replace(/\.[^.]*$/, '')).toBe(item.id);
+      expect(item.image.path.startsWith('/')).toBe(false);
+      expect(item.image.size[0] > 0 && item.image.size[1] > 0).toBe(true);
+    }
+  });
+});
