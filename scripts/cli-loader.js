@@ -13,34 +13,48 @@ import { Script } from 'node:vm';
 
 const filename = fileURLToPath(new URL('./main.cjs', import.meta.url));
 const cacheFile = `${filename}.cache`;
-// The bundle is ASCII (esbuild escapes the rest; the build checks it), so its bytes read as Latin-1 are
-// its text: several times cheaper than Node 20's UTF-8 read of a megabyte. The shebang line becomes a
-// comment: the line numbers of stack traces stay the bundle's.
-const bytes = readFileSync(filename);
-const source = bytes.latin1Slice(0, bytes.length).replace(/^#!/, '//');
-// The build's id ends the bundle (`//# sims-build=<id>`) and starts the cache: V8 itself checks only the
-// source's length, so a cache of another build of the same length would be taken for this one's.
-const build = /\/\/# sims-build=([0-9a-f]+)\s*$/.exec(source.slice(-64))?.[1] ?? '';
-const header = Buffer.from(`sims-build=${build}\n`);
 
-function cachedData() {
+/**
+ * The bundle's text, wrapped as CommonJS wraps a module (on its first line, so the line numbers of stack
+ * traces stay the bundle's; the shebang line becomes a comment), and the build's id that ends it
+ * (`//# sims-build=<id>`). The bundle is ASCII (esbuild escapes the rest; the build checks it), so its
+ * bytes read as Latin-1 are its text: several times cheaper than Node 20's UTF-8 read of a megabyte.
+ * In a function, so that only the wrapped text stays (V8 keeps it to compile functions from).
+ */
+function readBundle() {
+  const bytes = readFileSync(filename);
+  const text = bytes.latin1Slice(0, bytes.length);
+  return {
+    build: /\/\/# sims-build=([0-9a-f]+)\s*$/.exec(text.slice(-64))?.[1] ?? '',
+    wrapped: `(function (exports, require, module, __filename, __dirname) {${text.replace(/^#!/, '//')}\n})`,
+  };
+}
+
+/**
+ * This build's cache, or nothing. The cache starts with the id of the build that made it: V8 itself
+ * checks only the source's length, so a cache of another build of the same length would pass.
+ */
+function cachedData(build) {
   if (build === '' || process.env.SIMS_CODE_CACHE_WRITE) return undefined;
   try {
     const file = readFileSync(cacheFile);
+    const header = Buffer.from(`sims-build=${build}\n`);
     return file.subarray(0, header.length).equals(header) ? file.subarray(header.length) : undefined;
   } catch {
     return undefined;
   }
 }
 
-// The wrapper CommonJS gives a module, on the bundle's first line.
-const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-  filename,
-  cachedData: cachedData(),
-});
-if (process.env.SIMS_CODE_CACHE_WRITE) {
-  // The build's warm-up run: at exit, the cache holds every function compiled until then.
-  process.once('exit', () => writeFileSync(cacheFile, Buffer.concat([header, script.createCachedData()])));
+function compile() {
+  const { build, wrapped } = readBundle();
+  const script = new Script(wrapped, { filename, cachedData: cachedData(build) });
+  if (process.env.SIMS_CODE_CACHE_WRITE) {
+    // The build's warm-up run: at exit, the cache holds every function compiled until then.
+    const header = Buffer.from(`sims-build=${build}\n`);
+    process.once('exit', () => writeFileSync(cacheFile, Buffer.concat([header, script.createCachedData()])));
+  }
+  return script;
 }
+
 const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(filename), module, filename, dirname(filename));
+compile().runInThisContext()(module.exports, createRequire(filename), module, filename, dirname(filename));
