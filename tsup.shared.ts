@@ -64,8 +64,10 @@ function codeCachedCli(): TsupPlugin {
 
 /** Runs the CLI at `main` to its first 200 on `/_sim/health` (manual clock, a free port), then stops it. */
 async function warmUp(main: string): Promise<void> {
+  // None of the builder's SIM_* settings (a --state-file to save to, scenarios, an egress policy).
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SIM_')));
   const child = spawn(process.execPath, [main, '--port', '0', '--host', '127.0.0.1', '--clock', 'manual'], {
-    env: { ...process.env, SIMS_CODE_CACHE_WRITE: '1' },
+    env: { ...env, SIMS_CODE_CACHE_WRITE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -77,6 +79,7 @@ async function warmUp(main: string): Promise<void> {
   try {
     const url = await new Promise<string>((ready, fail) => {
       const timer = setTimeout(() => fail(new Error(`${main}: no ready line in 60 s\n${err}`)), 60_000);
+      timer.unref();
       child.stdout.on('data', (d: Buffer) => {
         out += d;
         const found = /ready at (http:\/\/\S+)/.exec(out);
