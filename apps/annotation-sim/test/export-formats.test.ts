@@ -882,7 +882,10 @@ describe('zip writer', () => {
     const central = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
     expect(zip.readUInt32LE(central + 24)).toBe(2560 * 65_536);
     expect(zip.length).toBeLessThan(16 * 2 ** 20);
-    expect(peak).toBeLessThan(64 * 2 ** 20);
+    // Holding the text whole is 160 MiB of buffers at least. Below that, the figure counts pieces already
+    // given up but not yet collected: V8 collects external memory in its own time (up to ~72 MiB seen on
+    // Node 24's V8, ~50 MiB on Node 20's), so the bound sits between the two.
+    expect(peak).toBeLessThan(120 * 2 ** 20);
   });
 });
 
