@@ -310,6 +310,171 @@ describe('task backup restored (one multipart request)', () => {
   });
 });
 
+/** A job's annotations as a client compares them across a round trip: ids out, labels and attributes named. */
+function namedAnnotations(
+  data: { tags: Obj[]; shapes: Obj[]; tracks: Obj[] },
+  labels: { id: number; name: string; attributes: { id: number; name: string }[]; sublabels?: Obj[] }[],
+) {
+  const all = labels.flatMap((l) => [l, ...((l.sublabels ?? []) as typeof labels)]);
+  const label = (id: unknown) => all.find((l) => l.id === id);
+  const named = (o: Obj): Obj => {
+    const { id: _id, label_id, attributes, elements, shapes, ...rest } = o;
+    const owner = label(label_id);
+    return {
+      ...rest,
+      ...(label_id === undefined ? {} : { label: owner?.name }),
+      attributes: (attributes as { spec_id: number; value: string }[]).map((a) => [
+        all.flatMap((l) => l.attributes).find((s) => s.id === a.spec_id)?.name,
+        a.value,
+      ]),
+      ...(elements ? { elements: (elements as Obj[]).map(named) } : {}),
+      ...(shapes ? { shapes: (shapes as Obj[]).map(named) } : {}),
+    };
+  };
+  return { tags: data.tags.map(named), shapes: data.shapes.map(named), tracks: data.tracks.map(named) };
+}
+
+type Obj = Record<string, unknown>;
+
+describe('a backup the simulator exported', () => {
+  it("restores every job's tags, shapes, skeletons and tracks, attributes and labels (sublabels, drawing) as they were", async () => {
+    h = createHarness();
+    h.seed({
+      ...TEAM,
+      tasks: [
+        {
+          name: 'rt',
+          owner: 'alice',
+          org: 'acme',
+          size: 4,
+          segment_size: 2,
+          labels: [
+            {
+              name: 'car',
+              attributes: [
+                { name: 'model', input_type: 'select', values: ['mazda', 'volvo'], default_value: 'mazda' },
+              ],
+            },
+            {
+              name: 's1',
+              type: 'skeleton',
+              sublabels: [
+                { name: '1', type: 'points' },
+                {
+                  name: '2',
+                  type: 'points',
+                  attributes: [{ name: 'seen', input_type: 'checkbox', default_value: 'false' }],
+                },
+              ],
+              svg: '<circle data-type="element node" data-element-id="1" data-node-id="1" data-label-name="1"></circle>',
+            },
+          ],
+        },
+      ],
+    });
+    const labels = (await send('GET', '/api/labels?task_id=1')).body.results;
+    const car = labels.find((l: { name: string }) => l.name === 'car');
+    const s1 = labels.find((l: { name: string }) => l.name === 's1');
+    const jobs = (await send('GET', '/api/jobs?task_id=1&sort=id')).body.results as { id: number }[];
+    const base = { occluded: false, outside: false, z_order: 1, rotation: 0, group: 0, source: 'manual' };
+    const point = (sub: { id: number }, x: number, attributes: unknown[] = []) => ({
+      ...base,
+      type: 'points',
+      points: [x, x + 1],
+      label_id: sub.id,
+      frame: 1,
+      attributes,
+    });
+    const first = {
+      version: 0,
+      tags: [{ frame: 0, label_id: car.id, group: 0, source: 'manual', attributes: [] }],
+      shapes: [
+        {
+          ...base,
+          type: 'rectangle',
+          frame: 1,
+          label_id: car.id,
+          points: [1, 2, 30, 40],
+          attributes: [{ spec_id: car.attributes[0].id, value: 'volvo' }],
+        },
+        {
+          ...base,
+          type: 'skeleton',
+          frame: 1,
+          label_id: s1.id,
+          points: [],
+          attributes: [],
+          elements: [
+            point(s1.sublabels[0], 5),
+            point(s1.sublabels[1], 7, [{ spec_id: s1.sublabels[1].attributes[0].id, value: 'true' }]),
+          ],
+        },
+      ],
+      tracks: [],
+    };
+    const second = {
+      version: 0,
+      tags: [],
+      shapes: [],
+      tracks: [
+        {
+          frame: 2,
+          label_id: car.id,
+          group: 1,
+          source: 'auto',
+          attributes: [{ spec_id: car.attributes[0].id, value: 'mazda' }],
+          shapes: [
+            { ...base, type: 'polygon', frame: 2, points: [0, 0, 5, 5, 9, 0], attributes: [] },
+            { ...base, type: 'polygon', frame: 3, outside: true, points: [0, 0, 5, 5, 9, 0], attributes: [] },
+          ],
+        },
+      ],
+    };
+    for (const [job, data] of [
+      [jobs[0], first],
+      [jobs[1], second],
+    ] as const) {
+      const put = await send('PUT', `/api/jobs/${job?.id}/annotations`, {
+        body: new TextEncoder().encode(JSON.stringify(data)),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+    }
+    const before = await Promise.all(
+      jobs.map(async (j) =>
+        namedAnnotations((await send('GET', `/api/jobs/${j.id}/annotations`)).body, labels),
+      ),
+    );
+    expect(before[0]?.shapes).toHaveLength(2);
+
+    const request = await restored('task', await exportedBackup('tasks/1'));
+    expect(request.status, request.message).toBe('finished');
+    const id = request.result_id as number;
+    const newLabels = (await send('GET', `/api/labels?task_id=${id}`)).body.results;
+    const strip = (l: Obj) => ({
+      ...l,
+      id: 0,
+      task_id: 0,
+      attributes: (l.attributes as Obj[]).map((a) => ({ ...a, id: 0 })),
+    });
+    // The drawing names its points by their label ids: compared by the points' names.
+    const drawing = (l: Obj) =>
+      typeof l.svg === 'string'
+        ? (l.sublabels as Obj[]).reduce((svg, p) => svg.replaceAll(`"${p.id}"`, `"${p.name}"`), l.svg)
+        : undefined;
+    const labelView = (ls: Obj[]) =>
+      ls.map((l) => ({ ...strip(l), svg: drawing(l), sublabels: (l.sublabels as Obj[]).map(strip) }));
+    expect(labelView(newLabels)).toEqual(labelView(labels));
+    const newJobs = (await send('GET', `/api/jobs?task_id=${id}&sort=id`)).body.results as { id: number }[];
+    const after = await Promise.all(
+      newJobs.map(async (j) =>
+        namedAnnotations((await send('GET', `/api/jobs/${j.id}/annotations`)).body, newLabels),
+      ),
+    );
+    expect(after).toEqual(before);
+  });
+});
+
 describe('project backup restored (TUS, as the SDK uploads it)', () => {
   it('Upload-Start, a TUS upload in two chunks, Upload-Finish with its file id: a new project with its tasks', async () => {
     world();

@@ -312,6 +312,14 @@ describe('backups', () => {
     ]);
     expect(manifest).toMatchObject({ name: 'Road t', subset: 'train', version: '1.0' });
     expect(manifest.labels.map((l: { name: string }) => l.name)).toEqual(['car', 'person']);
+    // `_prepare_label_meta`: LabelSerializer's fields a backup keeps, `svg` for skeletons only.
+    expect(manifest.labels[0]).toEqual({
+      name: 'car',
+      color: '#ff0000',
+      attributes: [],
+      type: 'any',
+      sublabels: [],
+    });
     expect(manifest.data).toMatchObject({ image_quality: 70, start_frame: 0, stop_frame: 4 });
     expect(manifest.jobs).toEqual([
       { start_frame: 0, stop_frame: 1, status: 'annotation', type: 'annotation' },
@@ -319,7 +327,7 @@ describe('backups', () => {
       { start_frame: 4, stop_frame: 4, status: 'annotation', type: 'annotation' },
     ]);
     expect(JSON.parse(strFromU8(files['annotations.json'] as Uint8Array))).toEqual(
-      Array.from({ length: 3 }, () => ({ version: 0, tags: [], shapes: [], tracks: [] })),
+      Array.from({ length: 3 }, () => ({ version: 0, tags: [], shapes: [], tracks: [], intervals: [] })),
     );
   });
 

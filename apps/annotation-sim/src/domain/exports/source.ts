@@ -51,8 +51,8 @@ function taskJobs(data: AnnotationState, taskId: number): JobRec[] {
   return jobsOfTask(data, taskId).sort((a, b) => a.id - b.id);
 }
 
-/** One job's annotations as read (`readRecord` with the task's attribute defaults). */
-const readJob = (data: AnnotationState, task: TaskRec, job: JobRec) =>
+/** One job's annotations as read (`readRecord` with the task's attribute defaults): `get_job_data`. */
+export const readJob = (data: AnnotationState, task: TaskRec, job: JobRec) =>
   readRecord(jobRecord(data, job.id), attributeDefaults(labelsOfTask(data, task).values()));
 
 /** A task's annotations: its annotation jobs' in id order, merged as `GET /api/tasks/{id}/annotations`. */
