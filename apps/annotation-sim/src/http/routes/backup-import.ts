@@ -10,158 +10,44 @@ import { enqueueRequest } from '../../domain/requests/lifecycle';
 import { formatRequestId } from '../../domain/requests/model';
 import { requestsOf } from '../../domain/requests/state';
 import { mayCreate } from '../../domain/resource-rules';
-import type { AnnotationState } from '../../domain/state';
 import type { ApiRequest } from '../api';
-import { readMultipart } from '../multipart';
 import { requestPlan } from '../request-plan';
-import { cvatJson, emptyBody } from '../respond';
+import { cvatJson } from '../respond';
 import { type RouteRow, refused } from '../route-table';
-import { TUS_MAX_FILE_SIZE, tus } from './task-data';
+import {
+  checkUploaded,
+  cloudSourceRefused,
+  dispatchUpload,
+  handleTusHead,
+  handleTusPatch,
+  importSource,
+  multipartFile,
+  takeUploaded,
+} from './import-upload';
 
 type Target = 'project' | 'task';
 
 /** The multipart field each view's serializer reads (`TaskFileSerializer`, `ProjectFileSerializer`). */
 const FILE_FIELD: Record<Target, string> = { task: 'task_file', project: 'project_file' };
 
-/** A backup's TUS upload: CVAT writes it to its temporary directory, named by its file id. */
-interface BackupUpload {
-  ownerId: number;
-  length: number;
-  offset: number;
-  chunks: Buffer[];
-}
-
-/**
- * The backup uploads of each world, by file id. Chosen: kept beside the world's state, not in its
- * snapshot (CVAT's temporary files are no part of its database either); a finished request takes its
- * archive into the request itself.
- */
-const uploadsOf = (() => {
-  const all = new WeakMap<AnnotationState, Map<string, BackupUpload>>();
-  return (state: AnnotationState) => {
-    let m = all.get(state);
-    if (!m) {
-      m = new Map();
-      all.set(state, m);
-    }
-    return m;
-  };
-})();
-
-/** TUS create: no file name is needed; the upload is named by its file id (`Upload-Filename`). */
-function createTusUpload(r: ApiRequest): Response {
-  const length = Number(r.c.req.header('upload-length'));
-  if (!Number.isSafeInteger(length) || length < 0) return tus(r, 400, 'Invalid Upload-Length');
-  if (length > TUS_MAX_FILE_SIZE) {
-    return tus(r, 413, `File size exceeds max limit of ${TUS_MAX_FILE_SIZE} bytes`);
-  }
-  const user = r.user();
-  const fileId = `${user.id}_${r.world.ids.uuid()}`;
-  uploadsOf(r.state).set(fileId, { ownerId: user.id, length, offset: 0, chunks: [] });
-  const url = new URL(r.c.req.url);
-  const path = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`;
-  return tus(r, 201, undefined, { Location: `${url.origin}${path}${fileId}`, 'Upload-Filename': fileId });
-}
-
-/** The upload of the path: 404 unknown, 403 another user's. */
-function tusUploadOf(r: ApiRequest): BackupUpload | Response {
-  const upload = uploadsOf(r.state).get(r.c.req.param('file_id') ?? '');
-  if (!upload) return tus(r, 404);
-  if (upload.ownerId !== r.user().id) return tus(r, 403);
-  return upload;
-}
-
-/** `HEAD /api/<target>s/backup/<file_id>`: where the upload stands (a GET is 405, as in CVAT). */
-function handleTusHead(r: ApiRequest): Response {
-  if (r.c.req.method !== 'HEAD') {
-    return cvatJson(r.c, { detail: `Method "${r.c.req.method}" not allowed.` }, 405);
-  }
-  const upload = tusUploadOf(r);
-  if (upload instanceof Response) return upload;
-  return tus(r, 200, undefined, {
-    'Upload-Offset': String(upload.offset),
-    'Upload-Length': String(upload.length),
-  });
-}
-
-/** `PATCH /api/<target>s/backup/<file_id>`: one chunk at `Upload-Offset`. */
-function handleTusPatch(r: ApiRequest): Response {
-  const upload = tusUploadOf(r);
-  if (upload instanceof Response) return upload;
-  if (Number(r.c.req.header('upload-offset')) !== upload.offset) return tus(r, 409);
-  if (r.c.req.header('content-length') === undefined) {
-    return tus(r, 400, ['Content-Length header is missing']);
-  }
-  const chunk = Buffer.from(r.sim.bodyBytes ?? Buffer.from(r.sim.rawBody ?? ''));
-  const end = upload.offset + chunk.length;
-  if (end > upload.length) return tus(r, 413);
-  upload.chunks.push(chunk);
-  upload.offset = end;
-  return tus(r, 204, undefined, { 'Upload-Offset': String(end) });
-}
-
-/** The archive a multipart body carries in the view's file field, or the serializer's 400. */
-function multipartArchive(r: ApiRequest, target: Target): Buffer | Response {
-  const field = FILE_FIELD[target];
-  const contentType = r.c.req.header('content-type') ?? '';
-  let file: Buffer | undefined;
-  if (/^multipart\/form-data/i.test(contentType) && r.sim.bodyBytes !== undefined) {
-    const read = readMultipart(r.sim.bodyBytes, contentType, (part) => {
-      if (part.name === field && part.content !== undefined && file === undefined) {
-        file = Buffer.from(part.content);
-      }
-    });
-    if (!read.ok && read.reason === 'no-boundary') {
-      return cvatJson(
-        r.c,
-        { detail: 'Multipart form parse error - Invalid boundary in multipart: None' },
-        400,
-      );
-    }
-  }
-  if (file === undefined) return cvatJson(r.c, { [field]: ['No file was submitted.'] }, 400);
-  if (file.length === 0) return cvatJson(r.c, { [field]: ['The submitted file is empty.'] }, 400);
-  return file;
-}
+/** The backup directory (`backup.get_backup_dirname()`), one for tasks and projects. */
+const BACKUP_DIR = 'backup';
 
 /** `BackupImporter.enqueue_job`: the source checked (`init_request_args`, `validate_request`), the file, the job. */
 function finishUpload(r: ApiRequest, target: Target, orgId: number | null): Response {
-  // `LocationConfig`'s checks, then `validate_request`'s.
-  const location = r.query('location') ?? 'local';
-  const filename = r.query('filename');
-  if (location !== 'local' && location !== 'cloud_storage') {
-    return cvatJson(r.c, [`'${location}' is not a valid Location`], 400);
-  }
-  if (location === 'cloud_storage') {
-    if (!r.query('cloud_storage_id')) {
-      return cvatJson(
-        r.c,
-        ['Trying to use undefined cloud storage (cloud_storage_id was not provided)'],
-        400,
-      );
-    }
-    if (!filename) return cvatJson(r.c, ['The filename was not specified'], 400);
-    // The simulator has no cloud storages: FIDELITY.md lists this refusal.
-    return cvatJson(
-      r.c,
-      { detail: 'Backups from cloud storage are not simulated by annotation-sim. See its FIDELITY.md.' },
-      501,
-      { 'X-Sim-Reason': 'not-simulated: backup import from cloud storage' },
-    );
-  }
+  const source = importSource(r);
+  if (source instanceof Response) return source;
+  // The simulator has no cloud storages: FIDELITY.md lists this refusal.
+  if (source.cloud) return cloudSourceRefused(r, 'Backups', 'backup import');
   let archive: Buffer;
-  if (filename) {
-    const uploads = uploadsOf(r.state);
-    const upload = uploads.get(filename);
-    if (!upload || upload.ownerId !== r.user().id) {
-      return cvatJson(r.c, ['No such file were uploaded'], 400);
-    }
-    uploads.delete(filename);
-    archive = Buffer.concat(upload.chunks);
+  if (source.filename) {
+    const uploaded = checkUploaded(r, BACKUP_DIR, source.filename);
+    if (uploaded instanceof Response) return uploaded;
+    archive = takeUploaded(r, BACKUP_DIR, source.filename);
   } else {
-    const file = multipartArchive(r, target);
+    const file = multipartFile(r, FILE_FIELD[target]);
     if (file instanceof Response) return file;
-    archive = file;
+    archive = file.bytes;
   }
   const user = r.user();
   const id = formatRequestId({ action: 'import', target, id: r.world.ids.uuid(), subresource: 'backup' });
@@ -208,13 +94,7 @@ const importBackup = (target: Target) => (r: ApiRequest) => {
       },
     );
   }
-  const has = (name: string) => r.c.req.header(name) !== undefined;
-  if (has('upload-finish')) return finishUpload(r, target, context.value.org?.id ?? null);
-  if (has('upload-start')) return emptyBody(r.c, 202);
-  if (has('upload-length')) return createTusUpload(r);
-  // `Upload-Multiple` appends to an upload directory a backup import has none of: answered as CVAT does.
-  if (has('upload-multiple')) return emptyBody(r.c, 200);
-  return finishUpload(r, target, context.value.org?.id ?? null);
+  return dispatchUpload(r, BACKUP_DIR, () => finishUpload(r, target, context.value.org?.id ?? null));
 };
 
 /** A TUS upload's URL: CVAT routes only file ids of its own form (`<user id>_<uuid>`). */
@@ -233,13 +113,13 @@ export const backupImportRoutes: readonly RouteRow[] = (['project', 'task'] as c
       method: 'get',
       path: `/api/${target}s/backup/${FILE_ID}`,
       operation: `${target}s.append_backup_chunk`,
-      handle: handleTusHead,
+      handle: (r) => handleTusHead(r, BACKUP_DIR),
     },
     {
       method: 'patch',
       path: `/api/${target}s/backup/${FILE_ID}`,
       operation: `${target}s.append_backup_chunk`,
-      handle: handleTusPatch,
+      handle: (r) => handleTusPatch(r, BACKUP_DIR),
     },
   ],
 );

@@ -1,0 +1,195 @@
+/**
+ * The upload side of CVAT 2.73's imports (`UploadMixin.upload_data` and `BaseResourceImporter` in
+ * `engine/mixins.py`, `engine/background.py`), shared by the views that take a file into a background
+ * request: backups restored (`import:backup`), annotations into a task or job (`import:annotations`), a
+ * project's dataset (`import:dataset`). A file comes in one multipart request, or as a TUS upload into
+ * the view's upload directory (`get_upload_dir`: the backup directory, the task's or job's temporary
+ * directory), named by its file id, which `Upload-Finish` then names in `?filename=`.
+ */
+import type { AnnotationState } from '../../domain/state';
+import type { ApiRequest } from '../api';
+import { readMultipart, uploadedFileName } from '../multipart';
+import { cvatJson, emptyBody } from '../respond';
+import { TUS_MAX_FILE_SIZE, tus } from './task-data';
+
+/** A TUS upload under way: CVAT writes it to the upload directory, named by its file id. */
+interface ImportUpload {
+  ownerId: number;
+  length: number;
+  offset: number;
+  chunks: Buffer[];
+}
+
+/**
+ * The uploads of each world, by upload directory (`backup`, `task/5`, `job/7`, `project/2`) and file
+ * id. Chosen: kept beside the world's state, not in its snapshot (CVAT's temporary files are no part of
+ * its database either); a finished upload's bytes go into the request that takes them.
+ */
+const uploadsOf = (() => {
+  const all = new WeakMap<AnnotationState, Map<string, Map<string, ImportUpload>>>();
+  return (state: AnnotationState, dir: string) => {
+    let dirs = all.get(state);
+    if (!dirs) {
+      dirs = new Map();
+      all.set(state, dirs);
+    }
+    let m = dirs.get(dir);
+    if (!m) {
+      m = new Map();
+      dirs.set(dir, m);
+    }
+    return m;
+  };
+})();
+
+/** TUS create: no file name is needed; the upload is named by its file id (`Upload-Filename`). */
+function createTusUpload(r: ApiRequest, dir: string): Response {
+  const length = Number(r.c.req.header('upload-length'));
+  if (!Number.isSafeInteger(length) || length < 0) return tus(r, 400, 'Invalid Upload-Length');
+  if (length > TUS_MAX_FILE_SIZE) {
+    return tus(r, 413, `File size exceeds max limit of ${TUS_MAX_FILE_SIZE} bytes`);
+  }
+  const user = r.user();
+  const fileId = `${user.id}_${r.world.ids.uuid()}`;
+  uploadsOf(r.state, dir).set(fileId, { ownerId: user.id, length, offset: 0, chunks: [] });
+  const url = new URL(r.c.req.url);
+  const path = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`;
+  return tus(r, 201, undefined, { Location: `${url.origin}${path}${fileId}`, 'Upload-Filename': fileId });
+}
+
+/** The upload of the path: 404 unknown, 403 another user's. */
+function tusUploadOf(r: ApiRequest, dir: string): ImportUpload | Response {
+  const upload = uploadsOf(r.state, dir).get(r.c.req.param('file_id') ?? '');
+  if (!upload) return tus(r, 404);
+  if (upload.ownerId !== r.user().id) return tus(r, 403);
+  return upload;
+}
+
+/** `HEAD …/<file_id>`: where the upload stands (a GET is 405, as in CVAT). */
+export function handleTusHead(r: ApiRequest, dir: string): Response {
+  if (r.c.req.method !== 'HEAD') {
+    return cvatJson(r.c, { detail: `Method "${r.c.req.method}" not allowed.` }, 405);
+  }
+  const upload = tusUploadOf(r, dir);
+  if (upload instanceof Response) return upload;
+  return tus(r, 200, undefined, {
+    'Upload-Offset': String(upload.offset),
+    'Upload-Length': String(upload.length),
+  });
+}
+
+/** `PATCH …/<file_id>`: one chunk at `Upload-Offset`. */
+export function handleTusPatch(r: ApiRequest, dir: string): Response {
+  const upload = tusUploadOf(r, dir);
+  if (upload instanceof Response) return upload;
+  if (Number(r.c.req.header('upload-offset')) !== upload.offset) return tus(r, 409);
+  if (r.c.req.header('content-length') === undefined) {
+    return tus(r, 400, ['Content-Length header is missing']);
+  }
+  const chunk = Buffer.from(r.sim.bodyBytes ?? Buffer.from(r.sim.rawBody ?? ''));
+  const end = upload.offset + chunk.length;
+  if (end > upload.length) return tus(r, 413);
+  upload.chunks.push(chunk);
+  upload.offset = end;
+  return tus(r, 204, undefined, { 'Upload-Offset': String(end) });
+}
+
+/**
+ * `UploadMixin.upload_data`: dispatched on the headers. `Upload-Finish` (alone or with `Upload-Start`)
+ * and a request with none of them go to `finish`; `Upload-Start` is 202; `Upload-Length` creates a TUS
+ * upload; `Upload-Multiple` appends to a directory an import has no use for: answered 200 as CVAT does.
+ */
+export function dispatchUpload(r: ApiRequest, dir: string, finish: () => Response): Response {
+  const has = (name: string) => r.c.req.header(name) !== undefined;
+  if (has('upload-finish')) return finish();
+  if (has('upload-start')) return emptyBody(r.c, 202);
+  if (has('upload-length')) return createTusUpload(r, dir);
+  if (has('upload-multiple')) return emptyBody(r.c, 200);
+  return finish();
+}
+
+/** Where the file comes from, as `init_request_args` and `validate_request` read it. */
+export interface ImportSource {
+  cloud: boolean;
+  /** `?filename=`: a TUS upload's file id (local), the object's key (cloud). */
+  filename: string | undefined;
+}
+
+/**
+ * `LocationConfig` of `?location=` and `?cloud_storage_id=`, then `validate_request`'s filename check
+ * for a cloud source: the source, or the 400.
+ */
+export function importSource(r: ApiRequest): ImportSource | Response {
+  const location = r.query('location') ?? 'local';
+  const filename = r.query('filename') || undefined;
+  if (location !== 'local' && location !== 'cloud_storage') {
+    return cvatJson(r.c, [`'${location}' is not a valid Location`], 400);
+  }
+  if (location === 'cloud_storage') {
+    if (!r.query('cloud_storage_id')) {
+      return cvatJson(
+        r.c,
+        ['Trying to use undefined cloud storage (cloud_storage_id was not provided)'],
+        400,
+      );
+    }
+    if (!filename) return cvatJson(r.c, ['The filename was not specified'], 400);
+  }
+  return { cloud: location === 'cloud_storage', filename };
+}
+
+/** The 501 of a file taken from cloud storage: the simulator has none (FIDELITY.md lists it). */
+export function cloudSourceRefused(r: ApiRequest, what: string, reason: string): Response {
+  return cvatJson(
+    r.c,
+    { detail: `${what} from cloud storage are not simulated by annotation-sim. See its FIDELITY.md.` },
+    501,
+    { 'X-Sim-Reason': `not-simulated: ${reason} from cloud storage` },
+  );
+}
+
+/**
+ * A TUS upload named by `?filename=` is the caller's in the directory (`TusFile.validate`): true, or
+ * the 400 "No such file were uploaded".
+ */
+export function checkUploaded(r: ApiRequest, dir: string, filename: string): true | Response {
+  const upload = uploadsOf(r.state, dir).get(filename);
+  if (!upload || upload.ownerId !== r.user().id) {
+    return cvatJson(r.c, ['No such file were uploaded'], 400);
+  }
+  return true;
+}
+
+/** The uploaded file's bytes ({@link checkUploaded} passed), taken out of the directory. */
+export function takeUploaded(r: ApiRequest, dir: string, filename: string): Buffer {
+  const uploads = uploadsOf(r.state, dir);
+  const upload = uploads.get(filename);
+  uploads.delete(filename);
+  return Buffer.concat(upload?.chunks ?? []);
+}
+
+/**
+ * The file a multipart body carries in the serializer's file `field` (`TaskFileSerializer`'s
+ * `task_file`, `AnnotationFileSerializer`'s `annotation_file`, …): its name and bytes, or the 400.
+ */
+export function multipartFile(r: ApiRequest, field: string): { name: string; bytes: Buffer } | Response {
+  const contentType = r.c.req.header('content-type') ?? '';
+  let file: { name: string; bytes: Buffer } | undefined;
+  if (/^multipart\/form-data/i.test(contentType) && r.sim.bodyBytes !== undefined) {
+    const read = readMultipart(r.sim.bodyBytes, contentType, (part) => {
+      if (part.name === field && part.content !== undefined && file === undefined) {
+        file = { name: uploadedFileName(part.filename ?? field), bytes: Buffer.from(part.content) };
+      }
+    });
+    if (!read.ok && read.reason === 'no-boundary') {
+      return cvatJson(
+        r.c,
+        { detail: 'Multipart form parse error - Invalid boundary in multipart: None' },
+        400,
+      );
+    }
+  }
+  if (file === undefined) return cvatJson(r.c, { [field]: ['No file was submitted.'] }, 400);
+  if (file.bytes.length === 0) return cvatJson(r.c, { [field]: ['The submitted file is empty.'] }, 400);
+  return file;
+}
