@@ -1,0 +1,14 @@
+/**
+ * The annotation importers the simulator reads, in the order CVAT 2.73's formats list shows its
+ * importers (the order `formats/registry.py` imports the format modules): the requests' workers and
+ * `/api/server/annotation/formats` take them from here. CVAT has one importer, "CVAT 1.1", for the files
+ * of both its XML exporters (CVAT for images 1.1, CVAT for video 1.1).
+ */
+import { CVAT_IMPORTER } from './cvat';
+import type { AnnotationImporter } from './types';
+
+export const IMPORTERS: readonly AnnotationImporter[] = [CVAT_IMPORTER];
+
+/** The importer of a format's display name (`COCO 1.0`), if the simulator reads it. */
+export const importerFor = (format: string): AnnotationImporter | undefined =>
+  IMPORTERS.find((i) => i.format === format);
