@@ -30,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { type CliProcess, killAll, startCli } from '@sims/test-support/cli-process';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { SeedInput } from '../../src/domain/seed';
-import type { HarnessResponse, RequestOptions } from './harness';
+import { type HarnessResponse, type RequestOptions, verbs } from './harness';
 
 const APP = fileURLToPath(new URL('../../', import.meta.url));
 const ROOT = join(APP, '../../');
@@ -231,11 +231,7 @@ function namespaceHarness(url: string, namespace: string) {
     url,
     namespace,
     request,
-    get: (path: string, opts?: RequestOptions) => request('GET', path, opts),
-    post: (path: string, body?: unknown, opts?: RequestOptions) => request('POST', path, { ...opts, body }),
-    patch: (path: string, body?: unknown, opts?: RequestOptions) => request('PATCH', path, { ...opts, body }),
-    put: (path: string, body?: unknown, opts?: RequestOptions) => request('PUT', path, { ...opts, body }),
-    del: (path: string, opts?: RequestOptions) => request('DELETE', path, opts),
+    ...verbs(request),
     /** Bytes as they are (a multipart form, a TUS chunk) as `user`, answered as a fetch Response. */
     async send(
       method: string,

@@ -20,6 +20,18 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** `request(method, path, opts)`: what both harnesses send a request through. */
+export type RequestFn = (method: string, path: string, opts?: RequestOptions) => Promise<HarnessResponse>;
+
+/** The verb shorthands over `request` that both harnesses (in-process and the CLI's) give tests. */
+export const verbs = (request: RequestFn) => ({
+  get: (path: string, opts?: RequestOptions) => request('GET', path, opts),
+  post: (path: string, body?: unknown, opts?: RequestOptions) => request('POST', path, { ...opts, body }),
+  patch: (path: string, body?: unknown, opts?: RequestOptions) => request('PATCH', path, { ...opts, body }),
+  put: (path: string, body?: unknown, opts?: RequestOptions) => request('PUT', path, { ...opts, body }),
+  del: (path: string, opts?: RequestOptions) => request('DELETE', path, opts),
+});
+
 const START = '2026-01-01T00:00:00Z';
 
 /**
@@ -55,11 +67,7 @@ export function createHarness(
   return {
     sim,
     request,
-    get: (path: string, opts?: RequestOptions) => request('GET', path, opts),
-    post: (path: string, body?: unknown, opts?: RequestOptions) => request('POST', path, { ...opts, body }),
-    patch: (path: string, body?: unknown, opts?: RequestOptions) => request('PATCH', path, { ...opts, body }),
-    put: (path: string, body?: unknown, opts?: RequestOptions) => request('PUT', path, { ...opts, body }),
-    del: (path: string, opts?: RequestOptions) => request('DELETE', path, opts),
+    ...verbs(request),
     seed(input: SeedInput) {
       for (const u of input.users ?? []) passwords.set(u.username, u.password ?? 'password');
       return sim.kernel.def.seed(sim.world(), input) as {
