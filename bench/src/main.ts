@@ -1,6 +1,6 @@
 // `pnpm bench` (full, under 10 minutes) and `pnpm bench:quick` (smoke: tiny counts, asserts no timing).
 // Options: --quick, --cvat-schema <path to CVAT's OpenAPI schema> (runs Prism; "not run" without it),
-// --only <figure,...> (1-12; default 1-7 and 9-12, and 1-12 with --quick), --out <results dir>, --fanout <updates>,
+// --only <figure,...> (1-13; default 1-7 and 9-13, and 1-13 with --quick), --out <results dir>, --fanout <updates>,
 // --events <count>, --soak-minutes <n> (figure 8, default 10; --quick: 10 s), --soak-rate <operations/s>,
 // --namespaces <count> (figure 9: the curve's last point, default 10,000; --quick: 100),
 // --seeding <sizes> (figure 10: items per namespace, default 1000,2000,4000,8000,16000; --quick: 100,200,400),
@@ -22,6 +22,7 @@ import { spread } from './lib/stats';
 import { BENCH_DIR, checkBuilt, type Kind, type PrismSetup, REPO } from './lib/targets';
 import { latestDoc, renderMarkdown, writeBenchmarksMd } from './report';
 import { coldStart } from './sections/cold';
+import { datasetExportFigure } from './sections/dataset-export';
 import { eventLog } from './sections/eventlog';
 import { fanout } from './sections/fanout';
 import { grpcFigure } from './sections/grpc';
@@ -55,7 +56,7 @@ const { values } = parseArgs({
 });
 const quick = values.quick ?? false;
 /** The figures a run without `--only` measures: the 10-minute soak (8) only in the quick smoke run. */
-const DEFAULT_FIGURES = quick ? '1,2,3,4,5,6,7,8,9,10,11,12' : '1,2,3,4,5,6,7,9,10,11,12';
+const DEFAULT_FIGURES = quick ? '1,2,3,4,5,6,7,8,9,10,11,12,13' : '1,2,3,4,5,6,7,9,10,11,12,13';
 const only = new Set((values.only ?? DEFAULT_FIGURES).split(',').map((s) => s.trim()));
 /** A full run of fewer figures than the default set: recorded beside the complete runs, not over them. */
 const partial = !quick && DEFAULT_FIGURES.split(',').some((f) => !only.has(f));
@@ -127,6 +128,8 @@ async function main() {
         seedingSizes: [100, 200, 400],
         shapes: 2_000,
         shapeRounds: 2,
+        exportShapes: 2_000,
+        exportRounds: 2,
       }
     : {
         coldRuns: 10,
@@ -153,6 +156,8 @@ async function main() {
         seedingSizes: [1_000, 2_000, 4_000, 8_000, 16_000],
         shapes: 100_000,
         shapeRounds: 5,
+        exportShapes: 100_000,
+        exportRounds: 5,
       };
   if (values.fanout) cfg.fanout = Number(values.fanout);
   if (values.events) cfg.events = Number(values.events);
@@ -320,6 +325,14 @@ async function main() {
   if (only.has('12')) {
     log(`12. a job of ${cfg.shapes} shapes`);
     results.shapes = await shapesFigure({ count: cfg.shapes, rounds: cfg.shapeRounds, log });
+  }
+  if (only.has('13')) {
+    log(`13. a task's dataset export of ${cfg.exportShapes} shapes`);
+    results.datasetExport = await datasetExportFigure({
+      count: cfg.exportShapes,
+      rounds: cfg.exportRounds,
+      log,
+    });
   }
   const doc = {
     date: startedAt.toISOString(),

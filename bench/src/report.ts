@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { Spread } from './lib/stats';
 import { REPO } from './lib/targets';
+import { datasetExportTargets, renderDatasetExport } from './report-dataset-export';
 import { grpcTargets, renderGrpc } from './report-grpc';
 import { namespaceTargets, renderNamespaces } from './report-namespaces';
 import { renderSeeding, seedingTargets } from './report-seeding';
@@ -162,6 +163,7 @@ function targets(doc: Doc): Target[] {
   out.push(...seedingTargets(r.seeding));
   out.push(...grpcTargets(r.grpc));
   out.push(...shapesTargets(r.shapes));
+  out.push(...datasetExportTargets(r.datasetExport));
   return out;
 }
 
@@ -179,6 +181,7 @@ const FIGURES: Record<string, string> = {
   seeding: '10',
   grpc: '11',
   shapes: '12',
+  datasetExport: '13',
 };
 
 /**
@@ -367,6 +370,7 @@ export function renderMarkdown(doc: Doc): string {
   if (r.seeding) renderSeeding(L, r.seeding);
   if (r.grpc) renderGrpc(L, r.grpc);
   if (r.shapes) renderShapes(L, r.shapes);
+  if (r.datasetExport) renderDatasetExport(L, r.datasetExport);
   return L.join('\n');
 }
 

@@ -45,6 +45,53 @@ function rectangle(i: number, labels: readonly number[]) {
 }
 
 /**
+ * Seeds the bench user and one task (`name`) of two rectangle labels and {@link FRAMES} frames in one job,
+ * task 1 of a fresh simulator; answers the labels' ids.
+ */
+export async function seedShapesTask(url: string, name: string): Promise<number[]> {
+  await json(`${url}/_sim/seed`, {
+    method: 'POST',
+    body: {
+      users: [{ username: 'bench', password: 'bench-pw', token: 'bench-token' }],
+      tasks: [
+        {
+          name,
+          owner: 'bench',
+          size: FRAMES,
+          segment_size: FRAMES,
+          labels: [
+            { name: 'car', type: 'rectangle' },
+            { name: 'person', type: 'rectangle' },
+          ],
+        },
+      ],
+    },
+  });
+  const labelPage = JSON.parse(
+    (await request(`${url}/api/labels?task_id=1`, { headers: CVAT_AUTH })).body,
+  ) as {
+    results: { id: number }[];
+  };
+  return labelPage.results.map((l) => l.id);
+}
+
+/** Adds `count` rectangles to a job's or task's annotations (`path`) by `PATCH ?action=create` in batches. */
+export async function addShapes(path: string, labels: readonly number[], count: number): Promise<void> {
+  const headers = { ...CVAT_AUTH, 'content-type': 'application/json' };
+  for (let from = 0; from < count; from += BATCH) {
+    const shapes = [];
+    for (let i = from; i < Math.min(count, from + BATCH); i++) shapes.push(rectangle(i, labels));
+    const r = await request(`${path}?action=create`, {
+      method: 'PATCH',
+      headers,
+      body: JSON.stringify({ version: 0, tags: [], shapes, tracks: [] }),
+      timeoutMs: 120_000,
+    });
+    if (r.status !== 200) throw new Error(`PATCH answered ${r.status}: ${r.body.slice(0, 300)}`);
+  }
+}
+
+/**
  * Figure 12: a job of `count` shapes (rectangles; 100,000 in the full run). The CLI (`--expose-gc`, the
  * memory probe preloaded) is seeded with a task of two labels and 1,000 frames in one job; the shapes
  * are added by `PATCH ?action=create` in batches; then the bench reads what the heap grew by per shape
@@ -63,28 +110,7 @@ export async function shapesFigure(opts: {
       ipc: true,
     });
     const headers = { ...CVAT_AUTH, 'content-type': 'application/json' };
-    await json(`${sim.url}/_sim/seed`, {
-      method: 'POST',
-      body: {
-        users: [{ username: 'bench', password: 'bench-pw', token: 'bench-token' }],
-        tasks: [
-          {
-            name: 'shapes',
-            owner: 'bench',
-            size: FRAMES,
-            segment_size: FRAMES,
-            labels: [
-              { name: 'car', type: 'rectangle' },
-              { name: 'person', type: 'rectangle' },
-            ],
-          },
-        ],
-      },
-    });
-    const labelPage = JSON.parse(
-      (await request(`${sim.url}/api/labels?task_id=1`, { headers: CVAT_AUTH })).body,
-    ) as { results: { id: number }[] };
-    const labels = labelPage.results.map((l) => l.id);
+    const labels = await seedShapesTask(sim.url, 'shapes');
     const path = `${sim.url}/api/jobs/1/annotations`;
     // Warm the write and read paths on a few shapes, then clear them, so that the code is compiled.
     const warm = await request(`${path}?action=create`, {
@@ -103,17 +129,7 @@ export async function shapesFigure(opts: {
     if (cleared.status !== 204)
       throw new Error(`DELETE answered ${cleared.status}: ${cleared.body.slice(0, 300)}`);
     const m0 = await probeMemory(sim.child, 60_000);
-    for (let from = 0; from < opts.count; from += BATCH) {
-      const shapes = [];
-      for (let i = from; i < Math.min(opts.count, from + BATCH); i++) shapes.push(rectangle(i, labels));
-      const r = await request(`${path}?action=create`, {
-        method: 'PATCH',
-        headers,
-        body: JSON.stringify({ version: 0, tags: [], shapes, tracks: [] }),
-        timeoutMs: 120_000,
-      });
-      if (r.status !== 200) throw new Error(`PATCH answered ${r.status}: ${r.body.slice(0, 300)}`);
-    }
+    await addShapes(path, labels, opts.count);
     const m1 = await probeMemory(sim.child, 60_000);
     const heapBytes = m1.heapUsed + m1.external - (m0.heapUsed + m0.external);
     opts.log(`  ${opts.count} shapes stored: heap +${(heapBytes / 2 ** 20).toFixed(1)} MiB`);
