@@ -164,6 +164,7 @@ export function cliHarness() {
   let cli: CliProcess | undefined;
   let count = 0;
   const open: CliHarness[] = [];
+  const kept: CliHarness[] = [];
   beforeAll(async () => {
     const main = await builtCli();
     cli = await startCli('annotation-sim', ['--port', '0', '--clock', 'manual', '--seed', SEED], started, {
@@ -174,15 +175,19 @@ export function cliHarness() {
     for (const h of open.splice(0)) await h.close();
   });
   afterAll(async () => {
+    for (const h of kept.splice(0)) await h.close();
     await cli?.stop();
     killAll(started);
   });
   return {
-    /** A harness of a new namespace (`t1`, `t2`, …), closed after the test. */
-    async fresh(): Promise<CliHarness> {
+    /**
+     * A harness of a new namespace (`t1`, `t2`, …), closed after the test; with `forFile`, kept for the
+     * file's tests (made in a `beforeAll`, as a class fixture of CVAT's tests is).
+     */
+    async fresh(opts: { forFile?: boolean } = {}): Promise<CliHarness> {
       if (!cli) throw new Error('the CLI did not start (see beforeAll)');
       const h = namespaceHarness(cli.url, `t${++count}`);
-      open.push(h);
+      (opts.forFile ? kept : open).push(h);
       const clock = await h.request('PATCH', '/_sim/clock', { body: { set: START } });
       if (clock.status !== 200) throw new Error(`PATCH /_sim/clock: ${clock.status} ${clock.text}`);
       return h;
