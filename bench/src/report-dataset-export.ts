@@ -46,20 +46,20 @@ export function renderDatasetExport(L: string[], d: DatasetExportResult): void {
   );
   L.push('');
   L.push(
-    '| what | CPU ms median (min–max) | wall ms median | shapes/s (CPU) | / bare loop | file MiB → archive MiB | RSS before → peak MB | growth |',
+    '| what | CPU ms median (min–max) | wall ms median | shapes/s (CPU) | / bare loop | file MiB → archive MiB | RSS before → peak MB | growth | held after a GC |',
   );
-  L.push('|---|---|---|---|---|---|---|---|');
+  L.push('|---|---|---|---|---|---|---|---|---|');
   for (const f of d.formats) {
     L.push(
-      `| ${f.format} | ${n(f.cpuMs.median)} (${n(f.cpuMs.min)}–${n(f.cpuMs.max)}) | ${n(f.wallMs.median)} | ${n(f.rowsPerSecond)} | ${f.format === 'COCO 1.0' ? x(f.rowsPerSecond / d.bare.rowsPerSecond) : '(not judged)'} | ${n(f.fileBytes / 2 ** 20, 1)} → ${n(f.archiveBytes / 2 ** 20, 2)} | ${n(f.rssBeforeMb)} → ${n(f.rssPeakMb)} | ${n(f.rssPeakMb - f.rssBeforeMb, 1)} MB |`,
+      `| ${f.format} | ${n(f.cpuMs.median)} (${n(f.cpuMs.min)}–${n(f.cpuMs.max)}) | ${n(f.wallMs.median)} | ${n(f.rowsPerSecond)} | ${f.format === 'COCO 1.0' ? x(f.rowsPerSecond / d.bare.rowsPerSecond) : '(not judged)'} | ${n(f.fileBytes / 2 ** 20, 1)} → ${n(f.archiveBytes / 2 ** 20, 2)} | ${n(f.rssBeforeMb)} → ${n(f.rssPeakMb)} | ${n(f.rssPeakMb - f.rssBeforeMb, 1)} MB | ${f.retainedMb === undefined ? '–' : `${n(f.retainedMb, 1)} MiB`} |`,
     );
   }
   const b = d.bare;
   L.push(
-    `| bare loop: COCO's JSON + deflate | ${n(b.archiveMs.median)} (${n(b.archiveMs.min)}–${n(b.archiveMs.max)}) | | ${n(b.rowsPerSecond)} | 1.00× | ${n(b.bytes / 2 ** 20, 1)} | | |`,
+    `| bare loop: COCO's JSON + deflate | ${n(b.archiveMs.median)} (${n(b.archiveMs.min)}–${n(b.archiveMs.max)}) | | ${n(b.rowsPerSecond)} | 1.00× | ${n(b.bytes / 2 ** 20, 1)} | | | |`,
   );
   L.push(
-    `| bare loop: the JSON alone | ${n(b.jsonMs.median)} (${n(b.jsonMs.min)}–${n(b.jsonMs.max)}) | | ${n((d.shapes * 1000) / b.jsonMs.median)} | | | | |`,
+    `| bare loop: the JSON alone | ${n(b.jsonMs.median)} (${n(b.jsonMs.min)}–${n(b.jsonMs.max)}) | | ${n((d.shapes * 1000) / b.jsonMs.median)} | | | | | |`,
   );
   L.push('');
 }
