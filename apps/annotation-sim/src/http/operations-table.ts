@@ -13,6 +13,10 @@ import type { AppDeps } from './deps';
  * `scripts/write-operations-table.ts` writes it and test/operations-table.test.ts checks it.
  */
 
+/** A project's dataset import: the formats with an importer and a dataset layout, a subset's items its images. */
+const DATASET_IMPORT_CHOICE =
+  "reads only the formats with an importer and a dataset layout (any other format is unknown to it), a subset's items its image files; no cloud storage source";
+
 const EXPORT_CHOICE = `writes ${EXPORT_FORMATS.map((f) => `"${f}"`).join(', ')} only, with the annotations (any other format is unknown to it), frames as placeholder images`;
 
 /** The operations a row answers with a deliberate difference from CVAT (FIDELITY.md says more). */
@@ -24,6 +28,7 @@ const CHOSEN: Readonly<Record<string, string>> = {
   projects_create_dataset_export: EXPORT_CHOICE,
   tasks_create_dataset_export: EXPORT_CHOICE,
   jobs_create_dataset_export: EXPORT_CHOICE,
+  projects_create_dataset: DATASET_IMPORT_CHOICE,
 };
 
 /**

@@ -81,6 +81,27 @@ export function multipartFiles(
   return { body: new Uint8Array(Buffer.concat(parts)), type: `multipart/form-data; boundary=${boundary}` };
 }
 
+/** A multipart body of one file part `field` (`dataset_file`, `project_file`, …), as the SDK sends an import. */
+export function fileForm(
+  field: string,
+  filename: string,
+  bytes: Uint8Array,
+): { body: Uint8Array; headers: Record<string, string> } {
+  const boundary = 'sim-file-boundary-3c2';
+  const body = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n` +
+        'Content-Type: application/zip\r\n\r\n',
+    ),
+    Buffer.from(bytes),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return {
+    body: new Uint8Array(body),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
 /** Sends raw bytes as `user` (the harness's `request` sends text). */
 export function sendBytes(
   h: Harness,

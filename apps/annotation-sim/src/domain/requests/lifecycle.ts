@@ -57,12 +57,12 @@ export type NewRequest = Pick<
  */
 const EXPORT_CACHE_TTL_MS = 86_400_000;
 
-/** CVAT's `IMPORT_CACHE_SUCCESS_TTL` (1 h) and `IMPORT_CACHE_FAILED_TTL` (30 days): a backup restore's. */
+/** CVAT's `IMPORT_CACHE_SUCCESS_TTL` (1 h) and `IMPORT_CACHE_FAILED_TTL` (30 days): every import's. */
 const IMPORT_CACHE_TTL_MS = { finished: 3_600_000, failed: 30 * 86_400_000 };
 
 /** How long a request stays once ended: exports the cache TTL, imports theirs, others RQ's result or failure TTL. */
 function ttlOf(rs: RequestsState, r: BackgroundRequest): number {
-  if (r.work.kind === 'import:backup') {
+  if (r.work.kind.startsWith('import:')) {
     return r.outcome?.status === 'finished' ? IMPORT_CACHE_TTL_MS.finished : IMPORT_CACHE_TTL_MS.failed;
   }
   if (r.work.kind !== 'create:task') return EXPORT_CACHE_TTL_MS;

@@ -50,7 +50,21 @@ export type RequestWork =
       chunkSize?: number;
     }
   | ExportWork
-  | ImportBackupWork;
+  | ImportBackupWork
+  | ImportDatasetWork;
+
+/**
+ * A dataset imported into a project as new tasks (`import:dataset`, `domain/imports/dataset-import.ts`):
+ * the format's display name and the archive as uploaded (its name; its bytes base64, dropped when the
+ * request ends).
+ */
+export interface ImportDatasetWork {
+  kind: 'import:dataset';
+  projectId: number;
+  format: string;
+  fileName: string;
+  file: string;
+}
 
 /**
  * A backup restored into a new task or project (`import:backup`, `domain/imports/backup-restore.ts`):

@@ -8,6 +8,7 @@ import { backupArchive } from '../exports/backup';
 import { datasetArchive } from '../exports/dataset';
 import { exportSource } from '../exports/source';
 import { restoreBackup } from '../imports/backup-restore';
+import { importDataset } from '../imports/dataset-import';
 import type { Payload } from '../payloads';
 import type { AnnotationState } from '../state';
 import { attachTaskData } from '../tasks';
@@ -118,11 +119,14 @@ export function requestHooks(
           return runExport(state, r, r.work, at);
         case 'import:backup':
           return restoreBackup(state, r, r.work, at, dispatch);
+        case 'import:dataset':
+          return importDataset(state, r, r.work, at, dispatch);
       }
     },
     ended(r) {
       // The uploaded archive is not kept once the request ended (CVAT removes the file after its import).
       if (r.work.kind === 'import:backup') r.work.archive = '';
+      if (r.work.kind === 'import:dataset') r.work.file = '';
       const event = `completed:request[${r.operation.type}]`;
       const hooks = selectWebhooks(state, event, {
         orgId: r.operation.org_id,

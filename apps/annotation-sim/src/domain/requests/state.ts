@@ -140,6 +140,19 @@ const importBackupWorkSchema = lazy(() =>
     .strict(),
 );
 
+/** A dataset import's work (`ImportDatasetWork`) in a snapshot. */
+const importDatasetWorkSchema = lazy(() =>
+  z
+    .object({
+      kind: z.literal('import:dataset'),
+      projectId: z.number(),
+      format: z.string(),
+      fileName: z.string(),
+      file: z.string(),
+    })
+    .strict(),
+);
+
 /** The snapshot's `requests` part, built on first use (docs/decisions/0009). */
 export const requestsSnapshotSchema = lazy(() => {
   const nInt = z.number().nullable();
@@ -176,6 +189,7 @@ export const requestsSnapshotSchema = lazy(() => {
       })
       .strict(),
     importBackupWorkSchema(),
+    importDatasetWorkSchema(),
   ]);
   const requestSchema = z
     .object({

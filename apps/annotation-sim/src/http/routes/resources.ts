@@ -1,5 +1,6 @@
 import type { RouteRow } from '../route-table';
 import { backupImportRoutes } from './backup-import';
+import { datasetImportRoutes } from './dataset-import';
 import { exportRoutes } from './exports';
 import { commentRoutes, issueRoutes } from './issues';
 import { jobRoutes } from './jobs';
@@ -17,4 +18,5 @@ export const resourceRoutes: readonly RouteRow[] = [
   ...commentRoutes,
   ...exportRoutes,
   ...backupImportRoutes,
+  ...datasetImportRoutes,
 ];

@@ -1,0 +1,188 @@
+/**
+ * A dataset imported into a project as CVAT 2.73's `ProjectViewSet.dataset` takes it (`POST
+ * /api/projects/{id}/dataset?format=…`, `DatasetImporter` in `engine/background.py`): the project read
+ * for `import:dataset` (`projects.rego`: the rules of `update:desc`), then UploadMixin's dispatch (one
+ * multipart request with the archive as `dataset_file`, or a TUS upload into the project's temporary
+ * directory finished with `?filename=<file_id>`), the source and the format checked, and a 202
+ * `{"rq_id"}` of an `import:dataset` request (`action=import&target=project&target_id=<id>&subresource=dataset`)
+ * whose worker makes the new tasks (`domain/imports/dataset-import.ts`). An import of the project still
+ * queued or running is 409 with its rq_id. The view logs the `import:dataset` server event.
+ */
+import { eventsOf, recordEvents } from '../../domain/events/state';
+import { DATASET_IMPORT_FORMATS } from '../../domain/imports/dataset-layout';
+import { importerFor } from '../../domain/imports/formats/index';
+import type { ProjectRec } from '../../domain/model';
+import { renderDrfJson } from '../../domain/python-json';
+import { enqueueRequest, statusOf } from '../../domain/requests/lifecycle';
+import { formatRequestId } from '../../domain/requests/model';
+import { requestsOf } from '../../domain/requests/state';
+import type { ApiRequest } from '../api';
+import { requestPlan } from '../request-plan';
+import { cvatJson } from '../respond';
+import { byId, type RouteRow, refused } from '../route-table';
+import {
+  checkUploaded,
+  cloudSourceRefused,
+  dispatchUpload,
+  handleTusHead,
+  handleTusPatch,
+  importSource,
+  multipartFile,
+  takeUploaded,
+} from './import-upload';
+import { loadRecord } from './resource-support';
+
+/** The project's temporary directory (`get_tmp_dirname`), where its TUS uploads go. */
+const uploadDir = (id: number) => `project/${id}`;
+
+/** The formats a project's dataset import reads: an importer the simulator has, with a known layout. */
+const readable = (format: string) =>
+  importerFor(format) !== undefined && DATASET_IMPORT_FORMATS.includes(format);
+
+/**
+ * `handle_dataset_import`: one `import:dataset` server event of the project (no task or job), the
+ * requesting user's, `{"format": …, "request": {…}}` its payload.
+ */
+function logImport(r: ApiRequest, project: ProjectRec, format: string): void {
+  if (!r.state.extensions.has('events')) return;
+  const user = r.user();
+  const actor = r.actor();
+  const org =
+    project.organization_id === null ? undefined : r.state.organizations.get(project.organization_id);
+  const request: Record<string, unknown> = {
+    id: r.sim.requestId,
+    user_agent: actor.kind === 'user' ? actor.userAgent : null,
+  };
+  recordEvents(eventsOf(r.state), [
+    {
+      scope: 'import:dataset',
+      obj_name: null,
+      obj_id: null,
+      obj_val: null,
+      source: 'server',
+      timestamp: r.now,
+      count: null,
+      duration: 0,
+      project_id: project.id,
+      task_id: null,
+      job_id: null,
+      user_id: user.id,
+      user_name: user.username,
+      user_email: user.email || null,
+      org_id: org?.id ?? null,
+      org_slug: org?.slug ?? null,
+      payload: renderDrfJson({ format, request }),
+      access_token_id: actor.kind === 'user' ? (actor.accessTokenId ?? null) : null,
+    },
+  ]);
+}
+
+/** `DatasetImporter.enqueue_job`: source, format, file, then the job (or the 409 of one under way). */
+function finishUpload(r: ApiRequest, project: ProjectRec): Response {
+  const source = importSource(r);
+  if (source instanceof Response) return source;
+  const dir = uploadDir(project.id);
+  if (!source.cloud && source.filename) {
+    const uploaded = checkUploaded(r, dir, source.filename);
+    if (uploaded instanceof Response) return uploaded;
+  }
+  const format = r.query('format') ?? '';
+  if (!readable(format)) return cvatJson(r.c, [`Unknown input format '${format}'`], 400);
+  // The simulator has no cloud storages: FIDELITY.md lists this refusal.
+  if (source.cloud) return cloudSourceRefused(r, 'Datasets', 'dataset import');
+  let file: { name: string; bytes: Buffer };
+  if (source.filename) file = { name: source.filename, bytes: takeUploaded(r, dir, source.filename) };
+  else {
+    const sent = multipartFile(r, 'dataset_file');
+    if (sent instanceof Response) return sent;
+    // `DatasetFileSerializer.validate_dataset_file`.
+    if (!sent.name.endsWith('.zip') || sent.name.slice(0, -4).split('/').pop() === '') {
+      return cvatJson(r.c, { dataset_file: ['Dataset file should be zip archive'] }, 400);
+    }
+    file = sent;
+  }
+  const id = formatRequestId({
+    action: 'import',
+    target: 'project',
+    target_id: project.id,
+    subresource: 'dataset',
+  });
+  const rs = requestsOf(r.state);
+  const now = statusOf(rs, id, r.now);
+  if (now === 'queued' || now === 'started') return cvatJson(r.c, { rq_id: id }, 409);
+  const user = r.user();
+  enqueueRequest(
+    rs,
+    r.world,
+    {
+      id,
+      operation: {
+        type: 'import:dataset',
+        target: 'project',
+        project_id: project.id,
+        task_id: null,
+        job_id: null,
+        org_id: project.organization_id,
+        format,
+        lightweight: null,
+      },
+      owner: { id: user.id, username: user.username, email: user.email },
+      httpRequestId: r.sim.requestId,
+      baseUrl: r.state.baseUrl,
+      work: {
+        kind: 'import:dataset',
+        projectId: project.id,
+        format,
+        fileName: file.name,
+        file: file.bytes.toString('base64'),
+      },
+    },
+    requestPlan(r, rs, rs.settings.taskCreationMs),
+  );
+  logImport(r, project, format);
+  return cvatJson(r.c, { rq_id: id }, 202);
+}
+
+/** `POST /api/projects/{id}/dataset`: the project for `import:dataset`, then UploadMixin's dispatch. */
+function importDatasetRoute(r: ApiRequest): Response {
+  const project = loadRecord(r, 'project', r.state.projects, 'Project', true);
+  if (!project.ok) return refused(r, project);
+  return dispatchUpload(r, uploadDir(project.value.id), () => finishUpload(r, project.value));
+}
+
+/** The project's TUS chunks: the project read as for the import, then the upload of its directory. */
+const chunk = (handle: typeof handleTusHead) => (r: ApiRequest) => {
+  const project = loadRecord(r, 'project', r.state.projects, 'Project', true);
+  if (!project.ok) return refused(r, project);
+  return handle(r, uploadDir(project.value.id));
+};
+
+/** A TUS upload's URL: CVAT routes only file ids of its own form (`<user id>_<uuid>`). */
+const FILE_ID = ':file_id{[0-9]+_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}}';
+
+const PROJECT = byId('projects');
+
+/** The dataset import routes of projects. */
+export const datasetImportRoutes: readonly RouteRow[] = [
+  {
+    method: 'post',
+    path: ['/api/projects/:id/dataset/', '/api/projects/:id/dataset'],
+    operation: 'projects.create_dataset',
+    resource: PROJECT,
+    handle: importDatasetRoute,
+  },
+  {
+    method: 'get',
+    path: `/api/projects/:id/dataset/${FILE_ID}`,
+    operation: 'projects.append_dataset_chunk',
+    resource: PROJECT,
+    handle: chunk(handleTusHead),
+  },
+  {
+    method: 'patch',
+    path: `/api/projects/:id/dataset/${FILE_ID}`,
+    operation: 'projects.append_dataset_chunk',
+    resource: PROJECT,
+    handle: chunk(handleTusPatch),
+  },
+];
