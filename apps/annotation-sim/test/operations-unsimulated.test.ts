@@ -62,21 +62,21 @@ describe("CVAT's operations called once each", () => {
 
 describe('the 501 of an operation the simulator does not simulate', () => {
   it("is DRF's body naming the operation, with X-Sim-Reason and the request id", async () => {
-    const res = await h.post('/api/tasks/1/annotations', {}, { as: 'alice' });
+    const res = await h.post('/api/invitations/k1/resend', {}, { as: 'alice' });
     expect(res.status).toBe(501);
     expect(res.headers.get('content-type')).toBe('application/vnd.cvat+json');
-    expect(res.headers.get('x-sim-reason')).toBe('not-simulated: tasks_create_annotations');
+    expect(res.headers.get('x-sim-reason')).toBe('not-simulated: invitations_resend');
     expect(res.headers.get('x-request-id')).toBe(journal().at(-1)?.requestId);
     expect(res.body).toEqual({
       detail:
-        "tasks_create_annotations (POST /api/tasks/{id}/annotations/) is not simulated by annotation-sim, so the request is refused rather than answered wrongly. See annotation-sim's FIDELITY.md.",
+        "invitations_resend (POST /api/invitations/{key}/resend) is not simulated by annotation-sim, so the request is refused rather than answered wrongly. See annotation-sim's FIDELITY.md.",
     });
   });
 
   it('answers the schema path with and without its trailing slash, as CVAT routes it', async () => {
-    for (const path of ['/api/tasks/1/annotations', '/api/tasks/1/annotations/']) {
-      const res = await h.request('POST', path, { as: 'alice', body: { shapes: [] } });
-      expect(res.headers.get('x-sim-reason'), path).toBe('not-simulated: tasks_create_annotations');
+    for (const path of ['/api/schema', '/api/schema/']) {
+      const res = await h.request('GET', path, { as: 'alice' });
+      expect(res.headers.get('x-sim-reason'), path).toBe('not-simulated: schema_retrieve');
     }
   });
 
@@ -109,13 +109,13 @@ describe('the 501 of an operation the simulator does not simulate', () => {
 
   it('is matched by fault rules under its journal name', async () => {
     const added = await h.post('/_sim/faults', {
-      match: { operation: 'tasks.create_annotations' },
+      match: { operation: 'quality.create_report' },
       trigger: { times: 1 },
       effect: { error: { status: 503 } },
     });
     expect(added.status, JSON.stringify(added.body)).toBe(201);
-    expect((await h.post('/api/tasks/1/annotations', {}, { as: 'alice' })).status).toBe(503);
-    expect((await h.post('/api/tasks/1/annotations', {}, { as: 'alice' })).status).toBe(501);
+    expect((await h.post('/api/quality/reports', {}, { as: 'alice' })).status).toBe(503);
+    expect((await h.post('/api/quality/reports', {}, { as: 'alice' })).status).toBe(501);
   });
 
   it('works under a namespace prefix, journaled in that namespace', async () => {

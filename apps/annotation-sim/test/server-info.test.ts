@@ -55,12 +55,20 @@ describe('GET /api/server/annotation/formats', () => {
     expect(res.body).toEqual({ detail: 'Authentication credentials were not provided.' });
   });
 
-  it('lists the exporters the simulator writes and no importer (CVAT: test_can_retrieve_formats)', async () => {
+  it('lists the importers and exporters the simulator reads and writes (CVAT: test_can_retrieve_formats)', async () => {
     const res = await h.get('/api/server/annotation/formats', { as: 'dave' });
     expect(res.status).toBe(200);
-    // CVAT's test asserts importers too: the simulator imports nothing, and says so (FIDELITY.md).
-    expect(DatasetFormats.strict().parse(res.body)).toEqual({
-      importers: [],
+    const body = DatasetFormats.strict().parse(res.body);
+    // CVAT's test: both lists are not empty. CVAT 1.1 reads the files of both CVAT XML exporters.
+    expect(body.importers).toContainEqual({
+      name: 'CVAT 1.1',
+      ext: 'XML, ZIP',
+      version: '1.1',
+      enabled: true,
+      dimension: '2d',
+    });
+    expect(body).toEqual({
+      importers: body.importers,
       exporters: [
         { name: 'CVAT for images 1.1', ext: 'ZIP', version: '1.1', enabled: true, dimension: '2d' },
         { name: 'CVAT for video 1.1', ext: 'ZIP', version: '1.1', enabled: true, dimension: '2d' },

@@ -20,14 +20,19 @@ const DATASET_IMPORT_CHOICE =
 const EXPORT_CHOICE = `writes ${EXPORT_FORMATS.map((f) => `"${f}"`).join(', ')} only, with the annotations (any other format is unknown to it), frames as placeholder images`;
 
 /** The operations a row answers with a deliberate difference from CVAT (FIDELITY.md says more). */
+/** The annotation imports' departure: formats the simulator does not read are unknown to it. */
+const IMPORT_CHOICE =
+  'reads only the importers `/api/server/annotation/formats` lists (any other format is unknown to it); no cloud storage source';
+
 const CHOSEN: Readonly<Record<string, string>> = {
   server_list_share: 'the share is empty: its root lists nothing, any other directory is 400',
-  server_retrieve_annotation_formats:
-    'lists only the exporters the simulator writes, and no importers (imports are refused)',
+  server_retrieve_annotation_formats: 'lists only the importers and exporters the simulator reads and writes',
   server_retrieve_plugins: 'a plain CVAT: `ANALYTICS` and `MODELS` false',
   projects_create_dataset_export: EXPORT_CHOICE,
   tasks_create_dataset_export: EXPORT_CHOICE,
   jobs_create_dataset_export: EXPORT_CHOICE,
+  tasks_create_annotations: IMPORT_CHOICE,
+  jobs_create_annotations: IMPORT_CHOICE,
   projects_create_dataset: DATASET_IMPORT_CHOICE,
 };
 

@@ -8,6 +8,7 @@ import {
 import { isAdmin } from '../domain/access';
 import { denied } from '../domain/errors';
 import { EXPORT_FORMATS } from '../domain/exports/dataset';
+import { IMPORTERS } from '../domain/imports/formats/index';
 import type { ApiRequest } from './api';
 import { cvatJson } from './respond';
 import { type RouteRow, refused } from './route-table';
@@ -39,12 +40,18 @@ const exporter = (displayName: string): DatasetFormat => ({
 });
 
 /**
- * The formats the simulator really writes (src/domain/exports/dataset.ts) and reads (none: dataset and
- * annotation imports are refused). CVAT lists about thirty of each; listing the others here would tell a
- * client it may ask for them, and the simulator answers any other format as unknown to it.
+ * The formats the simulator really writes (src/domain/exports/dataset.ts) and reads (its importers,
+ * src/domain/imports/formats/index.ts). CVAT lists about thirty of each; listing the others here would
+ * tell a client it may ask for them, and the simulator answers any other format as unknown to it.
  */
 const FORMATS: DatasetFormats = {
-  importers: [],
+  importers: IMPORTERS.map((i) => ({
+    name: i.format,
+    ext: i.ext,
+    version: i.format.slice(i.format.lastIndexOf(' ') + 1),
+    enabled: i.enabled,
+    dimension: i.dimension,
+  })),
   exporters: EXPORT_FORMATS.map(exporter),
 };
 

@@ -51,6 +51,7 @@ export type RequestWork =
     }
   | ExportWork
   | ImportBackupWork
+  | ImportAnnotationsWork
   | ImportDatasetWork;
 
 /**
@@ -62,6 +63,23 @@ export interface ImportDatasetWork {
   kind: 'import:dataset';
   projectId: number;
   format: string;
+  fileName: string;
+  file: string;
+}
+
+/**
+ * Annotations imported from a file into a task or a job (`import:annotations`,
+ * `domain/imports/annotations-import.ts`): the format's display name, CVAT's `import_mode`, the
+ * `conv_mask_to_poly` flag and the file as uploaded (its bytes base64, as snapshots keep them; dropped
+ * when the request ends, as CVAT removes the uploaded file).
+ */
+export interface ImportAnnotationsWork {
+  kind: 'import:annotations';
+  target: 'task' | 'job';
+  targetId: number;
+  format: string;
+  mode: 'replace' | 'append';
+  convMaskToPoly: boolean;
   fileName: string;
   file: string;
 }

@@ -7,6 +7,7 @@ import type { ResourceChange } from '../changes';
 import { backupArchive } from '../exports/backup';
 import { datasetArchive } from '../exports/dataset';
 import { exportSource } from '../exports/source';
+import { importAnnotations } from '../imports/annotations-import';
 import { restoreBackup } from '../imports/backup-restore';
 import { importDataset } from '../imports/dataset-import';
 import type { Payload } from '../payloads';
@@ -119,14 +120,16 @@ export function requestHooks(
           return runExport(state, r, r.work, at);
         case 'import:backup':
           return restoreBackup(state, r, r.work, at, dispatch);
+        case 'import:annotations':
+          return importAnnotations(state, r, r.work, at, dispatch);
         case 'import:dataset':
           return importDataset(state, r, r.work, at, dispatch);
       }
     },
     ended(r) {
-      // The uploaded archive is not kept once the request ended (CVAT removes the file after its import).
+      // The uploaded file is not kept once the request ended (CVAT removes the file after its import).
       if (r.work.kind === 'import:backup') r.work.archive = '';
-      if (r.work.kind === 'import:dataset') r.work.file = '';
+      if (r.work.kind === 'import:annotations' || r.work.kind === 'import:dataset') r.work.file = '';
       const event = `completed:request[${r.operation.type}]`;
       const hooks = selectWebhooks(state, event, {
         orgId: r.operation.org_id,

@@ -140,6 +140,22 @@ const importBackupWorkSchema = lazy(() =>
     .strict(),
 );
 
+/** An annotation import's work (`ImportAnnotationsWork`) in a snapshot. */
+const importAnnotationsWorkSchema = lazy(() =>
+  z
+    .object({
+      kind: z.literal('import:annotations'),
+      target: z.enum(['task', 'job']),
+      targetId: z.number(),
+      format: z.string(),
+      mode: z.enum(['replace', 'append']),
+      convMaskToPoly: z.boolean(),
+      fileName: z.string(),
+      file: z.string(),
+    })
+    .strict(),
+);
+
 /** A dataset import's work (`ImportDatasetWork`) in a snapshot. */
 const importDatasetWorkSchema = lazy(() =>
   z
@@ -189,6 +205,7 @@ export const requestsSnapshotSchema = lazy(() => {
       })
       .strict(),
     importBackupWorkSchema(),
+    importAnnotationsWorkSchema(),
     importDatasetWorkSchema(),
   ]);
   const requestSchema = z

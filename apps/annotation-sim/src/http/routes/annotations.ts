@@ -17,6 +17,7 @@ import { jobsOfTask } from '../../domain/relations';
 import type { ApiRequest } from '../api';
 import { cvatJson, cvatJsonBytes, djangoHtml, noContent } from '../respond';
 import { byId, type RouteRow, refused } from '../route-table';
+import { annotationImportChunkRoutes, importAnnotationsView } from './annotation-import';
 import { readLabeledData } from './annotations-body';
 import { loadRecord } from './resource-support';
 
@@ -24,8 +25,8 @@ import { loadRecord } from './resource-support';
  * `/api/jobs/{id}/annotations` and `/api/tasks/{id}/annotations`: CVAT's `annotations` actions of
  * JobViewSet and TaskViewSet (engine/views.py) over dataset_manager's `JobAnnotation` and
  * `TaskAnnotation` (domain/annotations/). Reading needs the job's or task's `view`, writing its
- * `update` (the access rules of resource-rules.ts). What CVAT does through a file (`?format=` on GET or
- * PUT, POST's import) is refused with 501 and listed in FIDELITY.md.
+ * `update` (the access rules of resource-rules.ts). POST imports a file (routes/annotation-import.ts);
+ * `?format=` on GET or PUT is refused with 501 and listed in FIDELITY.md.
  */
 
 /** The 501 of a part of an operation the simulator does not simulate, naming it. */
@@ -187,8 +188,20 @@ const rows = (
     }),
   );
 
-/** The annotation rows of jobs and tasks. */
+/** `POST …/annotations`: an import from a file (routes/annotation-import.ts). */
+const importRow = (path: string, kind: 'jobs' | 'tasks', resource: typeof JOB): RouteRow => ({
+  method: 'post',
+  path: [path, `${path}/`],
+  operation: `${kind}.create_annotations`,
+  resource,
+  handle: importAnnotationsView(kind === 'jobs' ? 'job' : 'task'),
+});
+
+/** The annotation rows of jobs and tasks, the imports' TUS chunks with them. */
 export const annotationRoutes: readonly RouteRow[] = [
   ...rows(JOB_PATH, 'jobs', JOB, handleJobAnnotations),
+  importRow(JOB_PATH, 'jobs', JOB),
   ...rows(TASK_PATH, 'tasks', TASK, handleTaskAnnotations),
+  importRow(TASK_PATH, 'tasks', TASK),
+  ...annotationImportChunkRoutes,
 ];

@@ -6,6 +6,8 @@
  * the view's upload directory (`get_upload_dir`: the backup directory, the task's or job's temporary
  * directory), named by its file id, which `Upload-Finish` then names in `?filename=`.
  */
+import { EVENTS_EXTENSION, eventsOf, recordEvents } from '../../domain/events/state';
+import { renderDrfJson } from '../../domain/python-json';
 import type { AnnotationState } from '../../domain/state';
 import type { ApiRequest } from '../api';
 import { readMultipart, uploadedFileName } from '../multipart';
@@ -192,4 +194,45 @@ export function multipartFile(r: ApiRequest, field: string): { name: string; byt
   if (file === undefined) return cvatJson(r.c, { [field]: ['No file was submitted.'] }, 400);
   if (file.bytes.length === 0) return cvatJson(r.c, { [field]: ['The submitted file is empty.'] }, 400);
   return file;
+}
+
+/**
+ * `handle_dataset_import` (events/handlers.py), which `DatasetImporter.finalize_request` calls once the
+ * job is queued, for a project's dataset and a task's or job's annotations alike: one `import:dataset`
+ * server event in the target's context, the caller's, `{"format": …, "request": {"id", "user_agent"}}`.
+ */
+export function logDatasetImport(
+  r: ApiRequest,
+  format: string,
+  target: { projectId: number | null; taskId: number | null; jobId: number | null; orgId: number | null },
+): void {
+  if (!r.state.extensions.has(EVENTS_EXTENSION)) return;
+  const actor = r.actor();
+  if (actor.kind !== 'user') return;
+  const org = target.orgId === null ? undefined : r.state.organizations.get(target.orgId);
+  recordEvents(eventsOf(r.state), [
+    {
+      scope: 'import:dataset',
+      obj_name: null,
+      obj_id: null,
+      obj_val: null,
+      source: 'server',
+      timestamp: r.now,
+      count: null,
+      duration: 0,
+      project_id: target.projectId,
+      task_id: target.taskId,
+      job_id: target.jobId,
+      user_id: actor.id,
+      user_name: actor.username,
+      user_email: actor.email || null,
+      org_id: org?.id ?? null,
+      org_slug: org?.slug ?? null,
+      payload: renderDrfJson({
+        format,
+        request: { id: actor.requestId ?? null, user_agent: actor.userAgent ?? null },
+      }),
+      access_token_id: actor.accessTokenId ?? null,
+    },
+  ]);
 }
