@@ -97,7 +97,7 @@ export function orInto(into: Bitmap, m: Bitmap): void {
 }
 
 /** Sets the runs of `counts` (zeros first) over `h`×`w` column-major cells. */
-function fillRuns(m: Bitmap, counts: readonly number[]): void {
+export function fillRuns(m: Bitmap, counts: readonly number[]): void {
   let at = 0;
   counts.forEach((n, i) => {
     if (i % 2 === 1) m.bits.fill(1, Math.min(at, m.bits.length), Math.min(at + n, m.bits.length));

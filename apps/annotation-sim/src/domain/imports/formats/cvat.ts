@@ -116,11 +116,8 @@ function start(inst: ImportInstance, o: Open, el: XmlElement): void {
 
 function end(inst: ImportInstance, o: Open, el: XmlElement): void {
   const a = el.attrib;
-  if (el.tag === 'attribute') {
-    const attr = { name: req(a, 'name'), value: el.text };
-    if (o.element) o.element.attributes.push(attr);
-    else (o.shape ?? o.tag)?.attributes.push(attr);
-  }
+  const holder = o.element ?? o.shape ?? o.tag;
+  if (el.tag === 'attribute' && holder) holder.attributes.push({ name: req(a, 'name'), value: el.text });
   if (SUPPORTED.has(el.tag) && o.shape?.tag === 'skeleton' && el.tag !== 'skeleton' && o.element) {
     endElement(o, el, o.element.attributes);
     o.element = undefined;

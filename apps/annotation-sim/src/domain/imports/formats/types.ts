@@ -5,7 +5,7 @@
  * label and attribute ids resolved, frames numbered in the task. Where the annotations go (added to a
  * job, a task, a project's new tasks) is the request's worker's business, not the importer's.
  */
-import type { TagIn, ShapeIn, TrackIn } from '../../annotations/model';
+import type { ShapeIn, TagIn, TrackIn } from '../../annotations/model';
 import type { FrameRec, LabelRec } from '../../model';
 
 /** The file as uploaded: its name (the format may look at the extension) and its bytes. */
