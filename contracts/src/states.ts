@@ -99,7 +99,10 @@ export const clusterStates = {
 
 // ---------------------------------------------------------------- annotation-sim (CVAT REST API)
 
-/** States of the `webhook-admin`, `events-exporter`, `task-creator`, `pre-annotator` and `job-collector` → `annotation-sim` pacts. */
+/**
+ * States of the `webhook-admin`, `events-exporter`, `task-creator`, `pre-annotator`, `job-collector`,
+ * `training-pipeline` and `prediction-upload` → `annotation-sim` pacts.
+ */
 export const annotationStates = {
   user: defineState<{ username: string; userId: number; token: string }>(
     'user {username} with id {userId} authenticates with token {token}',
@@ -158,6 +161,10 @@ export const annotationStates = {
   ),
   jobRectangles: defineState<{ jobId: number; username: string; source: string; rectangles: number[][] }>(
     'job {jobId} has the {source} rectangles {rectangles} saved by {username} (each: frame, label id, x1, y1, x2, y2)',
+  ),
+  // The `training-pipeline` pact (a dataset export).
+  datasetExportFinished: defineState<{ taskId: number; format: string; username: string }>(
+    'the export of task {taskId} as a dataset in {format} without images, asked by {username}, is finished',
   ),
 } as const;
 

@@ -30,6 +30,14 @@ function isJson(contentType: string | null): boolean {
   return contentType !== null && /^application\/([\w.+-]+\+)?json\b/.test(contentType);
 }
 
+/** An answer with its body parsed as JSON when it is JSON, else as text. */
+async function readBody(res: Response): Promise<CvatResponse> {
+  const text = await res.text();
+  const parsed =
+    text !== '' && isJson(res.headers.get('content-type')) ? (JSON.parse(text) as unknown) : text;
+  return { status: res.status, headers: res.headers, body: parsed };
+}
+
 /**
  * The small HTTP layer both CVAT consumers share: token auth, CVAT's Accept header, JSON in and out.
  *
@@ -51,11 +59,15 @@ export function createCvatHttp(options: CvatHttpOptions) {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(init.json);
     }
-    const res = await doFetch(url, { method: init.method, headers, body });
-    const text = await res.text();
-    const parsed =
-      text !== '' && isJson(res.headers.get('content-type')) ? (JSON.parse(text) as unknown) : text;
-    return { status: res.status, headers: res.headers, body: parsed };
+    return readBody(await doFetch(url, { method: init.method, headers, body }));
+  }
+
+  function urlOf(path: string, query: Query = {}): string {
+    const url = new URL(base + path);
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    return url.toString();
   }
 
   return {
@@ -65,11 +77,24 @@ export function createCvatHttp(options: CvatHttpOptions) {
       path: string,
       init: { query?: Query; json?: unknown } = {},
     ): Promise<CvatResponse> {
-      const url = new URL(base + path);
-      for (const [key, value] of Object.entries(init.query ?? {})) {
-        if (value !== undefined) url.searchParams.set(key, String(value));
-      }
-      return send(url.toString(), { method, json: init.json, accept: CVAT_JSON });
+      return send(urlOf(path, init.query), { method, json: init.json, accept: CVAT_JSON });
+    },
+    /**
+     * A call whose body is a form (`multipart/form-data`, a file upload such as an annotation import's
+     * `annotation_file`); fetch writes the boundary into the Content-Type.
+     */
+    async upload(method: string, path: string, form: FormData, query: Query = {}): Promise<CvatResponse> {
+      const headers = { Authorization: `Token ${options.token}`, Accept: CVAT_JSON };
+      return readBody(await doFetch(urlOf(path, query), { method, headers, body: form }));
+    },
+    /**
+     * A GET of a file the server handed out (an export's `result_url`, used as given): its bytes as
+     * `body` when the answer is 200, else the error body, parsed as JSON when it is JSON.
+     */
+    async download(url: string): Promise<CvatResponse> {
+      const res = await doFetch(url, { headers: { Authorization: `Token ${options.token}`, Accept: '*/*' } });
+      if (res.status !== 200) return readBody(res);
+      return { status: res.status, headers: res.headers, body: new Uint8Array(await res.arrayBuffer()) };
     },
     /**
      * A GET of an absolute URL the server handed out (`next` pages, an export's `result_url`). Such a

@@ -18,4 +18,11 @@ export {
   type Query,
 } from './cvat-http';
 export { asArray, asObject, bool, type Json, num, numOrNull, str, strings, strOrNull } from './read';
-export { type CvatRequest, type CvatRequestStatus, readCvatRequest } from './request';
+export {
+  type CvatRequest,
+  type CvatRequestStatus,
+  type FollowedRequest,
+  followRequest,
+  type PollOptions,
+  readCvatRequest,
+} from './request';

@@ -1,7 +1,7 @@
 /**
  * Background requests: a task's data sent through the API (`POST /api/tasks/{id}/data/`) and the
- * request that creates it, run by the world's worker until it is finished, and the message state whose
- * delivery is that request's `completed:request[create:task]`.
+ * request that creates it, run by the world's worker until it is finished, a task's dataset exported,
+ * and the message state whose delivery is that request's `completed:request[create:task]`.
  */
 import { annotationStates, webhookMessageStates } from '@sims/contracts';
 import { int, paramsOf, str } from '@sims/pact-verify';
@@ -62,6 +62,28 @@ async function taskCreationFinished(ctx: StateContext, params: unknown) {
   await createTaskDataFinished(ctx, tokenOf(ctx, user.id), taskId);
 }
 
+/**
+ * The user exports the (already created) task as a dataset in the format, without images, and the
+ * request is ended now through the control plane, as if the worker had written the archive; `GET
+ * /api/requests/{rq_id}` then answers it `finished` with its `result_url`.
+ */
+async function datasetExportFinished(ctx: StateContext, params: unknown) {
+  const p = paramsOf(params, a.datasetExportFinished.template, 'taskId', 'format', 'username');
+  const taskId = int(p.taskId, 'taskId');
+  const username = str(p.username, 'username');
+  const user = userByName(ctx, username);
+  if (!user) throw new Error(`no user ${username}: a user state must come first`);
+  const token = tokenOf(ctx, user.id);
+  const query = new URLSearchParams({ format: str(p.format, 'format'), save_images: 'false' });
+  const asked = await call(ctx, 'POST', `/api/tasks/${taskId}/dataset/export?${query}`, undefined, token);
+  const rqId = asked?.rq_id;
+  if (typeof rqId !== 'string') throw new Error(`the export of task ${taskId} gave no rq_id`);
+  await call(ctx, 'POST', `/_sim/requests/${encodeURIComponent(rqId)}/complete`, {});
+  const request = await call(ctx, 'GET', `/api/requests/${encodeURIComponent(rqId)}`, undefined, token);
+  if (request?.status !== 'finished')
+    throw new Error(`the export of task ${taskId} ended ${request?.status}: ${JSON.stringify(request)}`);
+}
+
 // ---- messages (annotation-sim-webhooks)
 
 /**
@@ -87,5 +109,6 @@ async function taskDataCreated(ctx: StateContext, params: unknown) {
 
 export const requestStates: StateTable = {
   [a.taskCreationFinished.template]: taskCreationFinished,
+  [a.datasetExportFinished.template]: datasetExportFinished,
   [m.taskDataCreated.template]: taskDataCreated,
 };
