@@ -406,3 +406,59 @@ describe('the worker (import_dataset_as_project)', () => {
     ]);
   });
 });
+
+describe('the old GET flows, faults and snapshots', () => {
+  it("answers GET …/dataset with CVAT's 410 pages, after the project's permission", async () => {
+    world();
+    const page = await call('GET', '/api/projects/1/dataset');
+    expect(page.status).toBe(410);
+    expect(page.body).toContain(
+      'To initiate the export process, use POST /api/projects/id/dataset/export?save_images=True.',
+    );
+    const status = await call('GET', '/api/projects/1/dataset?action=import_status');
+    expect(status.status).toBe(410);
+    expect(status.body).toContain('no longer supports checking the status of the import process');
+    expect((await call('GET', '/api/projects/1/dataset', undefined, 'dave')).status).toBe(403);
+    expect((await call('GET', '/api/projects/9/dataset')).status).toBe(404);
+  });
+
+  /** A control-plane call (`/_sim…`), its JSON answer. */
+  async function control(method: string, path: string, body?: unknown) {
+    const res = await h.sim.app.request(`http://localhost/_sim${path}`, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    expect(res.status, await res.clone().text()).toBeLessThan(300);
+    return res.json();
+  }
+
+  it("fails with a requestFails rule's message; a slow one keeps its archive across a snapshot", async () => {
+    world();
+    await annotate();
+    const dataset = await exportDataset(1, 'CVAT for images 1.1');
+    await control('POST', '/faults', {
+      match: { operation: 'projects.create_dataset' },
+      trigger: { times: 1 },
+      effect: { requestFails: { message: 'boom\n' } },
+    });
+    expect(await imported(2, 'CVAT 1.1', dataset)).toMatchObject({ status: 'failed', message: 'boom\n' });
+    expect(await tasksOf(2)).toEqual([]);
+    // The uploaded archive is not kept once the request ended.
+    const works = [...requestsOf(h.state()).requests.values()].map((r) => r.work);
+    expect(works.filter((w) => w.kind === 'import:dataset').map((w) => 'file' in w && w.file)).toEqual(['']);
+    await control('POST', '/faults', {
+      match: { operation: 'projects.create_dataset' },
+      trigger: { times: 1 },
+      effect: { requestDelay: { duration: '10s' } },
+    });
+    const slow = await importDataset(2, 'CVAT 1.1', dataset);
+    expect(slow.status).toBe(202);
+    const snapshot = await control('GET', '/state');
+    await control('POST', '/reset');
+    await control('PUT', '/state', snapshot);
+    expect((await call('GET', requestPath(slow.body.rq_id))).body.status).toBe('started');
+    h.advance('10s');
+    expect((await call('GET', requestPath(slow.body.rq_id))).body.status).toBe('finished');
+    expect((await tasksOf(2)).map((t) => t.name)).toEqual(['Test', 'Train']);
+  });
+});

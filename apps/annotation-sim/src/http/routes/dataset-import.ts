@@ -13,6 +13,7 @@ import { DATASET_IMPORT_FORMATS } from '../../domain/imports/dataset-layout';
 import { importerFor } from '../../domain/imports/formats/index';
 import type { ProjectRec } from '../../domain/model';
 import { renderDrfJson } from '../../domain/python-json';
+import { mayExport } from '../../domain/requests/export-rules';
 import { enqueueRequest, statusOf } from '../../domain/requests/lifecycle';
 import { formatRequestId } from '../../domain/requests/model';
 import { requestsOf } from '../../domain/requests/state';
@@ -150,6 +151,47 @@ function importDatasetRoute(r: ApiRequest): Response {
   return dispatchUpload(r, uploadDir(project.value.id), () => finishUpload(r, project.value));
 }
 
+/** A `text/html` 410 page as Django's `HttpResponseGone` sends it. */
+const gone = (r: ApiRequest, text: string) =>
+  new Response(text, {
+    status: 410,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'X-Request-Id': r.sim.requestId },
+  });
+
+/**
+ * `GET /api/projects/{id}/dataset`: the project read for `import:dataset` (`?action=import_status`) or
+ * `export:dataset`, then the 410 pages of the old import-status and export flows (`get_410_response_when_checking_process_status`,
+ * `get_410_response_for_export_api`).
+ */
+function datasetGone(r: ApiRequest): Response {
+  const importStatus = r.query('action') === 'import_status';
+  // The scope: `import:dataset` for the import status, `export:dataset` otherwise.
+  const project = importStatus
+    ? loadRecord(r, 'project', r.state.projects, 'Project', true)
+    : r.record(r.state.projects, 'Project');
+  if (!project.ok) return refused(r, project);
+  if (!importStatus) {
+    const allowed = mayExport(r.state, r.user(), { target: 'project', rec: project.value });
+    if (!allowed.ok) return refused(r, allowed);
+  }
+  if (importStatus) {
+    return gone(
+      r,
+      'This endpoint no longer supports checking the status of the import process.\n' +
+        'The common requests API should be used instead: GET /api/requests/rq_id,\n' +
+        'where rq_id is obtained from the response of the initializing request.\n',
+    );
+  }
+  return gone(
+    r,
+    'This endpoint is no longer supported.\n' +
+      'To initiate the export process, use POST /api/projects/id/dataset/export?save_images=True.\n' +
+      'To check the process status, use GET /api/requests/rq_id,\n' +
+      'where rq_id is obtained from the response of the previous request.\n' +
+      'To download the prepared file, use the result_url obtained from the response of the previous request.\n',
+  );
+}
+
 /** The project's TUS chunks: the project read as for the import, then the upload of its directory. */
 const chunk = (handle: typeof handleTusHead) => (r: ApiRequest) => {
   const project = loadRecord(r, 'project', r.state.projects, 'Project', true);
@@ -170,6 +212,13 @@ export const datasetImportRoutes: readonly RouteRow[] = [
     operation: 'projects.create_dataset',
     resource: PROJECT,
     handle: importDatasetRoute,
+  },
+  {
+    method: 'get',
+    path: ['/api/projects/:id/dataset/', '/api/projects/:id/dataset'],
+    operation: 'projects.retrieve_dataset',
+    resource: PROJECT,
+    handle: datasetGone,
   },
   {
     method: 'get',
