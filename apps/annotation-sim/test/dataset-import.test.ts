@@ -462,3 +462,46 @@ describe('the old GET flows, faults and snapshots', () => {
     expect((await tasksOf(2)).map((t) => t.name)).toEqual(['Test', 'Train']);
   });
 });
+
+describe('round trips: a project exported, then imported into a project without labels', () => {
+  /** Project 1's tasks annotated with upright boxes (what every format here can carry). */
+  async function annotateUpright() {
+    const labels = (await call('GET', '/api/labels?project_id=1')).body.results as {
+      id: number;
+      name: string;
+    }[];
+    const id = (name: string) => labels.find((l) => l.name === name)?.id as number;
+    const put = (task: number, shapes: unknown[]) =>
+      call('PUT', `/api/tasks/${task}/annotations`, { version: 0, tags: [], shapes, tracks: [] });
+    expect((await put(1, [box(1, id('car')), box(2, id('person'))])).status).toBe(200);
+    expect((await put(2, [box(0, id('person'))])).status).toBe(200);
+  }
+
+  /** Shapes compared across formats that write coordinates as decimals: to a hundredth. */
+  const rounded = (shapes: { points: number[] }[]) =>
+    shapes.map((s) => ({ ...s, points: s.points.map((v) => Math.round(v * 100) / 100) }));
+
+  it.each([
+    ['COCO 1.0', 'COCO 1.0'],
+    ['YOLO 1.1', 'YOLO 1.1'],
+    ['Ultralytics YOLO Detection 1.0', 'Ultralytics YOLO Detection 1.0'],
+    ['CVAT for images 1.1', 'CVAT 1.1'],
+  ])(
+    '%s exported, imported as %s: a task a subset, the labels, the same shapes',
+    async (exporter, importer) => {
+      world();
+      await annotateUpright();
+      const request = await imported(2, importer, await exportDataset(1, exporter));
+      expect(request.status, request.message).toBe('finished');
+      const labels = (await call('GET', '/api/labels?project_id=2')).body.results as { name: string }[];
+      expect(labels.map((l) => l.name).sort()).toEqual(['car', 'person']);
+      const tasks = await tasksOf(2);
+      expect(tasks.map((t) => [t.name, t.size])).toEqual([
+        ['Test', 2],
+        ['Train', 3],
+      ]);
+      expect(rounded(await shapesOf(tasks[1]?.id as number))).toEqual(rounded(await shapesOf(1)));
+      expect(rounded(await shapesOf(tasks[0]?.id as number))).toEqual(rounded(await shapesOf(2)));
+    },
+  );
+});
