@@ -2,7 +2,8 @@ import { unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventsOf } from '../src/domain/events/state';
 import { aWebhook } from './support/builders';
-import { createHarness, type Harness, TEAM } from './support/harness';
+import { createHarness, type Harness } from './support/harness';
+import { drawn, fileForm, ROAD } from './support/import-files';
 import { type Receiver, startReceiver } from './support/receiver';
 
 let h: Harness;
@@ -15,28 +16,13 @@ afterEach(async () => {
 
 /**
  * Org acme (alice owner, bob maintainer, carol supervisor, dave worker): task 1 "road" (6 frames, jobs of
- * frames 0-2 and 3-5, labels car with a `color` attribute, person), task 2 "empty" without data.
+ * frames 0-2 and 3-5, labels car and person), task 2 "empty" without data.
  */
 function world() {
   h = createHarness();
   h.seed({
-    ...TEAM,
-    tasks: [
-      {
-        name: 'road',
-        owner: 'alice',
-        org: 'acme',
-        size: 6,
-        segment_size: 3,
-        labels: [
-          {
-            name: 'car',
-          },
-          { name: 'person' },
-        ],
-      },
-      { name: 'empty', owner: 'alice', org: 'acme', labels: [{ name: 'cat' }] },
-    ],
+    ...ROAD,
+    tasks: [...(ROAD.tasks ?? []), { name: 'empty', owner: 'alice', org: 'acme', labels: [{ name: 'cat' }] }],
   });
 }
 
@@ -63,57 +49,32 @@ async function send(
   return { status: res.status, headers: res.headers, body: isJson ? JSON.parse(text) : text };
 }
 
-/** A multipart body with the file as `annotation_file`, as the SDK's `annotation_file` upload. */
+/** A multipart body with the file (as `annotation_file`), as `send` takes it. */
 function annotationFile(bytes: Uint8Array, field = 'annotation_file') {
-  const b = 'annotations-boundary-7';
-  const body = Buffer.concat([
-    Buffer.from(
-      `--${b}\r\nContent-Disposition: form-data; name="${field}"; filename="annotations.zip"\r\n` +
-        'Content-Type: application/zip\r\n\r\n',
-    ),
-    Buffer.from(bytes),
-    Buffer.from(`\r\n--${b}--\r\n`),
-  ]);
-  return { body: new Uint8Array(body), headers: { 'content-type': `multipart/form-data; boundary=${b}` } };
+  const form = fileForm(bytes, field);
+  return { body: form.body, headers: { 'content-type': form.type } };
 }
 
-/** Labels of task 1 by name, and the id of car's `color` attribute. */
+/** Labels of task 1 by name. */
 async function labelIds() {
-  const labels = (await send('GET', '/api/labels?task_id=1')).body.results as {
-    id: number;
-    name: string;
-    attributes: { id: number }[];
-  }[];
+  const labels = (await send('GET', '/api/labels?task_id=1')).body.results as { id: number; name: string }[];
   const car = labels.find((l) => l.name === 'car');
   const person = labels.find((l) => l.name === 'person');
   if (!car || !person) throw new Error('labels not seeded');
-  return { car: car.id, person: person.id, color: car.attributes[0]?.id as number };
+  return { car: car.id, person: person.id };
 }
 
 /** Annotations over both jobs of task 1: a tag, a rectangle, a polygon and points. */
 async function annotate() {
   const ids = await labelIds();
-  const shape = (frame: number, type: string, points: number[], label = ids.person) => ({
-    type,
-    frame,
-    label_id: label,
-    points,
-    occluded: false,
-    z_order: 0,
-    rotation: 0,
-    group: 0,
-    source: 'manual',
-    attributes: [],
-  });
+  const shape = (frame: number, type: string, points: number[], label = ids.person) =>
+    drawn(label, frame, type, points);
   const put = await send('PUT', '/api/tasks/1/annotations', {
     body: JSON.stringify({
       version: 0,
       tags: [{ frame: 1, label_id: ids.person, group: 0, source: 'manual', attributes: [] }],
       shapes: [
-        {
-          ...shape(0, 'rectangle', [10, 20, 110.5, 220], ids.car),
-          attributes: [],
-        },
+        shape(0, 'rectangle', [10, 20, 110.5, 220], ids.car),
         shape(2, 'polygon', [1, 1, 50, 1, 25, 40]),
         shape(4, 'points', [5, 5, 6, 6]),
       ],
