@@ -16,13 +16,44 @@ afterEach(async () => {
 
 /**
  * Org acme (alice owner, bob maintainer, carol supervisor, dave worker): task 1 "road" (6 frames, jobs of
- * frames 0-2 and 3-5, labels car and person), task 2 "empty" without data.
+ * frames 0-2 and 3-5, labels car and person), task 2 "empty" without data, task 3 "attributes" (2 frames,
+ * label car with a select and a checkbox attribute).
  */
 function world() {
   h = createHarness();
   h.seed({
     ...ROAD,
-    tasks: [...(ROAD.tasks ?? []), { name: 'empty', owner: 'alice', org: 'acme', labels: [{ name: 'cat' }] }],
+    tasks: [
+      ...(ROAD.tasks ?? []),
+      { name: 'empty', owner: 'alice', org: 'acme', labels: [{ name: 'cat' }] },
+      {
+        name: 'attributes',
+        owner: 'alice',
+        org: 'acme',
+        size: 2,
+        labels: [
+          {
+            name: 'car',
+            attributes: [
+              {
+                name: 'color',
+                mutable: false,
+                input_type: 'select',
+                default_value: 'red',
+                values: ['red', 'blue'],
+              },
+              {
+                name: 'parked',
+                mutable: true,
+                input_type: 'checkbox',
+                default_value: 'false',
+                values: ['false'],
+              },
+            ],
+          },
+        ],
+      },
+    ],
   });
 }
 
@@ -143,6 +174,36 @@ describe('POST /api/tasks/{id}/annotations (import)', () => {
       withoutIds({ ...before, tags: before.tags.map(fromFile), shapes: before.shapes.map(fromFile) }),
     );
     expect(after.shapes).toHaveLength(3);
+  });
+
+  it("round-trips the objects' attribute values", async () => {
+    world();
+    const label = (await send('GET', '/api/labels?task_id=3')).body.results[0] as {
+      id: number;
+      attributes: { id: number; name: string }[];
+    };
+    const spec = (name: string) => label.attributes.find((a) => a.name === name)?.id as number;
+    const values = [
+      { spec_id: spec('color'), value: 'blue' },
+      { spec_id: spec('parked'), value: 'true' },
+    ];
+    const put = await send('PUT', '/api/tasks/3/annotations', {
+      body: JSON.stringify({
+        version: 0,
+        tags: [{ frame: 1, label_id: label.id, group: 0, source: 'manual', attributes: values }],
+        shapes: [{ ...drawn(label.id, 0, 'rectangle', [1, 2, 3, 4]), attributes: values }],
+        tracks: [],
+      }),
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const file = annotationFile(await exported('tasks/3', 'CVAT for images 1.1'));
+    const started = await send('POST', '/api/tasks/3/annotations?format=CVAT%201.1', file);
+    const request = (await send('GET', requestPath(started.body.rq_id))).body;
+    expect(request.status, request.message).toBe('finished');
+    const after = (await send('GET', '/api/tasks/3/annotations')).body;
+    const sorted = (a: { spec_id: number }[]) => [...a].sort((x, y) => x.spec_id - y.spec_id);
+    expect(sorted(after.shapes[0].attributes)).toEqual(sorted(values));
+    expect(sorted(after.tags[0].attributes)).toEqual(sorted(values));
   });
 
   it('replaces what the task has by default, and adds to it with import_mode=append', async () => {
