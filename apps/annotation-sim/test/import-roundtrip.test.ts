@@ -410,6 +410,38 @@ function normalize(d: { tags: Obj[]; shapes: Obj[]; tracks: Obj[] }, n: Norm) {
   };
 }
 
+type Data = { tags: Obj[]; shapes: Obj[]; tracks: Obj[] };
+
+/**
+ * `import_dm_annotations`' groups: per frame, a group of more than one shape keeps its place among the
+ * kept ones (numbered from 1 by group), the others are 0; a tag takes its group's new number.
+ */
+function regroup(d: Data): Data {
+  const byFrame = new Map<unknown, Map<number, number>>();
+  for (const f of new Set([...d.shapes, ...d.tags].map((o) => o.frame))) {
+    const count = new Map<number, number>();
+    for (const s of d.shapes.filter((x) => x.frame === f)) {
+      const g = (s.group as number) ?? 0;
+      count.set(g, (count.get(g) ?? 0) + 1);
+    }
+    const kept = [...count]
+      .filter(([g, n]) => g !== 0 && n > 1)
+      .map(([g]) => g)
+      .sort((a, b) => a - b);
+    byFrame.set(f, new Map(kept.map((g, i) => [g, i + 1])));
+  }
+  const group = (o: Obj) => byFrame.get(o.frame)?.get((o.group as number) ?? 0) ?? 0;
+  return {
+    tags: d.tags.map((t) => ({ ...t, group: group(t) })),
+    shapes: d.shapes.map((s) => {
+      const g = group(s);
+      const elements = ((s.elements as Obj[]) ?? []).map((e) => ({ ...e, group: g, z_order: s.z_order }));
+      return { ...s, group: g, elements };
+    }),
+    tracks: d.tracks,
+  };
+}
+
 // ---- the round trip ---------------------------------------------------------------------------------
 
 /** Writes `data` into the task, exports it in `format` and imports the archive back. */
@@ -508,7 +540,62 @@ const CASES: Case[] = [
       tracks: [],
     }),
   },
+  {
+    format: 'Datumaro 1.0',
+    importer: 'Datumaro 1.0',
+    profile: all({
+      types: ['rectangle', 'polygon', 'polyline', 'points', 'ellipse', 'mask', 'skeleton'],
+      tags: true,
+      groups: true,
+      zOrder: true,
+      rotation: true,
+      attributes: true,
+    }),
+    norm: { round: roundTo(2), fillDefaults: true },
+    // Datumaro's skeleton carries no z_order (its points take the skeleton's: 0).
+    expect: (d) =>
+      regroup({ ...d, shapes: d.shapes.map((s) => (s.type === 'skeleton' ? { ...s, z_order: 0 } : s)) }),
+  },
+  {
+    format: 'PASCAL VOC 1.1',
+    importer: 'PASCAL VOC 1.1',
+    profile: all({ types: ['rectangle'], tags: true, attributes: true }),
+    norm: { round: roundTo(2), fillDefaults: true },
+    // Tags are the classification lists (no group, no attributes); boxes keep no z_order or group.
+    expect: (d) => ({
+      tags: uniqueTags(d.tags).map((t) => ({ ...t, group: 0, attributes: [] })),
+      shapes: d.shapes.map((s) => ({ ...s, z_order: 0, group: 0 })),
+      tracks: [],
+    }),
+  },
+  {
+    format: 'COCO Keypoints 1.0',
+    importer: 'COCO Keypoints 1.0',
+    profile: all({ types: ['skeleton'] }),
+    norm: { round: roundTo(2), fillDefaults: false },
+    expect: (d) => ({
+      tags: [],
+      shapes: d.shapes.map((s) => ({
+        ...s,
+        z_order: 0,
+        group: 0,
+        elements: (s.elements as Obj[]).map((e) => ({ ...e, z_order: 0, group: 0 })),
+      })),
+      tracks: [],
+    }),
+  },
 ];
+
+/** A frame's tags of one label once: VOC's classification lists say whether a label is on a frame. */
+function uniqueTags(tags: Obj[]): Obj[] {
+  const seen = new Set<string>();
+  return tags.filter((t) => {
+    const key = `${t.frame}/${t.label_id}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
 
 describe('export then import gives the same annotations', () => {
   for (const c of CASES) {

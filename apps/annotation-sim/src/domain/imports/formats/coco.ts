@@ -38,7 +38,7 @@ function rleCounts(s: string): number[] {
 }
 
 /** A segmentation's mask over the `h`×`w` image (`counts` compressed or a list). */
-function rleBitmap(seg: Json, h: number, w: number) {
+export function rleBitmap(seg: Json, h: number, w: number) {
   const counts = get(seg, 'counts');
   const runs = typeof counts === 'string' ? rleCounts(counts) : (counts as Json[]).map(num);
   const m = emptyBitmap(w, h);

@@ -6,13 +6,17 @@
  */
 import { COCO_IMPORTER, COCO_KEYPOINTS_IMPORTER } from './coco';
 import { CVAT_IMPORTER } from './cvat';
+import { DATUMARO_IMPORTER } from './datumaro';
 import type { AnnotationImporter } from './types';
+import { VOC_IMPORTER } from './voc';
 import { ULTRALYTICS_DETECTION_IMPORTER, YOLO_IMPORTER } from './yolo';
 
 export const IMPORTERS: readonly AnnotationImporter[] = [
   COCO_IMPORTER,
   COCO_KEYPOINTS_IMPORTER,
   CVAT_IMPORTER,
+  DATUMARO_IMPORTER,
+  VOC_IMPORTER,
   YOLO_IMPORTER,
   ULTRALYTICS_DETECTION_IMPORTER,
 ];

@@ -112,11 +112,11 @@ export function* xmlEvents(text: string, tree = false): Generator<XmlEvent> {
 }
 
 /** The document's root element, its subtree read whole (`ElementTree.parse(...).getroot()`). */
-function xmlTree(text: string): XmlElement {
+export function xmlTree(text: string): XmlElement {
   let root: XmlElement | undefined;
   for (const { ev, el } of xmlEvents(text, true)) if (ev === 'start' && !root) root = el;
   return root as XmlElement;
 }
 
 /** `el.find(tag)`: the first child of that tag. */
-const child = (el: XmlElement, tag: string) => el.children.find((c) => c.tag === tag);
+export const child = (el: XmlElement, tag: string) => el.children.find((c) => c.tag === tag);

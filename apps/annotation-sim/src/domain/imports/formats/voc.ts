@@ -1,0 +1,152 @@
+/**
+ * "PASCAL VOC 1.1" (`formats/pascal_voc.py`): the archive unpacked (a flat one's `.xml` files taken as
+ * `Annotations/`, listed as the `train` subset), Datumaro's `voc` reader, then `import_dm_annotations`.
+ * The labels are `labelmap.txt`'s (the target's when the archive has none); each subset's items are
+ * `ImageSets/Main/<subset>.txt`'s lines; an item's `Annotations/<item>.xml` objects are boxes with
+ * `difficult`, `truncated`, `occluded` (the shape's), `pose` and `<attributes>`; the classification
+ * lists (`ImageSets/Main/<label>_<subset>.txt`, ` 1`) are tags. Segmentation masks are not read
+ * (FIDELITY.md).
+ */
+import { type DmAnnotation, type DmDataset, type DmItem, importDmAnnotations } from './dm';
+import { ImportInstance, stripExt } from './instance';
+import { pyFloat } from './py';
+import { type Extracted, extract, isZip, missingFile } from './source-file';
+import { type AnnotationImporter, ImportError, type ImportFile, type ImportTarget } from './types';
+import { child, type XmlElement, xmlTree } from './xml';
+
+const ERRORS = 'datumaro.components.errors';
+
+/** `labelmap.txt`: `name:color:parts:actions` lines, `#` comments. */
+function labelMap(text: string): string[] {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'))
+    .map((l) => l.split(':')[0] as string);
+}
+
+const field = (el: XmlElement, path: string): string => {
+  let at: XmlElement | undefined = el;
+  for (const p of path.split('/')) at = at && child(at, p);
+  if (!at) throw new ImportError(`${ERRORS}.MissingFieldError`, `Missing annotation field '${path}'`);
+  return at.text;
+};
+
+function boolField(el: XmlElement, key: string): boolean {
+  const e = child(el, key);
+  if (!e) return false;
+  if (e.text !== '0' && e.text !== '1') {
+    throw new ImportError(`${ERRORS}.InvalidFieldError`, `Invalid annotation field '${key}' value`);
+  }
+  return e.text === '1';
+}
+
+/** An annotation file's objects as boxes (`_parse_annotations`). */
+function objects(root: XmlElement, labels: readonly string[]): DmAnnotation[] {
+  const out: DmAnnotation[] = [];
+  let id = 0;
+  for (const obj of root.children.filter((c) => c.tag === 'object')) {
+    id++;
+    const name = field(obj, 'name');
+    const label = labels.indexOf(name);
+    if (label < 0) throw new ImportError(`${ERRORS}.UndeclaredLabelError`, `Label '${name}' is not declared`);
+    const [x0, y0, x1, y1] = ['xmin', 'ymin', 'xmax', 'ymax'].map((k) =>
+      pyFloat(field(obj, `bndbox/${k}`)),
+    ) as [number, number, number, number];
+    const attributes = new Map<string, unknown>();
+    for (const k of ['difficult', 'truncated', 'occluded']) attributes.set(k, boolField(obj, k));
+    const pose = child(obj, 'pose');
+    if (pose) attributes.set('pose', pose.text);
+    const extra = child(obj, 'attributes');
+    for (const a of extra?.children.filter((c) => c.tag === 'attribute') ?? []) {
+      attributes.set(field(a, 'name'), field(a, 'value'));
+    }
+    const [w, h] = [x1 - x0, y1 - y0];
+    out.push({ type: 'bbox', label, group: id, z_order: 0, attributes, points: [x0, y0, x0 + w, y0 + h] });
+  }
+  return out;
+}
+
+/** The subsets' item lists (`ImageSets/Main/<subset>.txt`, names without `_`). */
+function subsets(files: Extracted, root: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const dir = `${root}ImageSets/Main/`;
+  for (const p of files.paths) {
+    if (!p.startsWith(dir) || !p.endsWith('.txt')) continue;
+    const name = p.slice(dir.length, -4);
+    if (name.includes('_') || name.includes('/')) continue;
+    const items = files
+      .text(p)
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/)[0] ?? '')
+      .filter((l) => l !== '');
+    out.set(name, items);
+  }
+  return out;
+}
+
+function readVoc(file: ImportFile, target: ImportTarget) {
+  if (!isZip(file)) throw new ImportError('shutil.ReadError', `${file.name} is not a zip file`);
+  const files = extract(file);
+  const inst = new ImportInstance(target);
+  const have = new Set(files.paths);
+  let lists: Map<string, string[]>;
+  let annoDir = 'Annotations/';
+  if (files.paths.some((p) => p.startsWith('Annotations/'))) {
+    lists = subsets(files, '');
+  } else {
+    // A flat archive: every `.xml` is an annotation file of the `train` subset.
+    const xmls = files.paths.filter((p) => p.endsWith('.xml'));
+    lists = new Map([['train', xmls.map((p) => stripExt(p.slice(p.lastIndexOf('/') + 1)))]]);
+    annoDir = '';
+    if (xmls.length === 0) throw missingFile('voc', 'ImageSets/Main/**/*.txt');
+  }
+  if (lists.size === 0 && annoDir !== '') throw missingFile('voc', 'ImageSets/Main/**/*.txt');
+  const labels = have.has('labelmap.txt')
+    ? labelMap(files.text('labelmap.txt'))
+    : inst
+        .allLabels()
+        .filter((l) => l.parent_id === null)
+        .map((l) => l.name);
+  const ds: DmDataset = { format: 'voc', labels, items: [] };
+  const annoPath = (id: string) =>
+    annoDir === ''
+      ? (files.paths.find((p) => p.endsWith('.xml') && stripExt(p.slice(p.lastIndexOf('/') + 1)) === id) ??
+        '')
+      : `${annoDir}${id}.xml`;
+  for (const [subset, ids] of lists) {
+    for (const id of ids) {
+      const item: DmItem = { id, ext: '.jpg', annotations: [] };
+      for (const [index, name] of labels.entries()) {
+        const list = `ImageSets/Main/${name}_${subset}.txt`;
+        if (!have.has(list)) continue;
+        const line = files
+          .text(list)
+          .split('\n')
+          .map((l) => l.trim().split(/\s+/))
+          .find((l) => l[0] === id);
+        if (line?.[1] === '1') {
+          item.annotations.push({ type: 'label', label: index, group: 0, z_order: 0, attributes: new Map() });
+        }
+      }
+      const path = annoPath(id);
+      if (have.has(path) || annoDir === '') {
+        const root = xmlTree(files.text(path));
+        const filename = child(root, 'filename')?.text;
+        if (filename) item.ext = filename.slice(stripExt(filename).length) || null;
+        item.annotations.push(...objects(root, labels));
+      }
+      ds.items.push(item);
+    }
+  }
+  importDmAnnotations(ds, inst);
+  return inst.out;
+}
+
+export const VOC_IMPORTER: AnnotationImporter = {
+  format: 'PASCAL VOC 1.1',
+  ext: 'ZIP',
+  enabled: true,
+  dimension: '2d',
+  read: readVoc,
+};
