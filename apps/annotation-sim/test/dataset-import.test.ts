@@ -10,11 +10,18 @@ import { strToU8, zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventsOf } from '../src/domain/events/state';
 import { requestsOf } from '../src/domain/requests/state';
+import { aWebhook } from './support/builders';
 import { createHarness, type Harness, TEAM } from './support/harness';
 import { fileForm, jpegFile, sendBytes } from './support/images';
+import { type Receiver, startReceiver } from './support/receiver';
 
 let h: Harness;
-afterEach(() => h?.close());
+let receivers: Receiver[] = [];
+afterEach(async () => {
+  h?.close();
+  await Promise.all(receivers.map((r) => r.close()));
+  receivers = [];
+});
 
 /**
  * Org acme (alice owner, dave worker): project 1 "acme-p" (car, person) with task 1 "Road t" (3 frames,
@@ -504,4 +511,38 @@ describe('round trips: a project exported, then imported into a project without 
       expect(rounded(await shapesOf(tasks[0]?.id as number))).toEqual(rounded(await shapesOf(2)));
     },
   );
+});
+
+describe('webhooks', () => {
+  it("sends the new tasks' creations (the project owner's) with the caller as sender, and no completed:request (2.73 has none)", async () => {
+    world();
+    await annotate();
+    const dataset = await exportDataset(1, 'CVAT for images 1.1');
+    const r = await startReceiver({ secret: 'k' });
+    receivers.push(r);
+    const hook = aWebhook().forOrganization().to(r.url).withSecret('k').withEvents('create:task').build();
+    expect((await call('POST', '/api/webhooks', hook)).status).toBe(201);
+    // bob, a maintainer, imports into alice's project: the tasks are alice's, the changes bob's.
+    const res = await importDataset(2, 'CVAT 1.1', dataset, { as: 'bob' });
+    expect(res.status).toBe(202);
+    h.advance('1s');
+    expect((await call('GET', requestPath(res.body.rq_id), undefined, 'bob')).body.status).toBe('finished');
+    await h.idle();
+    const seen = r.requests.map((q) => [
+      q.json.event,
+      q.json.task?.name,
+      q.json.task?.owner?.username,
+      q.json.sender?.username,
+    ]);
+    expect(seen).toEqual([
+      ['create:task', 'Test', 'alice', 'bob'],
+      ['create:task', 'Train', 'alice', 'bob'],
+    ]);
+    const subscribed = await call(
+      'POST',
+      '/api/webhooks',
+      aWebhook().forOrganization().to(r.url).withEvents('completed:request[import:dataset]').build(),
+    );
+    expect(subscribed.status).toBe(400);
+  });
 });
