@@ -85,7 +85,15 @@ const read = (format: string, f: { name: string; bytes: Uint8Array }, t = target
 
 describe('the importers registry', () => {
   it("lists CVAT's importers in its formats list's order, and finds each by display name", () => {
-    expect(IMPORTERS.map((i) => i.format)).toEqual(IMPORTERS.map((i) => i.format));
+    expect(IMPORTERS.map((i) => `${i.format} (${i.ext})`)).toEqual([
+      'COCO 1.0 (JSON, ZIP)',
+      'COCO Keypoints 1.0 (JSON, ZIP)',
+      'CVAT 1.1 (XML, ZIP)',
+      'Datumaro 1.0 (JSON, ZIP)',
+      'PASCAL VOC 1.1 (ZIP)',
+      'YOLO 1.1 (ZIP)',
+      'Ultralytics YOLO Detection 1.0 (ZIP)',
+    ]);
     expect(importerFor('CVAT 1.1')?.ext).toBe('XML, ZIP');
     expect(importerFor('CVAT for images 1.1')).toBeUndefined();
   });
@@ -404,6 +412,368 @@ describe('CVAT 1.1 tracks and refusals', () => {
     );
     expect(refusal(() => read('CVAT 1.1', zip('a.zip', { 'readme.txt': 'hello' })))).toBe(
       'cvat.apps.dataset_manager.bindings.CvatDatasetNotFoundError: Check [format docs](https://docs.cvat.ai/docs//manual/advanced/formats/format-cvat). Dataset must contain a file: "*.xml"',
+    );
+  });
+});
+
+const S = {
+  id: null,
+  source: 'file',
+  outside: false,
+  score: 1,
+  group: 0,
+  rotation: 0,
+  occluded: false,
+  z_order: 0,
+};
+
+describe('COCO 1.0 and COCO Keypoints 1.0', () => {
+  const instances = {
+    info: {},
+    categories: [
+      { id: 1, name: 'car', supercategory: '' },
+      { id: 2, name: 'person', supercategory: '' },
+    ],
+    images: [
+      { id: 5, file_name: 'img1.jpg', width: 100, height: 50 },
+      { id: 6, file_name: 'img2.png', width: 100, height: 50 },
+    ],
+    annotations: [
+      {
+        id: 1,
+        image_id: 5,
+        category_id: 1,
+        segmentation: [],
+        area: 12.0,
+        bbox: [1.0, 2.0, 3.0, 4.0],
+        iscrowd: 0,
+        attributes: { model: 'volvo', parked: true, occluded: true, rotation: 30.0 },
+      },
+      {
+        id: 2,
+        image_id: 5,
+        category_id: 2,
+        segmentation: [
+          [0, 0, 4, 0, 4, 4],
+          [10, 10, 12, 10, 12, 12],
+        ],
+        area: 10.0,
+        bbox: [0, 0, 12, 12],
+        iscrowd: 0,
+        attributes: { occluded: false },
+      },
+      // Pixels (2, 3) and (2, 4) of the 100×50 image, column-major run lengths.
+      {
+        id: 3,
+        image_id: 6,
+        category_id: 2,
+        segmentation: { counts: [2 * 50 + 3, 2, 5000 - 105], size: [50, 100] },
+        area: 2.0,
+        bbox: [2, 3, 1, 2],
+        iscrowd: 1,
+      },
+    ],
+  };
+
+  it('reads a bare instances JSON: boxes without segmentation, polygons a part each, masks; attributes by spec name', () => {
+    const out = read('COCO 1.0', file('instances_default.json', JSON.stringify(instances)));
+    expect(out.tags).toEqual([]);
+    expect(out.tracks).toEqual([]);
+    expect(out.shapes).toEqual([
+      {
+        ...S,
+        label_id: 1,
+        frame: 1,
+        type: 'rectangle',
+        occluded: true,
+        rotation: 30,
+        points: [1, 2, 4, 6],
+        attributes: [
+          { spec_id: 11, value: 'volvo' },
+          { spec_id: 12, value: 'true' },
+        ],
+      },
+      // One annotation's two parts are a group of two: kept, numbered 1 in the image.
+      { ...S, label_id: 2, frame: 1, type: 'polygon', group: 1, points: [0, 0, 4, 0, 4, 4], attributes: [] },
+      {
+        ...S,
+        label_id: 2,
+        frame: 1,
+        type: 'polygon',
+        group: 1,
+        points: [10, 10, 12, 10, 12, 12],
+        attributes: [],
+      },
+      { ...S, label_id: 2, frame: 2, type: 'mask', points: [0, 2, 2, 3, 2, 4], attributes: [] },
+    ]);
+  });
+
+  it('reads the zip of annotations/instances_<subset>.json; refuses an archive without one and unknown labels', () => {
+    const out = read(
+      'COCO 1.0',
+      zip('a.zip', { 'annotations/instances_default.json': JSON.stringify(instances) }),
+    );
+    expect(out.shapes).toHaveLength(4);
+    expect(refusal(() => read('COCO 1.0', zip('a.zip', { 'x.txt': '' })))).toBe(
+      'cvat.apps.dataset_manager.bindings.CvatDatasetNotFoundError: Check [format docs](https://docs.cvat.ai/docs//manual/advanced/formats/format-coco). Dataset must contain a file: "annotations/instances_*.json"',
+    );
+    const bus = { ...instances, categories: [{ id: 1, name: 'bus', supercategory: '' }] };
+    expect(refusal(() => read('COCO 1.0', file('a.json', JSON.stringify(bus))))).toBe(
+      "cvat.apps.dataset_manager.bindings.CvatImportError: Image img1: can't import annotation #0 (bbox): Label 'bus' is not registered for this task",
+    );
+    const lost = {
+      ...instances,
+      images: [{ id: 5, file_name: 'elsewhere/none.jpg', width: 100, height: 50 }],
+    };
+    expect(refusal(() => read('COCO 1.0', file('a.json', JSON.stringify(lost))))).toBe(
+      "cvat.apps.dataset_manager.bindings.CvatImportError: Could not match item id: 'elsewhere/none' with any task frame",
+    );
+  });
+
+  it('COCO Keypoints: a skeleton of its category keypoints (v 0 outside, 1 occluded, 2 visible), the box dropped', () => {
+    const kp = {
+      categories: [{ id: 1, name: 's1', supercategory: '', keypoints: ['1', '2'], skeleton: [[1, 2]] }],
+      images: [{ id: 1, file_name: 'img3.jpg', width: 100, height: 50 }],
+      annotations: [
+        {
+          id: 1,
+          image_id: 1,
+          category_id: 1,
+          segmentation: [],
+          area: 4.0,
+          bbox: [1, 2, 2, 2],
+          iscrowd: 0,
+          keypoints: [1.5, 2.0, 1, 3.0, 4.0, 0],
+          num_keypoints: 1,
+        },
+      ],
+    };
+    const out = read(
+      'COCO Keypoints 1.0',
+      zip('k.zip', { 'annotations/person_keypoints_default.json': JSON.stringify(kp) }),
+    );
+    expect(out.shapes).toEqual([
+      {
+        ...S,
+        label_id: 3,
+        frame: 3,
+        type: 'skeleton',
+        points: [],
+        attributes: [],
+        elements: [
+          { ...S, label_id: 4, frame: 3, type: 'points', occluded: true, points: [1.5, 2], attributes: [] },
+          { ...S, label_id: 5, frame: 3, type: 'points', outside: true, points: [3, 4], attributes: [] },
+        ],
+      },
+    ]);
+  });
+});
+
+describe('YOLO 1.1 and Ultralytics YOLO Detection 1.0', () => {
+  it('YOLO 1.1: obj.names labels, a box a line over the frame size, the item matched by name', () => {
+    const out = read(
+      'YOLO 1.1',
+      zip('y.zip', {
+        'obj.data': 'classes = 2\ntrain = data/train.txt\nnames = data/obj.names\nbackup = backup/\n',
+        'obj.names': 'car\nperson\n',
+        'train.txt': 'data/obj_train_data/img1.jpg\ndata/obj_train_data/img2.jpg\n',
+        'obj_train_data/img1.txt': '1 0.500000 0.500000 0.250000 0.500000\n',
+        'obj_train_data/img2.txt': '',
+      }),
+    );
+    expect(out.shapes).toEqual([
+      { ...S, label_id: 2, frame: 1, type: 'rectangle', points: [37.5, 12.5, 62.5, 37.5], attributes: [] },
+    ]);
+  });
+
+  it('Ultralytics: data.yaml names, labels/<subset>/<item>.txt; refusals: no zip, no data.yaml', () => {
+    const out = read(
+      'Ultralytics YOLO Detection 1.0',
+      zip('u.zip', {
+        'data.yaml': 'names:\n  0: car\n  1: person\npath: .\ntrain: train.txt\n',
+        'train.txt': 'data/images/train/img0.jpg\n',
+        'labels/train/img0.txt': '0 0.5 0.5 0.25 0.5\n',
+      }),
+    );
+    expect(out.shapes).toEqual([
+      { ...S, label_id: 1, frame: 0, type: 'rectangle', points: [37.5, 12.5, 62.5, 37.5], attributes: [] },
+    ]);
+    expect(refusal(() => read('YOLO 1.1', file('a.txt', 'x')))).toBe(
+      'shutil.ReadError: a.txt is not a zip file',
+    );
+    expect(refusal(() => read('Ultralytics YOLO Detection 1.0', zip('u.zip', { 'train.txt': '' })))).toBe(
+      'cvat.apps.dataset_manager.bindings.CvatDatasetNotFoundError: Check [format docs](https://docs.cvat.ai/docs//manual/advanced/formats/format-yolo-ultralytics-detection). Dataset must contain a file: "data.yaml"',
+    );
+  });
+});
+
+describe('PASCAL VOC 1.1', () => {
+  const annotation = (name: string) => `<annotation>
+  <filename>img1.jpg</filename>
+  <size><width>100</width><height>50</height><depth></depth></size>
+  <object>
+    <name>${name}</name>
+    <truncated>1</truncated>
+    <occluded>1</occluded>
+    <difficult>0</difficult>
+    <bndbox><xmin>1.5</xmin><ymin>2.0</ymin><xmax>10.0</xmax><ymax>20.0</ymax></bndbox>
+    <attributes><attribute><name>model</name><value>volvo</value></attribute></attributes>
+  </object>
+</annotation>`;
+  const voc = (name: string) =>
+    zip('v.zip', {
+      'labelmap.txt':
+        '# label:color_rgb:parts:actions\nbackground:0,0,0::\ncar:128,0,0::\nperson:0,128,0::\nbus:0,0,128::\n',
+      'Annotations/img1.xml': annotation(name),
+      'ImageSets/Main/train.txt': 'img1\n',
+      'ImageSets/Main/person_train.txt': 'img1  1\n',
+      'ImageSets/Main/car_train.txt': 'img1 -1\n',
+    });
+
+  it('reads objects as boxes (occluded the shape, the others attributes of specs), classification lists as tags', () => {
+    const out = read('PASCAL VOC 1.1', voc('car'));
+    expect(out.tags).toEqual([{ id: null, label_id: 2, group: 0, source: 'file', frame: 1, attributes: [] }]);
+    expect(out.shapes).toEqual([
+      {
+        ...S,
+        label_id: 1,
+        frame: 1,
+        type: 'rectangle',
+        occluded: true,
+        points: [1.5, 2, 10, 20],
+        attributes: [{ spec_id: 11, value: 'volvo' }],
+      },
+    ]);
+  });
+
+  it("refuses a label of the label map the task has not (CVAT's message, the annotation named)", () => {
+    expect(refusal(() => read('PASCAL VOC 1.1', voc('bus')))).toBe(
+      "cvat.apps.dataset_manager.bindings.CvatImportError: Image img1: can't import annotation #1 (bbox): Label 'bus' is not registered for this task",
+    );
+  });
+});
+
+describe('Datumaro 1.0', () => {
+  const doc = (label = 'car') => ({
+    info: {},
+    categories: {
+      label: {
+        labels: [
+          { name: label, parent: '', attributes: [] },
+          { name: 's1', parent: '', attributes: [] },
+          { name: '1', parent: 's1', attributes: [] },
+          { name: '2', parent: 's1', attributes: [] },
+        ],
+        attributes: ['occluded'],
+      },
+      points: { items: [{ label_id: 1, labels: ['1', '2'], joints: [[1, 2]] }] },
+    },
+    items: [
+      {
+        id: 'img0',
+        annotations: [
+          {
+            id: 0,
+            type: 'bbox',
+            attributes: { occluded: false, model: 'volvo', rotation: 0.0 },
+            group: 5,
+            label_id: 0,
+            z_order: 2,
+            bbox: [1.0, 2.0, 3.0, 4.0],
+          },
+          {
+            id: 0,
+            type: 'polygon',
+            attributes: { occluded: true },
+            group: 5,
+            label_id: 0,
+            z_order: 0,
+            points: [0.0, 0.0, 4.0, 0.0, 4.0, 4.0],
+          },
+          {
+            id: 0,
+            type: 'skeleton',
+            attributes: {},
+            group: 0,
+            label_id: 1,
+            points: [1.0, 1.0, 2, 5.0, 5.0, 1],
+          },
+        ],
+        attr: { frame: 0 },
+        image: { path: 'img0.jpg', size: [50, 100] },
+      },
+      {
+        id: 'renamed',
+        annotations: [{ id: 0, type: 'label', attributes: { model: 'mazda' }, group: 0, label_id: 0 }],
+        attr: { frame: 3 },
+        image: { path: 'renamed.jpg', size: [50, 100] },
+      },
+    ],
+  });
+
+  it('reads items by image name, else attr.frame: tags, boxes, polygons, skeletons; a group of two numbered 1', () => {
+    const out = read('Datumaro 1.0', file('default.json', JSON.stringify(doc())));
+    expect(out.tags).toEqual([
+      {
+        id: null,
+        label_id: 1,
+        group: 0,
+        source: 'file',
+        frame: 3,
+        attributes: [{ spec_id: 11, value: 'mazda' }],
+      },
+    ]);
+    expect(out.shapes).toEqual([
+      {
+        ...S,
+        label_id: 1,
+        frame: 0,
+        type: 'rectangle',
+        group: 1,
+        z_order: 2,
+        points: [1, 2, 4, 6],
+        attributes: [{ spec_id: 11, value: 'volvo' }],
+      },
+      {
+        ...S,
+        label_id: 1,
+        frame: 0,
+        type: 'polygon',
+        group: 1,
+        occluded: true,
+        points: [0, 0, 4, 0, 4, 4],
+        attributes: [],
+      },
+      {
+        ...S,
+        label_id: 3,
+        frame: 0,
+        type: 'skeleton',
+        points: [],
+        attributes: [],
+        elements: [
+          { ...S, label_id: 4, frame: 0, type: 'points', points: [1, 1], attributes: [] },
+          { ...S, label_id: 5, frame: 0, type: 'points', occluded: true, points: [5, 5], attributes: [] },
+        ],
+      },
+    ]);
+  });
+
+  it('refuses an unknown label and an item no frame matches', () => {
+    expect(
+      refusal(() =>
+        read('Datumaro 1.0', zip('d.zip', { 'annotations/default.json': JSON.stringify(doc('bus')) })),
+      ),
+    ).toBe(
+      "cvat.apps.dataset_manager.bindings.CvatImportError: Image img0: can't import annotation #0 (bbox): Label 'bus' is not registered for this task",
+    );
+    const lost = doc();
+    lost.items[1] = { ...lost.items[1], id: 'nothing', attr: { frame: 9 } } as (typeof lost.items)[1];
+    expect(refusal(() => read('Datumaro 1.0', file('default.json', JSON.stringify(lost))))).toBe(
+      "cvat.apps.dataset_manager.bindings.CvatImportError: Could not match item id: 'nothing' with any task frame",
+    );
+    expect(refusal(() => read('Datumaro 1.0', file('default.json', '{"items": [')))).toMatch(
+      /^datumaro\.components\.errors\.DatasetImportError: /,
     );
   });
 });
