@@ -166,6 +166,10 @@ export const annotationStates = {
   datasetExportFinished: defineState<{ taskId: number; format: string; username: string }>(
     'the export of task {taskId} as a dataset in {format} without images, asked by {username}, is finished',
   ),
+  // The `prediction-upload` pact (an annotation import).
+  annotationsImported: defineState<{ taskId: number; format: string; username: string; instances: string }>(
+    'the annotations of task {taskId} imported by {username} in {format} from the instances {instances} are finished',
+  ),
 } as const;
 
 // ---------------------------------------------------------------- annotation-sim-webhooks (message pact)

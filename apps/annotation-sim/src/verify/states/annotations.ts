@@ -1,6 +1,7 @@
 /**
- * Labelled tasks in no project and their annotations (the `pre-annotator` and `job-collector` pacts):
- * seeded through `/_sim/seed`, annotations saved through the API as the named user.
+ * Labelled tasks in no project and their annotations (the `pre-annotator`, `job-collector` and
+ * `prediction-upload` pacts): seeded through `/_sim/seed`, annotations saved or imported through the
+ * API as the named user.
  */
 import { annotationStates, webhookMessageStates } from '@sims/contracts';
 import { int, paramsOf, str, strings } from '@sims/pact-verify';
@@ -117,6 +118,39 @@ async function jobRectangles(ctx: StateContext, params: unknown) {
 }
 
 /**
+ * The user imports COCO's instances (the JSON text given) as the task's annotations, as a file sent in
+ * the multipart field `annotation_file` of `POST /api/tasks/{taskId}/annotations?format=…`, and the
+ * import is ended now through the control plane when the world's timing left it running; `GET
+ * /api/requests/{rq_id}` then answers it `finished`.
+ */
+async function annotationsImported(ctx: StateContext, params: unknown) {
+  const p = paramsOf(params, a.annotationsImported.template, 'taskId', 'format', 'username', 'instances');
+  const taskId = int(p.taskId, 'taskId');
+  const user = userByName(ctx, str(p.username, 'username'));
+  if (!user) throw new Error(`no user ${String(p.username)}: a user state must come first`);
+  const token = tokenOf(ctx, user.id);
+  const form = new FormData();
+  const file = new Blob([str(p.instances, 'instances')], { type: 'application/json' });
+  form.set('annotation_file', file, 'instances_default.json');
+  const query = new URLSearchParams({ format: str(p.format, 'format') });
+  const res = await ctx.sim.app.request(`/api/tasks/${taskId}/annotations?${query}`, {
+    method: 'POST',
+    headers: { Accept: 'application/vnd.cvat+json', Authorization: `Token ${token}` },
+    body: form,
+  });
+  const text = await res.text();
+  if (res.status !== 202) throw new Error(`the import into task ${taskId} answered ${res.status}: ${text}`);
+  const path = `/api/requests/${encodeURIComponent((JSON.parse(text) as { rq_id: string }).rq_id)}`;
+  let request = await call(ctx, 'GET', path, undefined, token);
+  if (request?.status === 'queued' || request?.status === 'started') {
+    await call(ctx, 'POST', '/_sim/requests/complete', { rq_id: request.id });
+    request = await call(ctx, 'GET', path, undefined, token);
+  }
+  if (request?.status !== 'finished')
+    throw new Error(`the import into task ${taskId} ended ${request?.status}: ${JSON.stringify(request)}`);
+}
+
+/**
  * The user saves one rectangle as the annotations of the (seeded) job: the write touches the job, whose
  * `update:job` (CVAT's `touch()`, `before_update` only `updated_date`) is the message. The project gets
  * a label for it first.
@@ -153,4 +187,5 @@ export const annotationDataStates: StateTable = {
   [a.labelledTaskWithImages.template]: labelledTaskWithImages,
   [a.taskRectangles.template]: taskRectangles,
   [a.jobRectangles.template]: jobRectangles,
+  [a.annotationsImported.template]: annotationsImported,
 };
