@@ -36,14 +36,29 @@ describe('GET /api/jobs/{id}/annotations', () => {
     expect(missing.body).toEqual({ detail: 'No Job matches the given query.' });
   });
 
-  it('refuses the export of a file (?format=) with 501 naming it', async () => {
+  it("answers the old file flows (GET ?format=, PUT ?format=) with CVAT 2.73's 410 pages", async () => {
     const { jobs } = await taskWithJobs();
     const res = await h.get(`/api/jobs/${jobs[0]}/annotations?format=CVAT%20for%20images%201.1`, {
       as: 'alice',
     });
-    expect(res.status).toBe(501);
-    expect(res.headers.get('x-sim-reason')).toBe(
-      'not-simulated: exporting annotations as a file (GET ?format=)',
+    expect(res.status).toBe(410);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.text).toBe(
+      'This endpoint is no longer supported.\n' +
+        'To initiate the export process, use POST /api/jobs/id/dataset/export?save_images=False.\n' +
+        'To check the process status, use GET /api/requests/rq_id,\n' +
+        'where rq_id is obtained from the response of the previous request.\n' +
+        'To download the prepared file, use the result_url obtained from the response of the previous request.\n',
+    );
+    const task = await h.get('/api/tasks/1/annotations?cloud_storage_id=1', { as: 'alice' });
+    expect(task.status).toBe(410);
+    expect(task.text).toContain('use POST /api/tasks/id/dataset/export?save_images=False.');
+    const put = await h.put(`/api/jobs/${jobs[0]}/annotations?rq_id=x`, { shapes: [] }, { as: 'alice' });
+    expect(put.status).toBe(410);
+    expect(put.text).toBe(
+      'This endpoint no longer supports checking the status of the import process.\n' +
+        'The common requests API should be used instead: GET /api/requests/rq_id,\n' +
+        'where rq_id is obtained from the response of the initializing request.\n',
     );
   });
 });

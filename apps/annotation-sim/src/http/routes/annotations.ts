@@ -19,6 +19,7 @@ import { cvatJson, cvatJsonBytes, djangoHtml, noContent } from '../respond';
 import { byId, type RouteRow, refused } from '../route-table';
 import { annotationImportChunkRoutes, importAnnotationsView } from './annotation-import';
 import { readLabeledData } from './annotations-body';
+import { goneExportApi, goneProcessStatus } from './import-upload';
 import { loadRecord } from './resource-support';
 
 /**
@@ -26,7 +27,7 @@ import { loadRecord } from './resource-support';
  * JobViewSet and TaskViewSet (engine/views.py) over dataset_manager's `JobAnnotation` and
  * `TaskAnnotation` (domain/annotations/). Reading needs the job's or task's `view`, writing its
  * `update` (the access rules of resource-rules.ts). POST imports a file (routes/annotation-import.ts);
- * `?format=` on GET or PUT is refused with 501 and listed in FIDELITY.md.
+ * the old file flows (`GET ?format=`, `PUT ?format=`) answer CVAT 2.73's 410 pages.
  */
 
 /** The 501 of a part of an operation the simulator does not simulate, naming it. */
@@ -34,6 +35,10 @@ function notSimulated(r: ApiRequest, what: string): Response {
   const detail = `${what} is not simulated by annotation-sim, so the request is refused rather than answered wrongly. See annotation-sim's FIDELITY.md.`;
   return cvatJson(r.c, { detail }, 501, { 'X-Sim-Reason': `not-simulated: ${what}` });
 }
+
+/** A read with a parameter of the old export flow (`format`, `filename`, `action`, `location`, `cloud_storage_id`): its 410. */
+const exportQuery = (r: ApiRequest) =>
+  ['format', 'filename', 'action', 'location', 'cloud_storage_id'].some((k) => r.query(k) !== undefined);
 
 /** Where the changes of a write go: the server events CVAT's `handle_annotations_change` logs. */
 function annotationsChanged(r: ApiRequest, changes: readonly AnnotationChange[]): void {
@@ -69,7 +74,9 @@ function writeOf(r: ApiRequest): { action: JobWriteAction; data: DataIn } | Resp
     const a = patchAction(r);
     if (a instanceof Response) return a;
     action = a;
-  } else if (r.query('format')) return notSimulated(r, 'importing annotations from a file (PUT ?format=)');
+  } else if (r.query('format') !== undefined || r.query('rq_id') !== undefined) {
+    return goneProcessStatus(r, 'import');
+  }
   const body = bodyOf(r);
   return 'answer' in body ? body.answer : { action, data: body.data };
 }
@@ -84,7 +91,7 @@ function handleJobAnnotations(r: ApiRequest): Response {
   if (!job.ok) return refused(r, job);
   const task = r.state.tasks.get(job.value.task_id) as TaskRec;
   if (method === 'GET' || method === 'HEAD') {
-    if (r.query('format')) return notSimulated(r, 'exporting annotations as a file (GET ?format=)');
+    if (exportQuery(r)) return goneExportApi(r, '/api/jobs/id/dataset/export?save_images=False');
     return answer(r, readJob(r, job.value, task));
   }
   if (method === 'DELETE') {
@@ -118,7 +125,7 @@ function handleTaskAnnotations(r: ApiRequest): Response {
   if (method === 'GET' || method === 'HEAD') {
     if (t.data_id === null)
       return djangoHtml(r.c, 400, 'Exporting annotations from a task without data is not allowed');
-    if (r.query('format')) return notSimulated(r, 'exporting annotations as a file (GET ?format=)');
+    if (exportQuery(r)) return goneExportApi(r, '/api/tasks/id/dataset/export?save_images=False');
     return answer(
       r,
       mergeJobs(

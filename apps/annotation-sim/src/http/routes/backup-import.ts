@@ -18,6 +18,7 @@ import {
   checkUploaded,
   cloudSourceRefused,
   dispatchUpload,
+  goneProcessStatus,
   handleTusHead,
   handleTusPatch,
   importSource,
@@ -83,17 +84,7 @@ const importBackup = (target: Target) => (r: ApiRequest) => {
   if (!context.ok) return refused(r, context);
   const allowed = mayCreate(r.state, r.user(), context.value);
   if (!allowed.ok) return refused(r, allowed);
-  if (r.query('rq_id') !== undefined) {
-    return new Response(
-      'This endpoint no longer supports checking the status of the import process.\n' +
-        'The common requests API should be used instead: GET /api/requests/rq_id,\n' +
-        'where rq_id is obtained from the response of the initializing request.\n',
-      {
-        status: 410,
-        headers: { 'Content-Type': 'text/html; charset=utf-8', 'X-Request-Id': r.sim.requestId },
-      },
-    );
-  }
+  if (r.query('rq_id') !== undefined) return goneProcessStatus(r, 'import');
   return dispatchUpload(r, BACKUP_DIR, () => finishUpload(r, target, context.value.org?.id ?? null));
 };
 

@@ -236,3 +236,30 @@ export function logDatasetImport(
     },
   ]);
 }
+
+/** A `text/html` 410 page as Django's `HttpResponseGone` sends it. */
+const gone = (r: ApiRequest, text: string) =>
+  new Response(text, {
+    status: 410,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'X-Request-Id': r.sim.requestId },
+  });
+
+/** `get_410_response_when_checking_process_status(kind)`: the old status polls of an import. */
+export const goneProcessStatus = (r: ApiRequest, kind: string) =>
+  gone(
+    r,
+    `This endpoint no longer supports checking the status of the ${kind} process.\n` +
+      'The common requests API should be used instead: GET /api/requests/rq_id,\n' +
+      'where rq_id is obtained from the response of the initializing request.\n',
+  );
+
+/** `get_410_response_for_export_api(path)`: the old export flow, pointing at its replacement. */
+export const goneExportApi = (r: ApiRequest, path: string) =>
+  gone(
+    r,
+    'This endpoint is no longer supported.\n' +
+      `To initiate the export process, use POST ${path}.\n` +
+      'To check the process status, use GET /api/requests/rq_id,\n' +
+      'where rq_id is obtained from the response of the previous request.\n' +
+      'To download the prepared file, use the result_url obtained from the response of the previous request.\n',
+  );
