@@ -409,7 +409,11 @@ describe('events, webhooks and faults', () => {
     });
     const scopes = rows.map((e) => e.scope);
     expect(scopes).toEqual(expect.arrayContaining(['delete:shapes', 'create:shapes', 'create:tags']));
-    expect(scopes.indexOf('import:dataset')).toBeLessThan(scopes.indexOf('create:shapes'));
+    expect(scopes.indexOf('import:dataset')).toBeLessThan(scopes.indexOf('delete:shapes'));
+    // Both jobs' annotations are deleted before the file's are created.
+    expect(scopes.lastIndexOf('delete:shapes')).toBeLessThan(scopes.indexOf('create:shapes'));
+    // (job 1 had a rectangle and a polygon: one row per shape type)
+    expect(rows.filter((e) => e.scope === 'delete:shapes').map((e) => e.job_id)).toEqual([1, 1, 2]);
     const events = r.requests.map((q) => [
       q.json.event,
       q.json.job?.id ?? q.json.task?.id,

@@ -109,9 +109,11 @@ export function importAnnotations(
   const changes: ResourceChange[] = [];
   const ctx: MutationContext = { state, now: at, actor, changes };
   try {
-    // The annotation events first, then the saves' webhooks, as a PUT's view and its edge hand them on.
+    // The annotation events first, then the saves' webhooks, as a PUT's view and its edge hand them on;
+    // every job's deletion before any creation (`self.delete()` of the whole target, then the importer's).
     const made = parts.flatMap((p) => applyWrite(ctx, p, action).changes);
-    recordAnnotationChanges(state, made, actor, at);
+    const deletes = made.filter((c) => c.action === 'delete');
+    recordAnnotationChanges(state, [...deletes, ...made.filter((c) => c.action !== 'delete')], actor, at);
   } finally {
     dispatch(changes);
   }
