@@ -113,7 +113,7 @@ export function keypointsTask(labels: readonly LabelRec[]): CocoTask {
           ...keypoints(s, orders.get(s.label_id) ?? []),
         };
       });
-      const withInstance = frameInstances(shapes, size, attrsOf).flatMap(({ leader, ...a }) => {
+      const withInstance = frameInstances(shapes, size, attrsOf).flatMap(({ leader, annotation: a }) => {
         const g = leader.group ?? 0;
         const s = g === 0 ? undefined : skeletons.find((x) => x.group === g);
         return s ? [{ ...a, ...keypoints(s, orders.get(s.label_id) ?? []) }] : [];

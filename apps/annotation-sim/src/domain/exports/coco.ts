@@ -100,9 +100,15 @@ function instances(parts: Part[]): Part[][] {
 /** The attribute values Datumaro keeps of an object (`_convert_attrs`, then occluded, rotation, track). */
 export type AttrConvert = (s: FrameShape) => Record<string, unknown>;
 
-/** One instance as `convert_instance` writes it (its id filled in later). */
-function instanceAnnotation(group: Part[], w: number, h: number, attrsOf: AttrConvert) {
-  const leader = group.reduce((best, p) => (p.area > best.area ? p : best));
+/** A group's leader: its part of largest area (the first of equal ones). */
+const leaderOf = (group: Part[]) => group.reduce((best, p) => (p.area > best.area ? p : best));
+
+/** One instance as `convert_instance` writes it (its ids filled in later). */
+function instanceAnnotation(group: Part[], leader: Part, w: number, h: number, attrsOf: AttrConvert) {
+  // A box alone (most instances): its own box and area, no segmentation.
+  if (group.length === 1 && leader.kind === 'bbox') {
+    return cocoAnnotation(leader, [], leader.box[2] * leader.box[3], leader.box, false, attrsOf);
+  }
   const boxes = group.filter((p) => p.kind === 'bbox');
   const bbox = maxBox((boxes.length > 0 ? boxes : group).map((p) => p.box));
   const polygons = group.filter((p) => p.kind === 'polygon');
@@ -129,13 +135,25 @@ function instanceAnnotation(group: Part[], w: number, h: number, attrsOf: AttrCo
     for (const p of polygons) orInto(merged, polygonBitmap(p.polygon ?? [], w, h));
     area = maskArea(merged).area;
   }
+  return cocoAnnotation(leader, segmentation, area, bbox, crowd, attrsOf);
+}
+
+/** The annotation's fields in `convert_instance`'s order; `id` and `image_id` set by the writer. */
+function cocoAnnotation(
+  leader: Part,
+  segmentation: unknown,
+  area: number,
+  bbox: Box,
+  crowd: boolean,
+  attrsOf: AttrConvert,
+) {
   return {
     id: 0,
     image_id: 0,
     category_id: leader.shape.label_id,
     segmentation,
     area: f(area),
-    bbox: bbox.map((n) => f(round2(n))),
+    bbox: [f(round2(bbox[0])), f(round2(bbox[1])), f(round2(bbox[2])), f(round2(bbox[3]))],
     iscrowd: crowd ? 1 : 0,
     attributes: attrsOf(leader.shape),
   };
@@ -216,10 +234,15 @@ function* subsetJson(
     for (const frame of et.frames) {
       const fr = exportFrame(et, frame);
       const written: string[] = [];
-      for (const a of task.annotate(objects.get(frame)?.shapes ?? [], fr, attrsOf)) {
-        annId++;
-        const category_id = categoryOf.get(a.category_id as number) ?? 0;
-        written.push(dumps({ ...a, id: annId, image_id: idOf(fr.name), category_id }));
+      const shapes = objects.get(frame)?.shapes;
+      if (!shapes) continue;
+      const imageId = idOf(fr.name);
+      for (const a of task.annotate(shapes, fr, attrsOf)) {
+        // Fresh objects of this frame's: their ids are set in place, keeping the writer's key order.
+        a.id = ++annId;
+        a.image_id = imageId;
+        a.category_id = categoryOf.get(a.category_id as number) ?? 0;
+        written.push(dumps(a));
       }
       if (written.length > 0) yield `${annId > written.length ? ',' : ''}${written.join(',')}`;
     }
@@ -232,10 +255,13 @@ export function frameInstances(shapes: readonly FrameShape[], size: FrameRec, at
   const parts = shapes
     .map((s) => partOf(s, size.width, size.height))
     .filter((p): p is Part => p !== undefined);
-  return instances(parts).map((group) => ({
-    ...instanceAnnotation(group, size.width, size.height, attrsOf),
-    leader: group.reduce((best, p) => (p.area > best.area ? p : best)).shape,
-  }));
+  return instances(parts).map((group) => {
+    const leader = leaderOf(group);
+    return {
+      annotation: instanceAnnotation(group, leader, size.width, size.height, attrsOf),
+      leader: leader.shape,
+    };
+  });
 }
 
 /** `coco_instances`: every label a category (`supercategory` a sublabel's skeleton). */
@@ -249,7 +275,7 @@ export const INSTANCES: CocoTask = {
       supercategory: l.parent_id === null ? '' : (byId.get(l.parent_id)?.name ?? ''),
     }));
   },
-  annotate: (shapes, size, attrsOf) => frameInstances(shapes, size, attrsOf).map(({ leader: _, ...a }) => a),
+  annotate: (shapes, size, attrsOf) => frameInstances(shapes, size, attrsOf).map((i) => i.annotation),
 };
 
 /**

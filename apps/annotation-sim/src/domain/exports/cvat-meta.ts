@@ -11,11 +11,16 @@ import { datasetTasks, type ExportSource, type ExportTask, pythonDate, subsetOf,
 type Meta = [string, string | Meta][];
 
 export const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** What `quoteAttr` changes or quotes around: the escaped characters, new lines, tabs and quotes. */
+const NEEDS_QUOTING = /[&<>\n\r\t"']/;
+
 /**
  * `xml.sax.saxutils.quoteattr`: escaped, new lines and tabs as character references, quoted with `"`
  * unless the value holds one (then `'`, or `"` with `&quot;` when it holds both).
  */
 export function quoteAttr(value: string): string {
+  // Most values (numbers, labels, sources) need nothing escaped.
+  if (!NEEDS_QUOTING.test(value)) return `"${value}"`;
   const s = escapeText(value).replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
   if (!s.includes('"')) return `"${s}"`;
   return s.includes("'") ? `"${s.replace(/"/g, '&quot;')}"` : `'${s}'`;

@@ -7,7 +7,14 @@
  * by the shorter arc, as CVAT's `find_angle_diff`); polygons, polylines and points of equal counts
  * linearly too, other point sets and masks keep the earlier keyframe's (FIDELITY.md, Exports).
  */
-import type { AttributeVal, ShapeRow, TagRow, TrackedShapeRow, TrackRow } from '../annotations/model';
+import {
+  type AttributeVal,
+  NONE,
+  type ShapeRow,
+  type TagRow,
+  type TrackedShapeRow,
+  type TrackRow,
+} from '../annotations/model';
 
 /** A shape on one frame: a labeled shape, or a track's shape there (`trackId` its index in the export). */
 export interface FrameShape {
@@ -147,7 +154,8 @@ function shapeOf(s: ShapeRow): FrameShape {
     rotation: s.rotation,
     points: s.points,
     attributes: s.attributes,
-    elements: (s.elements ?? []).map(shapeOf),
+    // Most shapes have no elements: they share one empty list.
+    elements: s.elements && s.elements.length > 0 ? s.elements.map(shapeOf) : NONE,
   };
 }
 

@@ -8,8 +8,13 @@ import { PyFloat, pythonJsonDumps } from '../python-json';
  * @example pyFixed(3.125, 2) // '3.12' (toFixed: '3.13')
  */
 export function pyFixed(v: number, digits: number): string {
-  const rounded = v.toFixed(digits);
+  // `toFixed` drops the sign of -0 (Python writes `-0.00`).
+  const rounded = Object.is(v, -0) ? `-${v.toFixed(digits)}` : v.toFixed(digits);
   if (!Number.isFinite(v)) return rounded;
+  // Only an exact tie differs, and a tie's scaled value n + 0.5 is exact in binary (below 2^52): a value
+  // whose scaled fraction is not 0.5 is no tie, without the costly exact expansion below.
+  const scaled = Math.abs(v) * 10 ** digits;
+  if (scaled < 2 ** 52 && scaled % 1 !== 0.5) return rounded;
   // The exact expansion: a tie is a 5 then only zeros after the kept digits.
   const exact = Math.abs(v).toFixed(Math.min(100, digits + 60));
   const point = exact.indexOf('.');
