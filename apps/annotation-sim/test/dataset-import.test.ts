@@ -493,9 +493,10 @@ describe('round trips: a project exported, then imported into a project without 
     ['YOLO 1.1', 'YOLO 1.1'],
     ['Ultralytics YOLO Detection 1.0', 'Ultralytics YOLO Detection 1.0'],
     ['CVAT for images 1.1', 'CVAT 1.1'],
+    ['Datumaro 1.0', 'Datumaro 1.0'],
   ])(
     '%s exported, imported as %s: a task a subset, the labels, the same shapes',
-    async (exporter, importer) => {
+    async (exporter: string, importer: string) => {
       world();
       await annotateUpright();
       const request = await imported(2, importer, await exportDataset(1, exporter));
@@ -511,6 +512,21 @@ describe('round trips: a project exported, then imported into a project without 
       expect(rounded(await shapesOf(tasks[0]?.id as number))).toEqual(rounded(await shapesOf(2)));
     },
   );
+
+  it('PASCAL VOC 1.1 (one subset: its items share JPEGImages/ and Annotations/): background among the labels', async () => {
+    world();
+    await annotateUpright();
+    // Two subsets' frames of the same name would be one item of VOC's folders, in CVAT as here.
+    expect((await call('DELETE', '/api/tasks/2')).status).toBe(204);
+    const request = await imported(2, 'PASCAL VOC 1.1', await exportDataset(1, 'PASCAL VOC 1.1'));
+    expect(request.status, request.message).toBe('finished');
+    // labelmap.txt names `background`: a project without labels is given it too (`import_labels_to_project`).
+    const labels = (await call('GET', '/api/labels?project_id=2')).body.results as { name: string }[];
+    expect(labels.map((l) => l.name).sort()).toEqual(['background', 'car', 'person']);
+    const tasks = await tasksOf(2);
+    expect(tasks.map((t) => [t.name, t.size])).toEqual([['Train', 3]]);
+    expect(rounded(await shapesOf(tasks[0]?.id as number))).toEqual(rounded(await shapesOf(1)));
+  });
 });
 
 describe('webhooks', () => {

@@ -8,11 +8,9 @@
  * whose worker makes the new tasks (`domain/imports/dataset-import.ts`). An import of the project still
  * queued or running is 409 with its rq_id. The view logs the `import:dataset` server event.
  */
-import { eventsOf, recordEvents } from '../../domain/events/state';
 import { DATASET_IMPORT_FORMATS } from '../../domain/imports/dataset-layout';
 import { importerFor } from '../../domain/imports/formats/index';
 import type { ProjectRec } from '../../domain/model';
-import { renderDrfJson } from '../../domain/python-json';
 import { mayExport } from '../../domain/requests/export-rules';
 import { enqueueRequest, statusOf } from '../../domain/requests/lifecycle';
 import { formatRequestId } from '../../domain/requests/model';
@@ -25,9 +23,12 @@ import {
   checkUploaded,
   cloudSourceRefused,
   dispatchUpload,
+  goneExportApi,
+  goneProcessStatus,
   handleTusHead,
   handleTusPatch,
   importSource,
+  logDatasetImport,
   multipartFile,
   takeUploaded,
 } from './import-upload';
@@ -39,44 +40,6 @@ const uploadDir = (id: number) => `project/${id}`;
 /** The formats a project's dataset import reads: an importer the simulator has, with a known layout. */
 const readable = (format: string) =>
   importerFor(format) !== undefined && DATASET_IMPORT_FORMATS.includes(format);
-
-/**
- * `handle_dataset_import`: one `import:dataset` server event of the project (no task or job), the
- * requesting user's, `{"format": …, "request": {…}}` its payload.
- */
-function logImport(r: ApiRequest, project: ProjectRec, format: string): void {
-  if (!r.state.extensions.has('events')) return;
-  const user = r.user();
-  const actor = r.actor();
-  const org =
-    project.organization_id === null ? undefined : r.state.organizations.get(project.organization_id);
-  const request: Record<string, unknown> = {
-    id: r.sim.requestId,
-    user_agent: actor.kind === 'user' ? actor.userAgent : null,
-  };
-  recordEvents(eventsOf(r.state), [
-    {
-      scope: 'import:dataset',
-      obj_name: null,
-      obj_id: null,
-      obj_val: null,
-      source: 'server',
-      timestamp: r.now,
-      count: null,
-      duration: 0,
-      project_id: project.id,
-      task_id: null,
-      job_id: null,
-      user_id: user.id,
-      user_name: user.username,
-      user_email: user.email || null,
-      org_id: org?.id ?? null,
-      org_slug: org?.slug ?? null,
-      payload: renderDrfJson({ format, request }),
-      access_token_id: actor.kind === 'user' ? (actor.accessTokenId ?? null) : null,
-    },
-  ]);
-}
 
 /** `DatasetImporter.enqueue_job`: source, format, file, then the job (or the 409 of one under way). */
 function finishUpload(r: ApiRequest, project: ProjectRec): Response {
@@ -140,7 +103,12 @@ function finishUpload(r: ApiRequest, project: ProjectRec): Response {
     },
     requestPlan(r, rs, rs.settings.taskCreationMs),
   );
-  logImport(r, project, format);
+  logDatasetImport(r, format, {
+    projectId: project.id,
+    taskId: null,
+    jobId: null,
+    orgId: project.organization_id,
+  });
   return cvatJson(r.c, { rq_id: id }, 202);
 }
 
@@ -150,13 +118,6 @@ function importDatasetRoute(r: ApiRequest): Response {
   if (!project.ok) return refused(r, project);
   return dispatchUpload(r, uploadDir(project.value.id), () => finishUpload(r, project.value));
 }
-
-/** A `text/html` 410 page as Django's `HttpResponseGone` sends it. */
-const gone = (r: ApiRequest, text: string) =>
-  new Response(text, {
-    status: 410,
-    headers: { 'Content-Type': 'text/html; charset=utf-8', 'X-Request-Id': r.sim.requestId },
-  });
 
 /**
  * `GET /api/projects/{id}/dataset`: the project read for `import:dataset` (`?action=import_status`) or
@@ -174,22 +135,8 @@ function datasetGone(r: ApiRequest): Response {
     const allowed = mayExport(r.state, r.user(), { target: 'project', rec: project.value });
     if (!allowed.ok) return refused(r, allowed);
   }
-  if (importStatus) {
-    return gone(
-      r,
-      'This endpoint no longer supports checking the status of the import process.\n' +
-        'The common requests API should be used instead: GET /api/requests/rq_id,\n' +
-        'where rq_id is obtained from the response of the initializing request.\n',
-    );
-  }
-  return gone(
-    r,
-    'This endpoint is no longer supported.\n' +
-      'To initiate the export process, use POST /api/projects/id/dataset/export?save_images=True.\n' +
-      'To check the process status, use GET /api/requests/rq_id,\n' +
-      'where rq_id is obtained from the response of the previous request.\n' +
-      'To download the prepared file, use the result_url obtained from the response of the previous request.\n',
-  );
+  if (importStatus) return goneProcessStatus(r, 'import');
+  return goneExportApi(r, '/api/projects/id/dataset/export?save_images=True');
 }
 
 /** The project's TUS chunks: the project read as for the import, then the upload of its directory. */
