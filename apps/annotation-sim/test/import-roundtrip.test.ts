@@ -366,7 +366,7 @@ function normShape(s: Obj, n: Norm): Obj {
     label_id: s.label_id,
     frame: s.frame,
     type,
-    points: type === 'mask' ? maskPixels(points) : points.map(n.round),
+    points: type === 'mask' ? ((s.pixels as string | undefined) ?? maskPixels(points)) : points.map(n.round),
     occluded: s.occluded ?? false,
     outside: s.outside ?? false,
     z_order: s.z_order ?? 0,
@@ -559,14 +559,19 @@ const CASES: Case[] = [
   {
     format: 'PASCAL VOC 1.1',
     importer: 'PASCAL VOC 1.1',
-    profile: all({ types: ['rectangle'], tags: true, attributes: true }),
+    profile: all({ types: ['rectangle', 'mask'], tags: true, attributes: true }),
     norm: { round: roundTo(2), fillDefaults: true },
-    // Tags are the classification lists (no group, no attributes); boxes keep no z_order or group.
-    expect: (d) => ({
-      tags: uniqueTags(d.tags).map((t) => ({ ...t, group: 0, attributes: [] })),
-      shapes: d.shapes.map((s) => ({ ...s, z_order: 0, group: 0 })),
-      tracks: [],
-    }),
+    // Tags are the classification lists (no group, no attributes); boxes keep no z_order or group;
+    // masks are what the segmentation images show of them (a later mask paints over an earlier one),
+    // without attributes or occlusion.
+    // A box's group is its object's number in the frame and a mask's its instance's: a box and a mask
+    // of the same number are a group, as Datumaro reads them.
+    expect: (d) =>
+      regroup({
+        tags: uniqueTags(d.tags).map((t) => ({ ...t, group: 0, attributes: [] })),
+        shapes: vocMasks(d.shapes).map((s) => ({ ...s, z_order: 0 })),
+        tracks: [],
+      }),
   },
   {
     format: 'COCO Keypoints 1.0',
@@ -585,6 +590,36 @@ const CASES: Case[] = [
     }),
   },
 ];
+
+/** A frame's masks as VOC's segmentation images keep them: each the pixels no later mask paints over. */
+function vocMasks(shapes: Obj[]): Obj[] {
+  const out: Obj[] = [];
+  const numbers = new Map<string, number>();
+  const number = (s: Obj) => {
+    const key = `${s.frame}/${s.type}`;
+    numbers.set(key, (numbers.get(key) ?? 0) + 1);
+    return numbers.get(key) as number;
+  };
+  shapes.forEach((s, i) => {
+    const group = number(s);
+    if (s.type !== 'mask') {
+      out.push({ ...s, group });
+      return;
+    }
+    const later = new Set(
+      shapes
+        .slice(i + 1)
+        .filter((o) => o.type === 'mask' && o.frame === s.frame)
+        .flatMap((o) => maskPixels(o.points as number[]).split(' ')),
+    );
+    const own = maskPixels(s.points as number[])
+      .split(' ')
+      .filter((p) => p !== '' && !later.has(p));
+    if (own.length > 0)
+      out.push({ ...s, group, pixels: own.sort().join(' '), occluded: false, attributes: [] });
+  });
+  return out;
+}
 
 /** A frame's tags of one label once: VOC's classification lists say whether a label is on a frame. */
 function uniqueTags(tags: Obj[]): Obj[] {

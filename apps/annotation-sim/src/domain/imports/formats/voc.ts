@@ -4,11 +4,12 @@
  * The labels are `labelmap.txt`'s (the target's when the archive has none); each subset's items are
  * `ImageSets/Main/<subset>.txt`'s lines; an item's `Annotations/<item>.xml` objects are boxes with
  * `difficult`, `truncated`, `occluded` (the shape's), `pose` and `<attributes>`; the classification
- * lists (`ImageSets/Main/<label>_<subset>.txt`, ` 1`) are tags. Segmentation masks are not read
- * (FIDELITY.md).
+ * lists (`ImageSets/Main/<label>_<subset>.txt`, ` 1`) are tags; the segmentation PNGs are masks.
  */
+import { type Bitmap, emptyBitmap } from '../../exports/masks';
 import { type DmAnnotation, type DmDataset, type DmItem, importDmAnnotations } from './dm';
 import { ImportInstance, stripExt } from './instance';
+import { readPng } from './png-read';
 import { pyFloat } from './py';
 import { type Extracted, extract, isZip, missingFile } from './source-file';
 import { type AnnotationImporter, ImportError, type ImportFile, type ImportTarget } from './types';
@@ -16,13 +17,79 @@ import { child, type XmlElement, xmlTree } from './xml';
 
 const ERRORS = 'datumaro.components.errors';
 
-/** `labelmap.txt`: `name:color:parts:actions` lines, `#` comments. */
-function labelMap(text: string): string[] {
-  return text
+/** VOC's `generate_colormap`: index bits spread over the colour channels, high bits first. */
+function vocColor(index: number): number {
+  const c = [0, 0, 0];
+  let i = index;
+  for (let j = 7; j >= 0; j--) {
+    for (let ch = 0; ch < 3; ch++) c[ch] = (c[ch] as number) | (((i >> ch) & 1) << j);
+    i >>= 3;
+  }
+  return ((c[0] as number) << 16) | ((c[1] as number) << 8) | (c[2] as number);
+}
+
+/** The instance masks' colours to instance ids (VOC's colormap of 256). */
+const INSTANCE_IDS = new Map(Array.from({ length: 256 }, (_, i) => [vocColor(i), i]));
+
+/** `labelmap.txt`: `name:color:parts:actions` lines, `#` comments; a label without a colour takes VOC's. */
+function labelMap(text: string): { names: string[]; classOf: Map<number, number> } {
+  const rows = text
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l !== '' && !l.startsWith('#'))
-    .map((l) => l.split(':')[0] as string);
+    .map((l) => l.split(':'));
+  const classOf = new Map<number, number>();
+  rows.forEach((r, i) => {
+    const rgb = (r[1] ?? '').split(',').map(Number);
+    const color =
+      rgb.length === 3 && rgb.every((v) => Number.isInteger(v))
+        ? (rgb[0] as number) * 65536 + (rgb[1] as number) * 256 + (rgb[2] as number)
+        : vocColor(i);
+    classOf.set(color, i);
+  });
+  return { names: rows.map((r) => r[0] as string), classOf };
+}
+
+/**
+ * An item's masks (`VocSegmentationExtractor`): each instance of `SegmentationObject/` (id 0, the
+ * background, left out) a mask of the class `SegmentationClass/` has under it (the greatest, as
+ * `CompiledMask.get_instance_labels` keeps), its group the instance id; with the class mask alone, a
+ * mask a class.
+ */
+function masks(files: Extracted, id: string, classOf: Map<number, number>): DmAnnotation[] {
+  const have = new Set(files.paths);
+  const clsPath = `SegmentationClass/${id}.png`;
+  const instPath = `SegmentationObject/${id}.png`;
+  const cls = have.has(clsPath) ? readPng(files.bytes(clsPath), clsPath) : undefined;
+  const inst = have.has(instPath) ? readPng(files.bytes(instPath), instPath) : undefined;
+  const img = inst ?? cls;
+  if (!img) return [];
+  const found = new Map<number, { bitmap: Bitmap; label: number }>();
+  for (let y = 0; y < img.h; y++) {
+    for (let x = 0; x < img.w; x++) {
+      const classId = cls ? (classOf.get(cls.at(x, y)) ?? 0) : 0;
+      const key = inst ? (INSTANCE_IDS.get(inst.at(x, y)) ?? 0) : classId;
+      if (inst && key === 0) continue;
+      let m = found.get(key);
+      if (!m) {
+        m = { bitmap: emptyBitmap(img.w, img.h), label: classId };
+        m.bitmap.box = { x0: 0, y0: 0, x1: img.w - 1, y1: img.h - 1 };
+        found.set(key, m);
+      }
+      m.bitmap.bits[x * img.h + y] = 1;
+      if (classId > m.label) m.label = classId;
+    }
+  }
+  return [...found]
+    .sort(([a], [b]) => a - b)
+    .map(([key, m]) => ({
+      type: 'mask',
+      label: m.label,
+      group: inst ? key : 0,
+      z_order: 0,
+      attributes: new Map(),
+      bitmap: m.bitmap,
+    }));
 }
 
 const field = (el: XmlElement, path: string): string => {
@@ -102,12 +169,17 @@ function readVoc(file: ImportFile, target: ImportTarget) {
     if (xmls.length === 0) throw missingFile('voc', 'ImageSets/Main/**/*.txt');
   }
   if (lists.size === 0 && annoDir !== '') throw missingFile('voc', 'ImageSets/Main/**/*.txt');
-  const labels = have.has('labelmap.txt')
-    ? labelMap(files.text('labelmap.txt'))
-    : inst
-        .allLabels()
-        .filter((l) => l.parent_id === null)
-        .map((l) => l.name);
+  // `_import` writes the target's labels as the label map when the archive has none.
+  const map = labelMap(
+    have.has('labelmap.txt')
+      ? files.text('labelmap.txt')
+      : inst
+          .allLabels()
+          .filter((l) => l.parent_id === null)
+          .map((l) => `${l.name}:::`)
+          .join('\n'),
+  );
+  const labels = map.names;
   const ds: DmDataset = { format: 'voc', labels, items: [] };
   const annoPath = (id: string) =>
     annoDir === ''
@@ -136,6 +208,7 @@ function readVoc(file: ImportFile, target: ImportTarget) {
         if (filename) item.ext = filename.slice(stripExt(filename).length) || null;
         item.annotations.push(...objects(root, labels));
       }
+      item.annotations.push(...masks(files, id, map.classOf));
       ds.items.push(item);
     }
   }
