@@ -257,12 +257,18 @@ describe('the view (DatasetImporter)', () => {
     expect((await importDataset(1, 'CVAT 1.1', dataset)).status).toBe(202);
   });
 
-  it('reads the project for import:dataset: a worker who is not its staff is refused as PATCH is', async () => {
+  it("reads the project for import:dataset (projects.rego): org staff, or the project's staff who is a member", async () => {
     world();
-    const res = await importDataset(1, 'CVAT 1.1', strToU8('x'), { as: 'dave' });
-    const patch = await call('PATCH', '/api/projects/1', { name: 'x' }, 'dave');
-    expect(res.status).toBe(403);
-    expect(res).toEqual(patch);
+    const attempt = async (as: string) =>
+      (await importDataset(1, 'CVAT 1.1', strToU8('x'), { as, filename: 'x.txt' })).status;
+    // Past the permission, the file is refused (its name does not end in .zip).
+    expect(await attempt('alice')).toBe(400);
+    expect(await attempt('bob')).toBe(400);
+    expect(await attempt('carol')).toBe(403);
+    expect(await attempt('dave')).toBe(403);
+    expect(await attempt('outsider')).toBe(403);
+    expect((await call('PATCH', '/api/projects/1', { assignee_id: 5 })).body.assignee?.username).toBe('dave');
+    expect(await attempt('dave')).toBe(400);
     expect((await importDataset(99, 'CVAT 1.1', strToU8('x'))).status).toBe(404);
   });
 

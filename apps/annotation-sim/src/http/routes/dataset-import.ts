@@ -8,6 +8,8 @@
  * whose worker makes the new tasks (`domain/imports/dataset-import.ts`). An import of the project still
  * queued or running is 409 with its rq_id. The view logs the `import:dataset` server event.
  */
+import { isAdmin, roleIn } from '../../domain/access';
+import { denied, fail, type Result } from '../../domain/errors';
 import { DATASET_IMPORT_FORMATS } from '../../domain/imports/dataset-layout';
 import { importerFor } from '../../domain/imports/formats/index';
 import type { ProjectRec } from '../../domain/model';
@@ -32,7 +34,6 @@ import {
   multipartFile,
   takeUploaded,
 } from './import-upload';
-import { loadRecord } from './resource-support';
 
 /** The project's temporary directory (`get_tmp_dirname`), where its TUS uploads go. */
 const uploadDir = (id: number) => `project/${id}`;
@@ -112,9 +113,27 @@ function finishUpload(r: ApiRequest, project: ProjectRec): Response {
   return cvatJson(r.c, { rq_id: id }, 202);
 }
 
+/**
+ * `import:dataset` of a project (`projects.rego`, the rules of `update:desc`): an admin; in the sandbox
+ * its staff (owner, assignee); in its organization a maintainer or owner with privilege user, or its
+ * staff who is a member. The project exists (404), then DRF's 403.
+ */
+function projectForImport(r: ApiRequest): Result<ProjectRec> {
+  const found = r.record(r.state.projects, 'Project');
+  if (!found.ok) return found;
+  const p = found.value;
+  const user = r.user();
+  const staff = p.owner_id === user.id || p.assignee_id === user.id;
+  if (isAdmin(user)) return found;
+  if (p.organization_id === null) return staff ? found : fail(denied());
+  const role = roleIn(r.state, user.id, p.organization_id);
+  const orgStaff = role === 'maintainer' || role === 'owner';
+  return (user.privilege === 'user' && orgStaff) || (staff && role !== null) ? found : fail(denied());
+}
+
 /** `POST /api/projects/{id}/dataset`: the project for `import:dataset`, then UploadMixin's dispatch. */
 function importDatasetRoute(r: ApiRequest): Response {
-  const project = loadRecord(r, 'project', r.state.projects, 'Project', true);
+  const project = projectForImport(r);
   if (!project.ok) return refused(r, project);
   return dispatchUpload(r, uploadDir(project.value.id), () => finishUpload(r, project.value));
 }
@@ -127,9 +146,7 @@ function importDatasetRoute(r: ApiRequest): Response {
 function datasetGone(r: ApiRequest): Response {
   const importStatus = r.query('action') === 'import_status';
   // The scope: `import:dataset` for the import status, `export:dataset` otherwise.
-  const project = importStatus
-    ? loadRecord(r, 'project', r.state.projects, 'Project', true)
-    : r.record(r.state.projects, 'Project');
+  const project = importStatus ? projectForImport(r) : r.record(r.state.projects, 'Project');
   if (!project.ok) return refused(r, project);
   if (!importStatus) {
     const allowed = mayExport(r.state, r.user(), { target: 'project', rec: project.value });
@@ -141,7 +158,7 @@ function datasetGone(r: ApiRequest): Response {
 
 /** The project's TUS chunks: the project read as for the import, then the upload of its directory. */
 const chunk = (handle: typeof handleTusHead) => (r: ApiRequest) => {
-  const project = loadRecord(r, 'project', r.state.projects, 'Project', true);
+  const project = projectForImport(r);
   if (!project.ok) return refused(r, project);
   return handle(r, uploadDir(project.value.id));
 };
