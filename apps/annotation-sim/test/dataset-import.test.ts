@@ -229,6 +229,18 @@ describe('TestImportExportDatasetProject (test_projects.py)', () => {
     expect(await shapesOf(tasks[1]?.id as number)).toEqual(await shapesOf(1));
   });
 
+  it.each(['Datumaro 1.0', 'PASCAL VOC 1.1'])(
+    'test_can_import_export_dataset_with_some_format: %s into the project it came from',
+    async (format) => {
+      world();
+      await annotate();
+      const request = await imported(1, format, await exportDataset(1, format));
+      expect(request.status, request.message).toBe('finished');
+      // VOC's `background` is not one of the project's labels: CVAT remaps it away.
+      expect((await call('GET', '/api/labels?project_id=1')).body.count).toBe(2);
+    },
+  );
+
   it('test_cant_import_annotations_as_project: a file not named .zip is 400', async () => {
     world();
     const xml = strToU8('<?xml version="1.0" encoding="utf-8"?><annotations></annotations>');
