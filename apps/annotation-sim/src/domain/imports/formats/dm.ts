@@ -8,7 +8,7 @@
  * track's shape, and a track keeps the shapes where its visibility changes (`_validate_track_shapes`).
  * A failure on an annotation is CVAT's `Image <id>: can't import annotation #<n> (<type>): <error>`.
  */
-import type { Bitmap } from '../../exports/masks';
+import { type Bitmap, maskArea } from '../../exports/masks';
 import { pythonStr } from '../../python-json';
 import {
   CVAT_IMPORT_ERROR,
@@ -112,20 +112,10 @@ function sourceOf(m: Map<string, unknown>): string {
  * then the box's left, top, right, bottom.
  */
 function cvatRle(m: Bitmap): number[] {
-  let x0 = m.w;
-  let y0 = m.h;
-  let x1 = -1;
-  let y1 = -1;
-  for (let x = m.box.x0; x <= m.box.x1; x++) {
-    for (let y = m.box.y0; y <= m.box.y1; y++) {
-      if (!m.bits[x * m.h + y]) continue;
-      x0 = Math.min(x0, x);
-      x1 = Math.max(x1, x);
-      y0 = Math.min(y0, y);
-      y1 = Math.max(y1, y);
-    }
-  }
-  if (x1 < 0) [x0, y0, x1, y1] = [0, 0, 0, 0];
+  // `get_bbox`'s box; `max(x, x + w - 1)` keeps an empty mask's box at its corner.
+  const [x0, y0, w, h] = maskArea(m).bbox;
+  const x1 = Math.max(x0, x0 + w - 1);
+  const y1 = Math.max(y0, y0 + h - 1);
   const runs: number[] = [];
   let current = 0;
   let run = 0;
