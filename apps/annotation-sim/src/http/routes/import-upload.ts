@@ -238,14 +238,14 @@ export function logDatasetImport(
 }
 
 /** A `text/html` 410 page as Django's `HttpResponseGone` sends it. */
-const gone = (r: ApiRequest, text: string) =>
+const gone = (r: ApiRequest, text: string): Response =>
   new Response(text, {
     status: 410,
     headers: { 'Content-Type': 'text/html; charset=utf-8', 'X-Request-Id': r.sim.requestId },
   });
 
 /** `get_410_response_when_checking_process_status(kind)`: the old status polls of an import. */
-export const goneProcessStatus = (r: ApiRequest, kind: string) =>
+export const goneProcessStatus = (r: ApiRequest, kind: string): Response =>
   gone(
     r,
     `This endpoint no longer supports checking the status of the ${kind} process.\n` +
@@ -254,7 +254,7 @@ export const goneProcessStatus = (r: ApiRequest, kind: string) =>
   );
 
 /** `get_410_response_for_export_api(path)`: the old export flow, pointing at its replacement. */
-export const goneExportApi = (r: ApiRequest, path: string) =>
+export const goneExportApi = (r: ApiRequest, path: string): Response =>
   gone(
     r,
     'This endpoint is no longer supported.\n' +
