@@ -229,6 +229,67 @@ describe('TestImportExportDatasetProject (test_projects.py)', () => {
     expect(await shapesOf(tasks[1]?.id as number)).toEqual(await shapesOf(1));
   });
 
+  it.each([
+    ['COCO Keypoints 1.0', 'COCO Keypoints 1.0'],
+    ['CVAT for images 1.1', 'CVAT 1.1'],
+    ['CVAT for video 1.1', 'CVAT 1.1'],
+    ['Datumaro 1.0', 'Datumaro 1.0'],
+  ])('test_can_export_and_import_dataset_with_skeletons: %s, imported as %s', async (exporter, importer) => {
+    h = createHarness();
+    h.seed({
+      ...TEAM,
+      projects: [
+        {
+          name: 'skel',
+          owner: 'alice',
+          org: 'acme',
+          labels: [
+            {
+              name: 's1',
+              type: 'skeleton',
+              sublabels: [
+                { name: '1', type: 'points' },
+                { name: '2', type: 'points' },
+              ],
+            },
+          ],
+        },
+      ],
+      tasks: [{ name: 'Sk', owner: 'alice', project: 'skel', size: 2 }],
+    });
+    const labels = (await call('GET', '/api/labels?project_id=1')).body.results as {
+      id: number;
+      name: string;
+      sublabels: { id: number }[];
+    }[];
+    const s1 = labels.find((l) => l.name === 's1');
+    const skeleton = {
+      type: 'skeleton',
+      frame: 1,
+      label_id: s1?.id,
+      points: [],
+      elements: s1?.sublabels.map((sub, i) => ({
+        type: 'points',
+        frame: 1,
+        label_id: sub.id,
+        points: [10 + i, 20 + i],
+      })),
+    };
+    const put = await call('PUT', '/api/tasks/1/annotations', {
+      version: 0,
+      tags: [],
+      shapes: [skeleton],
+      tracks: [],
+    });
+    expect(put.status).toBe(200);
+    const request = await imported(1, importer, await exportDataset(1, exporter));
+    expect(request.status, request.message).toBe('finished');
+    const tasks = await tasksOf(1);
+    expect(tasks).toHaveLength(2);
+    const data = (await call('GET', `/api/tasks/${tasks[1]?.id}/annotations`)).body;
+    expect(data.shapes.length + data.tracks.length).toBe(1);
+  });
+
   it.each(['Datumaro 1.0', 'PASCAL VOC 1.1'])(
     'test_can_import_export_dataset_with_some_format: %s into the project it came from',
     async (format) => {
