@@ -130,7 +130,8 @@ function dump(v: unknown, asFloat: boolean, s: Style): string {
 }
 
 function pythonNumber(n: number, signedZero: boolean): string {
-  if (Number.isInteger(n) && Math.abs(n) < 1e21 && !(signedZero && Object.is(n, -0))) return n.toFixed(0);
+  // Below 1e21 `String` writes an integer's digits as `toFixed(0)` does, -0 as `0`, and faster.
+  if (Number.isInteger(n) && Math.abs(n) < 1e21 && !(signedZero && Object.is(n, -0))) return String(n);
   return pythonFloatRepr(n);
 }
 
