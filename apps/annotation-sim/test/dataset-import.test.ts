@@ -592,6 +592,38 @@ describe('round trips: a project exported, then imported into a project without 
     },
   );
 
+  it('CVAT for video 1.1 imported as CVAT 1.1: each task takes the tracks of its subset, frames within it', async () => {
+    world();
+    await annotateUpright();
+    const request = await imported(2, 'CVAT 1.1', await exportDataset(1, 'CVAT for video 1.1'));
+    expect(request.status, request.message).toBe('finished');
+    const tasks = await tasksOf(2);
+    expect(tasks.map((t) => t.name)).toEqual(['Test', 'Train']);
+    /** The first keyframe of each track: a shape exported as a track of one frame. */
+    const keyframes = async (taskId: number) => {
+      const labels = (await call('GET', `/api/labels?task_id=${taskId}`)).body.results as {
+        id: number;
+        name: string;
+      }[];
+      const data = (await call('GET', `/api/tasks/${taskId}/annotations`)).body;
+      return data.tracks.map(
+        (t: { label_id: number; shapes: { frame: number; points: number[]; outside: boolean }[] }) => ({
+          label: labels.find((l) => l.id === t.label_id)?.name,
+          frame: t.shapes[0]?.frame,
+          points: t.shapes[0]?.points,
+        }),
+      );
+    };
+    const asKeyframes = async (taskId: number) =>
+      (await shapesOf(taskId)).map((s: { label: string; frame: number; points: number[] }) => ({
+        label: s.label,
+        frame: s.frame,
+        points: s.points,
+      }));
+    expect(await keyframes(tasks[1]?.id as number)).toEqual(await asKeyframes(1));
+    expect(await keyframes(tasks[0]?.id as number)).toEqual(await asKeyframes(2));
+  });
+
   it('PASCAL VOC 1.1 (one subset: its items share JPEGImages/ and Annotations/): background among the labels', async () => {
     world();
     await annotateUpright();

@@ -90,17 +90,23 @@ const cvat: Layout = (zip) => {
     return { name, images, members: images.map((i) => i.member) };
   });
   const labels = [...meta.matchAll(/<label>\s*<name>([^<]*)<\/name>/g)].map((m) => xmlText(m[1] ?? ''));
-  return { subsets, shared: [xml], labels: unique(labels), narrow: listed ? cvatImagesOf : undefined };
+  return { subsets, shared: [xml], labels: unique(labels), narrow: listed ? cvatSubsetOf : undefined };
 };
 
-/** A project's CVAT XML with only the `<image>` elements of `subset` (its `subset` attribute). */
-function cvatImagesOf(_member: string, subset: string, bytes: Buffer): Uint8Array {
+/**
+ * A project's CVAT XML with only the `<image>` and `<track>` elements of `subset` (their `subset`
+ * attribute; a project's tracks number their frames within their subset, as its task will).
+ */
+function cvatSubsetOf(_member: string, subset: string, bytes: Buffer): Uint8Array {
   const doc = bytes
     .toString('utf8')
-    .replace(/[ \t]*<image\b([^>]*?)(\/>|>[\s\S]*?<\/image>)\n?/g, (all, attrs: string) => {
-      const own = /\bsubset="([^"]*)"/.exec(attrs)?.[1];
-      return own === undefined || xmlText(own) === subset ? all : '';
-    });
+    .replace(
+      /[ \t]*<(image|track)\b([^>]*?)(\/>|>[\s\S]*?<\/\1>)\n?/g,
+      (all, _tag: string, attrs: string) => {
+        const own = /\bsubset="([^"]*)"/.exec(attrs)?.[1];
+        return own === undefined || xmlText(own) === subset ? all : '';
+      },
+    );
   return Buffer.from(doc, 'utf8');
 }
 
