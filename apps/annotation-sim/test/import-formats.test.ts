@@ -777,3 +777,65 @@ describe('Datumaro 1.0', () => {
     );
   });
 });
+
+describe('tracks in Datumaro-read formats', () => {
+  it('joins the shapes of one track_id with a keyframe attribute, keeps visibility changes, closes the last run', () => {
+    const box = (frame: number, keyframe: boolean, x: number) => ({
+      id: 0,
+      type: 'bbox',
+      attributes: { occluded: false, track_id: 7, keyframe, model: 'volvo', parked: keyframe },
+      group: 0,
+      label_id: 0,
+      z_order: 0,
+      bbox: [x, 0.0, 2.0, 2.0],
+      frame,
+    });
+    const item = (i: number, annotations: unknown[]) => ({
+      id: `img${i}`,
+      annotations,
+      attr: { frame: i },
+      image: { path: `img${i}.jpg`, size: [50, 100] },
+    });
+    const json = {
+      categories: { label: { labels: [{ name: 'car', parent: '', attributes: [] }], attributes: [] } },
+      items: [item(0, [box(0, true, 1.0)]), item(1, [box(1, false, 2.0)]), item(2, [])],
+    };
+    const out = read('Datumaro 1.0', file('default.json', JSON.stringify(json)));
+    const shape = { type: 'rectangle', id: null, rotation: 0, z_order: 0, occluded: false };
+    expect(out.shapes).toEqual([]);
+    expect(out.tracks).toEqual([
+      {
+        id: null,
+        label_id: 1,
+        group: 0,
+        source: 'file',
+        frame: 0,
+        attributes: [{ spec_id: 11, value: 'volvo' }],
+        shapes: [
+          {
+            ...shape,
+            frame: 0,
+            outside: false,
+            points: [1, 0, 3, 2],
+            attributes: [{ spec_id: 12, value: 'true' }],
+          },
+          // Frame 1 is no keyframe, but the last visible one: made one, then an outside one after it.
+          {
+            ...shape,
+            frame: 1,
+            outside: false,
+            points: [2, 0, 4, 2],
+            attributes: [{ spec_id: 12, value: 'false' }],
+          },
+          {
+            ...shape,
+            frame: 2,
+            outside: true,
+            points: [2, 0, 4, 2],
+            attributes: [{ spec_id: 12, value: 'false' }],
+          },
+        ],
+      },
+    ]);
+  });
+});

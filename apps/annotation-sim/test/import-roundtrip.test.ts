@@ -252,11 +252,11 @@ const skeletonPoints = (whole: boolean) =>
       })),
     );
 
-/** A track of boxes or polygons: keyframes on ascending frames, the first visible. */
+/** A track of one shape type: keyframes on ascending frames, the first visible. */
 function trackArb(p: Profile) {
   return fc
     .record({
-      type: fc.constantFrom('rectangle', 'polygon'),
+      type: fc.constantFrom('rectangle', 'polygon', 'polyline', 'points', 'ellipse', 'cuboid'),
       label_id: fc.constantFrom(ids.car, ids.person),
       frames: fc.uniqueArray(frame, { minLength: 1, maxLength: 4 }).map((f) => f.sort((a, b) => a - b)),
       group: fc.integer({ min: 0, max: 2 }),
@@ -273,7 +273,10 @@ function trackArb(p: Profile) {
               occluded: fc.boolean(),
               outside: i === 0 ? fc.constant(false) : fc.boolean(),
               z_order: fc.integer({ min: -2, max: 2 }),
-              rotation: type === 'rectangle' ? fc.integer({ min: 0, max: 359 }) : fc.constant(0),
+              rotation:
+                type === 'rectangle' || type === 'ellipse'
+                  ? fc.integer({ min: 0, max: 359 })
+                  : fc.constant(0),
               attributes: label_id === ids.car ? carAttributes('mutable') : fc.constant([]),
             }),
           ),
