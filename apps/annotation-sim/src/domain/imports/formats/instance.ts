@@ -108,7 +108,10 @@ export class ImportInstance {
       this.frameInfo.set(f.index, f.frame);
       this.frameMapping.set(stripExt(f.frame.name), f.index);
     }
-    this.stopFrame = Math.max(0, ...target.frames.map((f) => f.index));
+    // A loop, not `Math.max(...)`: a task of 200,000 frames is more arguments than a call takes.
+    let stop = 0;
+    for (const f of target.frames) if (f.index > stop) stop = f.index;
+    this.stopFrame = stop;
   }
 
   /** `_get_label_id`: the label of that name under `parentId` (top labels under none). */
@@ -211,7 +214,7 @@ export class ImportInstance {
     const label = this.labelId(t.label, parent);
     const frames = t.shapes.map((s) => s.frame);
     if (frames.length === 0) throw valueError('min() arg is an empty sequence');
-    const start = this.relFrame(Math.min(...frames));
+    const start = this.relFrame(frames.reduce((a, b) => Math.min(a, b)));
     const elements = (t.elements ?? []).map((e) => this.track(e, label.id));
     // The track's attributes are the immutable ones of its last shape (`_import_track` sets them anew
     // for each shape); each shape keeps its mutable ones.

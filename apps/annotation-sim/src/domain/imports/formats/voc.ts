@@ -56,8 +56,12 @@ function labelMap(text: string): { names: string[]; classOf: Map<number, number>
  * `CompiledMask.get_instance_labels` keeps), its group the instance id; with the class mask alone, a
  * mask a class.
  */
-function masks(files: Extracted, id: string, classOf: Map<number, number>): DmAnnotation[] {
-  const have = new Set(files.paths);
+function masks(
+  files: Extracted,
+  have: ReadonlySet<string>,
+  id: string,
+  classOf: Map<number, number>,
+): DmAnnotation[] {
   const clsPath = `SegmentationClass/${id}.png`;
   const instPath = `SegmentationObject/${id}.png`;
   const cls = have.has(clsPath) ? readPng(files.bytes(clsPath), clsPath) : undefined;
@@ -152,6 +156,21 @@ function subsets(files: Extracted, root: string): Map<string, string[]> {
   return out;
 }
 
+/** The classification lists of a subset: each item's labels marked ` 1`, in the label map's order. */
+function classified(files: Extracted, have: ReadonlySet<string>, labels: readonly string[], subset: string) {
+  const out = new Map<string, number[]>();
+  labels.forEach((name, index) => {
+    const list = `ImageSets/Main/${name}_${subset}.txt`;
+    if (!have.has(list)) return;
+    for (const line of files.text(list).split('\n')) {
+      const [item, flag] = line.trim().split(/\s+/);
+      if (item && flag === '1' && !(out.get(item) ?? []).includes(index))
+        out.set(item, [...(out.get(item) ?? []), index]);
+    }
+  });
+  return out;
+}
+
 function readVoc(file: ImportFile, target: ImportTarget) {
   if (!isZip(file)) throw new ImportError('shutil.ReadError', `${file.name} is not a zip file`);
   const files = extract(file);
@@ -187,19 +206,11 @@ function readVoc(file: ImportFile, target: ImportTarget) {
         '')
       : `${annoDir}${id}.xml`;
   for (const [subset, ids] of lists) {
+    const tagged = classified(files, have, labels, subset);
     for (const id of ids) {
       const item: DmItem = { id, ext: '.jpg', annotations: [] };
-      for (const [index, name] of labels.entries()) {
-        const list = `ImageSets/Main/${name}_${subset}.txt`;
-        if (!have.has(list)) continue;
-        const line = files
-          .text(list)
-          .split('\n')
-          .map((l) => l.trim().split(/\s+/))
-          .find((l) => l[0] === id);
-        if (line?.[1] === '1') {
-          item.annotations.push({ type: 'label', label: index, group: 0, z_order: 0, attributes: new Map() });
-        }
+      for (const index of tagged.get(id) ?? []) {
+        item.annotations.push({ type: 'label', label: index, group: 0, z_order: 0, attributes: new Map() });
       }
       const path = annoPath(id);
       if (have.has(path) || annoDir === '') {
@@ -208,7 +219,7 @@ function readVoc(file: ImportFile, target: ImportTarget) {
         if (filename) item.ext = filename.slice(stripExt(filename).length) || null;
         item.annotations.push(...objects(root, labels));
       }
-      item.annotations.push(...masks(files, id, map.classOf));
+      item.annotations.push(...masks(files, have, id, map.classOf));
       ds.items.push(item);
     }
   }
