@@ -113,13 +113,13 @@ async function importDataset(
   projectId: number,
   format: string,
   bytes: Uint8Array,
-  opts: { as?: string; filename?: string } = {},
+  opts: { as?: string; filename?: string; query?: string } = {},
 ) {
   const form = fileForm('dataset_file', opts.filename ?? 'dataset.zip', bytes);
   const res = await sendBytes(
     h,
     'POST',
-    `/api/projects/${projectId}/dataset?format=${encodeURIComponent(format)}&org=acme`,
+    `/api/projects/${projectId}/dataset?format=${encodeURIComponent(format)}&org=acme${opts.query ?? ''}`,
     opts.as ?? 'alice',
     form.headers,
     form.body,
@@ -448,6 +448,37 @@ describe('the worker (import_dataset_as_project)', () => {
         'cvat.apps.dataset_manager.bindings.CvatImportError: Target project does not have label with name "person"\n',
     });
     expect(await tasksOf(other.body.id)).toEqual([]);
+  });
+
+  it('refuses masks unless conv_mask_to_poly is false (the simulator does not convert them), as the annotation import does', async () => {
+    world();
+    const car = (
+      (await call('GET', '/api/labels?project_id=1')).body.results as { id: number; name: string }[]
+    ).find((l) => l.name === 'car')?.id;
+    const mask = { ...box(0, car as number), type: 'mask', points: [0, 4, 10, 10, 11, 11] };
+    expect(
+      (await call('PUT', '/api/tasks/1/annotations', { version: 0, tags: [], shapes: [mask], tracks: [] }))
+        .status,
+    ).toBe(200);
+    const dataset = await exportDataset(1, 'CVAT for images 1.1');
+    const refused = await imported(2, 'CVAT 1.1', dataset);
+    expect(refused.status).toBe('failed');
+    expect(refused.message).toMatch(
+      /^NotImplementedError: annotation-sim does not convert masks to polygons/,
+    );
+    expect(await tasksOf(2)).toEqual([]);
+    const bad = await importDataset(2, 'CVAT 1.1', dataset, { query: '&conv_mask_to_poly=maybe' });
+    expect(bad.status).toBe(500);
+    const res = await importDataset(2, 'CVAT 1.1', dataset, { query: '&conv_mask_to_poly=false' });
+    expect(res.status).toBe(202);
+    h.advance('1s');
+    const request = (await call('GET', requestPath(res.body.rq_id))).body;
+    expect(request.status, request.message).toBe('finished');
+    const [task] = (await tasksOf(2)).filter((t) => t.name === 'Train');
+    const shapes = (await call('GET', `/api/tasks/${task?.id}/annotations`)).body.shapes;
+    expect(shapes.map((s: { type: string; points: number[] }) => [s.type, s.points])).toEqual([
+      ['mask', mask.points],
+    ]);
   });
 
   it('fails a subset without images (no media) and makes nothing', async () => {

@@ -42,6 +42,22 @@ const hasMask = (shapes: readonly ShapeIn[]): boolean =>
   shapes.some((s) => s.type === 'mask' || hasMask(s.elements ?? []));
 
 /**
+ * Chosen (FIDELITY.md): masks are not converted to polygons; what was read is refused rather than
+ * imported wrongly when `conv_mask_to_poly` asks for the conversion. The request's failure, or null.
+ */
+export function maskConversionRefused(
+  data: Pick<DataIn, 'shapes' | 'tracks'>,
+  convMaskToPoly: boolean,
+): { failed: string } | null {
+  if (!convMaskToPoly) return null;
+  if (!hasMask(data.shapes) && !data.tracks.some((t) => t.shapes.some((s) => s.type === 'mask'))) return null;
+  return failure(
+    'NotImplementedError',
+    'annotation-sim does not convert masks to polygons (conv_mask_to_poly); import with conv_mask_to_poly=false. See its FIDELITY.md.',
+  );
+}
+
+/**
  * Imports the request's file into its task or job; `result_id` and `result_url` stay null (CVAT's
  * import function returns nothing). A file the importer refuses, a target deleted meanwhile or what the
  * simulator does not do fails the request and changes nothing.
@@ -79,16 +95,8 @@ export function importAnnotations(
     if (err instanceof ImportError) return failure(err.exceptionClass, err.message);
     throw err;
   }
-  // Chosen (FIDELITY.md): masks are not converted to polygons; refused rather than imported wrongly.
-  if (
-    work.convMaskToPoly &&
-    (hasMask(data.shapes) || data.tracks.some((t) => t.shapes.some((s) => s.type === 'mask')))
-  ) {
-    return failure(
-      'NotImplementedError',
-      'annotation-sim does not convert masks to polygons (conv_mask_to_poly); import with conv_mask_to_poly=false. See its FIDELITY.md.',
-    );
-  }
+  const masks = maskConversionRefused(data, work.convMaskToPoly);
+  if (masks) return masks;
   let parts: JobWriteInput[];
   if (job) parts = [{ job, data }];
   else {

@@ -29,6 +29,7 @@ import { jobsOfTask } from '../relations';
 import type { BackgroundRequest, ImportDatasetWork, RequestResult } from '../requests/model';
 import type { AnnotationState } from '../state';
 import { attachTaskData, createTask, keepUploadFrames } from '../tasks';
+import { maskConversionRefused } from './annotations-import';
 import { type DatasetFound, type DatasetSubset, datasetLayout } from './dataset-layout';
 import { importerFor } from './formats/index';
 import {
@@ -38,6 +39,13 @@ import {
   type ImportFrame,
 } from './formats/types';
 import { openZip, ZipReadError, type ZipReader } from './zip-read';
+
+/** A refusal already in the request's `message` form (the annotation import's mask refusal). */
+class MaskRefusal extends Error {
+  constructor(readonly failed: string) {
+    super(failed);
+  }
+}
 
 /** `CvatImportError`, as the failed request names it. */
 const cvatImportError = (message: string) =>
@@ -124,7 +132,10 @@ function plan(
     if (frames.length === 0) throw new ImportError('ValueError', 'No media data found');
     const importFrames: ImportFrame[] = frames.map((frame, index) => ({ index, frame }));
     const file = { name: work.fileName, bytes: subsetFile(zip, subset, found, at) };
-    return { name: subset.name, frames, annotations: importer.read(file, { labels, frames: importFrames }) };
+    const annotations = importer.read(file, { labels, frames: importFrames });
+    const masks = maskConversionRefused(annotations, work.convMaskToPoly);
+    if (masks) throw new MaskRefusal(masks.failed);
+    return { name: subset.name, frames, annotations };
   });
   return { labels, create, subsets };
 }
@@ -200,6 +211,7 @@ export function importDataset(
     if (err instanceof ImportError || err instanceof ZipReadError) {
       return { failed: `${err.exceptionClass}: ${err.message}\n` };
     }
+    if (err instanceof MaskRefusal) return { failed: err.failed };
     throw err;
   }
   const actor: Actor = { kind: 'worker', ...r.owner, requestId: r.httpRequestId };

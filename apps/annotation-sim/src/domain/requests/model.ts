@@ -56,13 +56,14 @@ export type RequestWork =
 
 /**
  * A dataset imported into a project as new tasks (`import:dataset`, `domain/imports/dataset-import.ts`):
- * the format's display name and the archive as uploaded (its name; its bytes base64, dropped when the
- * request ends).
+ * the format's display name, the `conv_mask_to_poly` flag and the archive as uploaded (its name; its
+ * bytes base64, dropped when the request ends).
  */
 export interface ImportDatasetWork {
   kind: 'import:dataset';
   projectId: number;
   format: string;
+  convMaskToPoly: boolean;
   fileName: string;
   file: string;
 }

@@ -163,6 +163,7 @@ const importDatasetWorkSchema = lazy(() =>
       kind: z.literal('import:dataset'),
       projectId: z.number(),
       format: z.string(),
+      convMaskToPoly: z.boolean(),
       fileName: z.string(),
       file: z.string(),
     })

@@ -19,6 +19,7 @@ import { byId, type RouteRow, refused } from '../route-table';
 import {
   checkUploaded,
   cloudSourceRefused,
+  convMaskToPoly,
   dispatchUpload,
   handleTusHead,
   handleTusPatch,
@@ -41,13 +42,6 @@ interface Imported {
 /** The upload directory of the target (`get_upload_dir`: the task's or job's `get_tmp_dirname()`). */
 const dirOf = (target: Target, id: number) => `${target}/${id}`;
 
-/** attrs' `to_bool` (`conv_mask_to_poly`): its true and false spellings; anything else raises. */
-function toBool(value: string): boolean | undefined {
-  if (/^(true|t|yes|y|on|1)$/i.test(value)) return true;
-  if (/^(false|f|no|n|off|0)$/i.test(value)) return false;
-  return undefined;
-}
-
 /**
  * `DatasetImporter.enqueue_job`: `init_request_args` (location, `conv_mask_to_poly`, `import_mode`),
  * `validate_request` (a cloud source's filename, a TUS upload's file, the format), the file (a cloud
@@ -57,15 +51,8 @@ function toBool(value: string): boolean | undefined {
 function finishUpload(r: ApiRequest, e: Imported): Response {
   const source = importSource(r);
   if (source instanceof Response) return source;
-  const conv = toBool(r.query('conv_mask_to_poly') ?? 'true');
-  if (conv === undefined) {
-    return refused(r, {
-      error: {
-        code: 'SERVER_ERROR',
-        reason: `ValueError: Cannot convert value to bool: ${r.query('conv_mask_to_poly')}`,
-      },
-    });
-  }
+  const conv = convMaskToPoly(r);
+  if (conv instanceof Response) return conv;
   const mode = r.query('import_mode') ?? 'replace';
   if (mode !== 'replace' && mode !== 'append') {
     return cvatJson(r.c, [`Invalid import_mode='${mode}'. Allowed: replace, append`], 400);

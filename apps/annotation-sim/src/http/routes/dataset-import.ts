@@ -24,6 +24,7 @@ import { byId, type RouteRow, refused } from '../route-table';
 import {
   checkUploaded,
   cloudSourceRefused,
+  convMaskToPoly,
   dispatchUpload,
   goneExportApi,
   goneProcessStatus,
@@ -46,6 +47,8 @@ const readable = (format: string) =>
 function finishUpload(r: ApiRequest, project: ProjectRec): Response {
   const source = importSource(r);
   if (source instanceof Response) return source;
+  const conv = convMaskToPoly(r);
+  if (conv instanceof Response) return conv;
   const dir = uploadDir(project.id);
   if (!source.cloud && source.filename) {
     const uploaded = checkUploaded(r, dir, source.filename);
@@ -98,6 +101,7 @@ function finishUpload(r: ApiRequest, project: ProjectRec): Response {
         kind: 'import:dataset',
         projectId: project.id,
         format,
+        convMaskToPoly: conv,
         fileName: file.name,
         file: file.bytes.toString('base64'),
       },

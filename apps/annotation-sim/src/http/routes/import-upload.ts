@@ -12,6 +12,7 @@ import type { AnnotationState } from '../../domain/state';
 import type { ApiRequest } from '../api';
 import { readMultipart, uploadedFileName } from '../multipart';
 import { cvatJson, emptyBody } from '../respond';
+import { refused } from '../route-table';
 import { TUS_MAX_FILE_SIZE, tus } from './task-data';
 
 /** A TUS upload under way: CVAT writes it to the upload directory, named by its file id. */
@@ -108,6 +109,28 @@ export function dispatchUpload(r: ApiRequest, dir: string, finish: () => Respons
   if (has('upload-length')) return createTusUpload(r, dir);
   if (has('upload-multiple')) return emptyBody(r.c, 200);
   return finish();
+}
+
+/** attrs' `to_bool`: its true and false spellings; anything else raises. */
+function toBool(value: string): boolean | undefined {
+  if (/^(true|t|yes|y|on|1)$/i.test(value)) return true;
+  if (/^(false|f|no|n|off|0)$/i.test(value)) return false;
+  return undefined;
+}
+
+/**
+ * `?conv_mask_to_poly=` as `DatasetImporter.init_request_args` reads it (default true); a value
+ * `to_bool` cannot read is its ValueError, Django's 500.
+ */
+export function convMaskToPoly(r: ApiRequest): boolean | Response {
+  const conv = toBool(r.query('conv_mask_to_poly') ?? 'true');
+  if (conv !== undefined) return conv;
+  return refused(r, {
+    error: {
+      code: 'SERVER_ERROR',
+      reason: `ValueError: Cannot convert value to bool: ${r.query('conv_mask_to_poly')}`,
+    },
+  });
 }
 
 /** Where the file comes from, as `init_request_args` and `validate_request` read it. */
