@@ -517,7 +517,13 @@ describe('COCO 1.0 and COCO Keypoints 1.0', () => {
     expect(refusal(() => read('COCO 1.0', zip('a.zip', { 'x.txt': '' })))).toBe(
       'cvat.apps.dataset_manager.bindings.CvatDatasetNotFoundError: Check [format docs](https://docs.cvat.ai/docs//manual/advanced/formats/format-coco). Dataset must contain a file: "annotations/instances_*.json"',
     );
-    const bus = { ...instances, categories: [{ id: 1, name: 'bus', supercategory: '' }] };
+    const bus = {
+      ...instances,
+      categories: [
+        { id: 1, name: 'bus', supercategory: '' },
+        { id: 2, name: 'person', supercategory: '' },
+      ],
+    };
     expect(refusal(() => read('COCO 1.0', file('a.json', JSON.stringify(bus))))).toBe(
       "cvat.apps.dataset_manager.bindings.CvatImportError: Image img1: can't import annotation #0 (bbox): Label 'bus' is not registered for this task",
     );
@@ -837,5 +843,27 @@ describe('tracks in Datumaro-read formats', () => {
         ],
       },
     ]);
+  });
+});
+
+describe("Datumaro readers' own refusals", () => {
+  it("a label index or category the file does not declare is Datumaro's UndeclaredLabelError", () => {
+    const yolo = zip('y.zip', {
+      'obj.data': 'classes = 1\ntrain = data/train.txt\nnames = data/obj.names\n',
+      'obj.names': 'car\n',
+      'train.txt': 'data/obj_train_data/img1.jpg\n',
+      'obj_train_data/img1.txt': '3 0.5 0.5 0.25 0.5\n',
+    });
+    expect(refusal(() => read('YOLO 1.1', yolo))).toBe(
+      "datumaro.components.errors.UndeclaredLabelError: Undeclared label '3'",
+    );
+    const coco = {
+      categories: [{ id: 1, name: 'car' }],
+      images: [{ id: 1, file_name: 'img1.jpg', width: 100, height: 50 }],
+      annotations: [{ id: 1, image_id: 1, category_id: 9, segmentation: [], bbox: [0, 0, 1, 1], iscrowd: 0 }],
+    };
+    expect(refusal(() => read('COCO 1.0', file('a.json', JSON.stringify(coco))))).toBe(
+      "datumaro.components.errors.UndeclaredLabelError: Undeclared label '9'",
+    );
   });
 });

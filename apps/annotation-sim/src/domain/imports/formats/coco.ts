@@ -13,7 +13,7 @@ import { type DmAnnotation, type DmDataset, type DmItem, importDmAnnotations } f
 import { extOf, ImportInstance, stripExt } from './instance';
 import { attributeMap, get, type Json, list, missingField, num, parseJson } from './json';
 import { depthOf, extract, isZip, missingFile } from './source-file';
-import type { AnnotationImporter, ImportFile, ImportTarget } from './types';
+import { type AnnotationImporter, ImportError, type ImportFile, type ImportTarget } from './types';
 
 /** pycocotools' `rleFrString`: compressed counts back to run lengths. */
 function rleCounts(s: string): number[] {
@@ -80,7 +80,11 @@ function annotationsOf(
   const score = get(ann, 'score');
   if (score !== undefined) attributes.set('score', score);
   const catId = num(get(ann, 'category_id'));
+  // `_get_label_id`: no category (0) is no label; an id the categories do not have is undeclared.
   const cat = catId ? cats.byId.get(catId) : undefined;
+  if (catId && !cat) {
+    throw new ImportError('datumaro.components.errors.UndeclaredLabelError', `Undeclared label '${catId}'`);
+  }
   const label = cat?.index ?? null;
   const iscrowd = get(ann, 'iscrowd');
   if (iscrowd === undefined) throw missingField('iscrowd');

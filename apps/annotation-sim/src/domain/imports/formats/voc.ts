@@ -120,7 +120,7 @@ function objects(root: XmlElement, labels: readonly string[]): DmAnnotation[] {
     id++;
     const name = field(obj, 'name');
     const label = labels.indexOf(name);
-    if (label < 0) throw new ImportError(`${ERRORS}.UndeclaredLabelError`, `Label '${name}' is not declared`);
+    if (label < 0) throw new ImportError(`${ERRORS}.UndeclaredLabelError`, `Undeclared label '${name}'`);
     const [x0, y0, x1, y1] = ['xmin', 'ymin', 'xmax', 'ymax'].map((k) =>
       pyFloat(field(obj, `bndbox/${k}`)),
     ) as [number, number, number, number];

@@ -85,10 +85,7 @@ function boxes(text: string, labels: readonly string[], w: number, h: number): D
     const [id, xc, yc, bw, bh] = parts as [string, string, string, string, string];
     const label = pyInt(id);
     if (label < 0 || label >= labels.length) {
-      throw new ImportError(
-        'datumaro.components.errors.UndeclaredLabelError',
-        `Label '${label}' is not declared`,
-      );
+      throw new ImportError('datumaro.components.errors.UndeclaredLabelError', `Undeclared label '${label}'`);
     }
     const fw = pyFloat(bw);
     const fh = pyFloat(bh);
