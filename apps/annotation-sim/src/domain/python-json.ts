@@ -130,8 +130,10 @@ function dump(v: unknown, asFloat: boolean, s: Style): string {
 }
 
 function pythonNumber(n: number, signedZero: boolean): string {
-  // Below 1e21 `String` writes an integer's digits as `toFixed(0)` does, -0 as `0`, and faster.
-  if (Number.isInteger(n) && Math.abs(n) < 1e21 && !(signedZero && Object.is(n, -0))) return String(n);
+  if (Number.isInteger(n) && Math.abs(n) < 1e21 && !(signedZero && Object.is(n, -0))) {
+    // A safe integer's `String` is its exact digits (faster than `toFixed`); past 2^53 only `toFixed` is exact.
+    return Number.isSafeInteger(n) ? String(n) : n.toFixed(0);
+  }
   return pythonFloatRepr(n);
 }
 
