@@ -37,7 +37,7 @@ export function list(d: Json | undefined, key: string): Json[] {
   if (!Array.isArray(v)) {
     throw new ImportError(
       `${DATUMARO_ERRORS}.InvalidFieldTypeError`,
-      `Invalid annotation field '${key}' type '${typeName(v)}'. Expected '("<class 'list'>",)'`,
+      `Invalid annotation field '${key}' type '${typeName(v)}'. Expected <class 'list'>`,
     );
   }
   return v;
