@@ -3,7 +3,9 @@
  * job's part (`AnnotationIR.slice(start, stop)`; an object on a frame of no job is dropped, one on the
  * frames two jobs overlap goes to both), and a read merges the jobs' parts in job order, an object on
  * frames the job shares with the previous one left out when the previous has the same one
- * (`AnnotationManager.merge`, simplified: FIDELITY.md, Annotations).
+ * (`AnnotationManager.merge`, simplified: FIDELITY.md, Annotations). A track with nothing visible on a
+ * job's frames is not that job's (`AnnotationIR._is_track_inside`): one outside from its first shape on
+ * is in no job, so a task's write drops it.
  */
 import type { JobRec } from '../model';
 import type { DataIn, LabeledData, ShapeRow, TagRow, TrackIn, TrackRow } from './model';
@@ -17,6 +19,26 @@ function trackFrames(t: TrackIn, into: number[] = []): number[] {
   return into;
 }
 
+/**
+ * `AnnotationIR._is_track_inside(track, start, stop)`: whether a track is visible somewhere on the frames
+ * `start`..`stop` (a skeleton's by its elements), judged from its shapes in the order given.
+ */
+function isTrackInside(t: TrackIn, start: number, stop: number): boolean {
+  if (t.elements && t.elements.length > 0) return t.elements.some((e) => isTrackInside(e, start, stop));
+  const overlaps = (a: number, b: number) => Math.min(b, stop) - Math.max(a, start) >= 0;
+  let prev: TrackIn['shapes'][number] | undefined;
+  for (const s of t.shapes) {
+    // The only shape on the segment being outside on its first frame.
+    if (s.frame === start && s.outside) {
+      prev = s;
+      continue;
+    }
+    if (prev && !prev.outside && overlaps(prev.frame, s.frame)) return true;
+    prev = s;
+  }
+  return prev !== undefined && !prev.outside && prev.frame <= stop;
+}
+
 /** The part of `data` on each job's frames; a track that crosses a job's bounds is named in `crossing`. */
 export function splitByJob(
   jobs: readonly JobRec[],
@@ -27,6 +49,7 @@ export function splitByJob(
     const inJob = (f: number) => f >= job.start_frame && f <= job.stop_frame;
     const tracks: TrackIn[] = [];
     for (const t of data.tracks) {
+      if (!isTrackInside(t, job.start_frame, job.stop_frame)) continue;
       const frames = trackFrames(t);
       const inside = frames.filter(inJob).length;
       if (inside === frames.length) tracks.push(structuredClone(t));
