@@ -45,8 +45,8 @@ function backupLabels(data: AnnotationState, labels: readonly LabelRec[]): Obj[]
   });
 }
 
-/** `_prepare_annotations`' allowed fields: the others (ids among them) are dropped. */
-const ANNOTATION_FIELDS = new Set([
+/** `_prepare_annotations`' allowed fields, on export and restore: the others (ids among them) are dropped. */
+export const ANNOTATION_FIELDS: ReadonlySet<string> = new Set([
   'label',
   'label_id',
   'type',

@@ -13,6 +13,7 @@ import { recordAnnotationChanges } from '../annotations/change-events';
 import type { AnnotationChange, DataIn } from '../annotations/model';
 import { applyWrite, checkWrite, labelsOfTask } from '../annotations/store';
 import type { Actor, ResourceChange } from '../changes';
+import { ANNOTATION_FIELDS } from '../exports/backup';
 import { FRAME_HEIGHT, FRAME_WIDTH } from '../exports/frames';
 import { imageSize } from '../image-header';
 import { type LabelOwner, labelsOfOwner } from '../label-read';
@@ -105,27 +106,6 @@ function createdMapping(state: AnnotationState, owner: LabelOwner): LabelMapping
   );
 }
 
-/** `_prepare_annotations`' allowed fields: the others (ids among them) are dropped. */
-const ALLOWED = new Set([
-  'label',
-  'label_id',
-  'type',
-  'occluded',
-  'outside',
-  'z_order',
-  'points',
-  'rotation',
-  'frame',
-  'group',
-  'source',
-  'attributes',
-  'shapes',
-  'elements',
-  'score',
-  'start',
-  'stop',
-]);
-
 /**
  * One job's annotations as `_prepare_annotations` makes them: labels by name (a sublabel after its
  * parent's name) to ids, attributes by name to `spec_id`, other fields dropped (a copy: the archive's
@@ -155,7 +135,7 @@ function prepareAnnotations(raw: unknown, mapping: LabelMapping): Obj {
     }
   };
   const trim = (o: Obj) => {
-    for (const k of Object.keys(o)) if (!ALLOWED.has(k)) delete o[k];
+    for (const k of Object.keys(o)) if (!ANNOTATION_FIELDS.has(k)) delete o[k];
   };
   const shapes = (list: unknown, parent: string) => {
     for (const s of Array.isArray(list) ? list.filter(isObj) : []) {
