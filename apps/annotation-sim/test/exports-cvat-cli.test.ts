@@ -9,6 +9,7 @@
 import { strFromU8, unzipSync } from 'fflate';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type CliHarness, cliHarness } from './support/cli-harness';
+import { exportedFile } from './support/cli-requests';
 import { TEAM } from './support/harness';
 
 const cli = cliHarness();
@@ -19,23 +20,9 @@ beforeEach(async () => {
 
 const ADMIN = 'admin';
 
-/**
- * `export_dataset` / `export_backup` of CVAT's tests (`shared/utils/helpers.py`): the export started
- * (202 with an rq id), the request polled until finished, its `result_url` downloaded. The archive.
- */
-async function exported(path: string, as: string, query: Record<string, string> = {}): Promise<Uint8Array> {
-  const search = new URLSearchParams(query).toString();
-  const started = await h.post(`${path}${search ? `?${search}` : ''}`, undefined, { as });
-  expect(started.status, started.text).toBe(202);
-  await h.advance('5s');
-  const request = await h.get(`/api/requests/${encodeURIComponent(started.body.rq_id)}`, { as });
-  expect(request.status).toBe(200);
-  expect(request.body.status, request.body.message).toBe('finished');
-  const url = new URL(request.body.result_url);
-  const res = await h.send('GET', `${url.pathname}${url.search}`, as, {});
-  expect(res.status).toBe(200);
-  return new Uint8Array(await res.arrayBuffer());
-}
+/** `export_dataset` / `export_backup` of CVAT's tests: the archive downloaded. */
+const exported = async (path: string, as: string, query: Record<string, string> = {}) =>
+  (await exportedFile(h, path, as, query)) as Uint8Array;
 
 /** `zipfile.is_zipfile` and `namelist()`: the members (fflate reads the archive, not the simulator). */
 function namelist(archive: Uint8Array): string[] {

@@ -9,6 +9,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type CliHarness, cliHarness } from './support/cli-harness';
+import { exportedFile, importedFile } from './support/cli-requests';
 import { TEAM } from './support/harness';
 
 const cli = cliHarness();
@@ -51,47 +52,13 @@ async function world() {
   };
 }
 
-/** A request once its worker ran. */
-async function ended(rqId: string) {
-  await h.advance('5s');
-  const res = await h.get(`/api/requests/${encodeURIComponent(rqId)}`, { as: OWNER });
-  expect(res.status, res.text).toBe(200);
-  return res.body;
-}
-
 /** `export_*(owner, …)`: the file downloaded. */
-async function exported(path: string, query: Record<string, string> = {}): Promise<Uint8Array> {
-  const search = new URLSearchParams(query).toString();
-  const started = await h.post(`${path}${search ? `?${search}` : ''}`, undefined, { as: OWNER });
-  expect(started.status, started.text).toBe(202);
-  const rq = await ended(started.body.rq_id);
-  expect(rq.status, rq.message).toBe('finished');
-  const url = new URL(rq.result_url);
-  const res = await h.send('GET', `${url.pathname}${url.search}`, OWNER, {});
-  expect(res.status).toBe(200);
-  return new Uint8Array(await res.arrayBuffer());
-}
+const exported = async (path: string, query: Record<string, string> = {}) =>
+  (await exportedFile(h, path, OWNER, query)) as Uint8Array;
 
-/** `import_resource`: one multipart request with the file (`file.zip`) in `field`; the ended request. */
+/** `import_resource` as the owner: the request, which must have finished. */
 async function imported(path: string, field: string, bytes: Uint8Array) {
-  const b = 'legacy-ids-boundary';
-  const body = Buffer.concat([
-    Buffer.from(
-      `--${b}\r\nContent-Disposition: form-data; name="${field}"; filename="file.zip"\r\n` +
-        'Content-Type: application/zip\r\n\r\n',
-    ),
-    Buffer.from(bytes),
-    Buffer.from(`\r\n--${b}--\r\n`),
-  ]);
-  const res = await h.send(
-    'POST',
-    path,
-    OWNER,
-    { 'content-type': `multipart/form-data; boundary=${b}` },
-    body,
-  );
-  expect(res.status, await res.clone().text()).toBe(202);
-  const rq = await ended(((await res.json()) as { rq_id: string }).rq_id);
+  const rq = await importedFile(h, path, field, bytes, OWNER);
   expect(rq.status, rq.message).toBe('finished');
   return rq as { id: string };
 }

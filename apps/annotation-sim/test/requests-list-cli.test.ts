@@ -10,6 +10,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CliHarness, cliHarness } from './support/cli-harness';
+import { endedRequest, exportedFile, importedFile } from './support/cli-requests';
 
 const cli = cliHarness();
 let h: CliHarness;
@@ -50,32 +51,11 @@ async function listAll(as: string, query: Record<string, string> = {}): Promise<
 }
 
 /** A request polled until it ended (the manual clock moved past the export's duration). */
-async function ended(as: string, rqId: string, org = ''): Promise<Rq & { result_url: string | null }> {
-  await h.advance('5s');
-  const res = await h.get(`/api/requests/${encodeURIComponent(rqId)}${org && `?org=${org}`}`, { as });
-  expect(res.status, res.text).toBe(200);
-  return res.body;
-}
+const ended = (as: string, rqId: string, org = '') => endedRequest(h, rqId, as, org);
 
 /** `export_*(…, download_result=…)`: the export started and waited for; its file when downloaded. */
-async function exportOf(
-  as: string,
-  path: string,
-  query: Record<string, string>,
-  download: boolean,
-  org = '',
-): Promise<Uint8Array | undefined> {
-  const search = new URLSearchParams({ ...query, ...(org ? { org } : {}) }).toString();
-  const started = await h.post(`${path}${search ? `?${search}` : ''}`, undefined, { as });
-  expect(started.status, started.text).toBe(202);
-  const rq = await ended(as, started.body.rq_id, org);
-  expect(rq.status).toBe('finished');
-  if (!download) return undefined;
-  const url = new URL(rq.result_url as string);
-  const res = await h.send('GET', `${url.pathname}${url.search}`, as, {});
-  expect(res.status).toBe(200);
-  return new Uint8Array(await res.arrayBuffer());
-}
+const exportOf = (as: string, path: string, query: Record<string, string>, download: boolean, org = '') =>
+  exportedFile(h, path, as, { ...query, ...(org ? { org } : {}) }, download);
 
 const dataset = (saveImages: boolean, format = 'CVAT for images 1.1') => ({
   format,
@@ -98,27 +78,9 @@ async function createTask(as: string, name: string, org = ''): Promise<number> {
   return task.body.id;
 }
 
-/** A multipart body with one file part, as the SDK's `task_file`. */
-function multipart(field: string, name: string, bytes: Uint8Array) {
-  const b = 'list-filters-boundary';
-  const body = Buffer.concat([
-    Buffer.from(
-      `--${b}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\n` +
-        'Content-Type: application/zip\r\n\r\n',
-    ),
-    Buffer.from(bytes),
-    Buffer.from(`\r\n--${b}--\r\n`),
-  ]);
-  return { body: new Uint8Array(body), headers: { 'content-type': `multipart/form-data; boundary=${b}` } };
-}
-
 /** `import_task_backup(user, file_content=…)`: the request, ended. */
-async function importTaskBackup(name: string, bytes: Uint8Array) {
-  const form = multipart('task_file', name, bytes);
-  const res = await h.send('POST', '/api/tasks/backup', USER, form.headers, form.body);
-  expect(res.status).toBe(202);
-  return ended(USER, ((await res.json()) as { rq_id: string }).rq_id);
-}
+const importTaskBackup = (bytes: Uint8Array) =>
+  importedFile(h, '/api/tasks/backup', 'task_file', bytes, USER);
 
 const projectIds: number[] = [];
 const taskIds: number[] = [];
@@ -173,14 +135,12 @@ beforeAll(async () => {
       const data = await exportOf(USER, path, sub === 'backup' ? {} : dataset(sub === 'dataset'), true);
       expect(data?.length).toBeGreaterThan(0);
       if (resource === 'task' && sub === 'backup') {
-        expect((await importTaskBackup(`${resource}_${sub}.zip`, data as Uint8Array)).status).toBe(
-          'finished',
-        );
+        expect((await importTaskBackup(data as Uint8Array)).status).toBe('finished');
       }
     }
   }
   // A corrupted backup imported.
-  expect((await importTaskBackup('empty.zip', new TextEncoder().encode('empty_file'))).status).toBe('failed');
+  expect((await importTaskBackup(new TextEncoder().encode('empty_file'))).status).toBe('failed');
 
   // fxt_org_resources
   const p = await h.post(
