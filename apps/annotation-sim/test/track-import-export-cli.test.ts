@@ -6,8 +6,10 @@
  *   repeated keyframe check, COCO Keypoints tracks, complex keypoints) for Datumaro 1.0, COCO 1.0 and
  *   PASCAL VOC 1.1 as CVAT parametrizes them. Fixture task 14 (in project 5: skeletons `s1` of points
  *   1-3 and `s2` of points 1-4, 8 frames, one job) is seeded as a task of that shape.
- * - `TestImportTaskAnnotations`: `test_can_import_datumaro_json` (2d) and
- *   `test_check_import_error_on_wrong_file_structure` for the importers the simulator has.
+ * - `TestImportTaskAnnotations`: `test_can_import_datumaro_json` (2d),
+ *   `test_check_import_error_on_wrong_file_structure` for the importers the simulator has, and
+ *   `test_can_import_annotations_after_previous_unclear_import` (skipped in CVAT itself, "Fails
+ *   sometimes"; its `sleep`s are the clock moved here).
  * - `TestImportWithComplexFilenames.test_import_annotations` (skipped in CVAT itself, "Fails sometimes";
  *   deterministic here): its tasks' files are named as the class names them, sent as `server_files`
  *   (paths kept as the frames' names) rather than generated images in a zip, which the simulator does
@@ -15,10 +17,9 @@
  *
  * Left out: `test_can_import_datumaro_json[3d]` (no 3d tasks: point clouds are not simulated),
  * `test_can_import_audio_tsv` (audio tasks are not simulated), `test_import_annotations_after_deleting_related_cloud_storage`
- * (cloud storage is not simulated), `test_can_import_annotations_after_previous_unclear_import` and
- * `test_check_import_cache_after_previous_interrupted_upload` (skipped in CVAT itself, "Fails
- * sometimes"; they time real seconds with `sleep` and read the server's temporary folder in its
- * container), the wrong-file-structure cases of formats the simulator does not read (LabelMe, MOT,
+ * (cloud storage is not simulated), `test_check_import_cache_after_previous_interrupted_upload`
+ * (skipped in CVAT itself, "Fails sometimes"; it counts the files left in the server's temporary
+ * folder in its container, which no API shows), the wrong-file-structure cases of formats the simulator does not read (LabelMe, MOT,
  * MOTS, Segmentation mask, WiderFace, VGGFace2, Market-1501, Kitti Raw, Sly Point Cloud, KITTI, LFW,
  * Cityscapes, Open Images, Datumaro 3D, Ultralytics YOLO OBB, Pose and Segmentation: "Unknown input
  * format" here), its PASCAL VOC 1.1 case (an expected failure in CVAT), its COCO 1.0 and COCO Keypoints
@@ -633,6 +634,93 @@ describe('TestImportTaskAnnotations (test_tasks.py)', () => {
       comparable(original, { ignoreSpecIds: false }),
     );
   });
+
+  /** A task with shapes (`tasks_with_shapes[0]`), its annotations exported as CVAT for images 1.1. */
+  async function taskWithShapes() {
+    const seeded = await h.seed({
+      ...TEAM,
+      tasks: [
+        {
+          name: 'shapes',
+          owner: 'alice',
+          size: 4,
+          labels: [{ name: 'car' }],
+          annotations: {
+            shapes: [
+              { label: 'car', frame: 0, points: [1, 2, 10, 20] },
+              { label: 'car', frame: 2, points: [3, 4, 30, 40] },
+            ],
+          },
+        },
+      ],
+    });
+    return seeded.tasks.shapes?.id as number;
+  }
+
+  /** `_check_annotations`: the task's annotations read, with shapes. */
+  async function checkAnnotations(taskId: number) {
+    const res = await h.get(`/api/tasks/${taskId}/annotations`, { as: ADMIN });
+    expect(res.status).toBe(200);
+    expect(res.body.shapes.length).toBeGreaterThan(0);
+  }
+
+  /** `_delete_annotations`. */
+  async function deleteAnnotations(taskId: number) {
+    expect((await h.del(`/api/tasks/${taskId}/annotations`, { as: ADMIN })).status).toBe(204);
+  }
+
+  it.each([true, false])(
+    'test_can_import_annotations_after_previous_unclear_import [successful_upload=%s]',
+    async (successfulUpload) => {
+      const taskId = await taskWithShapes();
+      await checkAnnotations(taskId);
+      const file = await exportAnnotations(taskId, 'CVAT for images 1.1');
+      await deleteAnnotations(taskId);
+      const path = `/api/tasks/${taskId}/annotations/`;
+      const params = 'format=CVAT%201.1&filename=annotations.zip';
+      if (successfulUpload) {
+        expect('annotations' in (await importAnnotations(taskId, 'CVAT 1.1', file))).toBe(true);
+        await deleteAnnotations(taskId);
+        // `uploader.upload_file`: the whole upload, its request left to run unwatched.
+        // (`filename` in its query is the upload's own at the finish, as tusUpload sends it.)
+        const finished = await tusUpload(h, path, 'format=CVAT%201.1', file, ADMIN);
+        expect(finished.status).toBe(202);
+        expect(((await finished.json()) as { rq_id: string }).rq_id).toBeTruthy();
+      } else {
+        // `_tus_start_upload` and `_upload_file_data_with_tus`: the file sent, never finished.
+        expect((await h.send('POST', `${path}?${params}`, ADMIN, { 'Upload-Start': 'true' })).status).toBe(
+          202,
+        );
+        const created = await h.send('POST', `${path}?${params}`, ADMIN, {
+          'Tus-Resumable': '1.0.0',
+          'Upload-Length': String(file.length),
+          'Upload-Metadata': `filename ${Buffer.from('annotations.zip').toString('base64')}`,
+        });
+        expect(created.status).toBe(201);
+        const location = new URL(created.headers.get('location') as string);
+        const sent = await h.send(
+          'PATCH',
+          `${location.pathname}?${params}`,
+          ADMIN,
+          {
+            'Tus-Resumable': '1.0.0',
+            'Upload-Offset': '0',
+            'Content-Type': 'application/offset+octet-stream',
+          },
+          file,
+        );
+        expect(sent.status).toBe(204);
+      }
+      // sleep(required_time)
+      await h.advance(successfulUpload ? '10s' : '60s');
+      if (successfulUpload) {
+        await checkAnnotations(taskId);
+        await deleteAnnotations(taskId);
+      }
+      expect('annotations' in (await importAnnotations(taskId, 'CVAT 1.1', file))).toBe(true);
+      await checkAnnotations(taskId);
+    },
+  );
 
   /**
    * CVAT's parametrization, for the importers the simulator has (`true`: "Dataset must contain a file:").
