@@ -515,7 +515,7 @@ describe('COCO 1.0 and COCO Keypoints 1.0', () => {
     );
     expect(out.shapes).toHaveLength(4);
     expect(refusal(() => read('COCO 1.0', zip('a.zip', { 'x.txt': '' })))).toBe(
-      'cvat.apps.dataset_manager.bindings.CvatDatasetNotFoundError: Check [format docs](https://docs.cvat.ai/docs//manual/advanced/formats/format-coco). Dataset must contain a file: "annotations/instances_*.json"',
+      "cvat.apps.dataset_manager.bindings.CvatImportError: Failed to find dataset at '/home/django/data/tmp/import'",
     );
     const bus = {
       ...instances,

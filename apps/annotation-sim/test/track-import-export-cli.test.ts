@@ -22,10 +22,7 @@
  * folder in its container, which no API shows), the wrong-file-structure cases of formats the simulator does not read (LabelMe, MOT,
  * MOTS, Segmentation mask, WiderFace, VGGFace2, Market-1501, Kitti Raw, Sly Point Cloud, KITTI, LFW,
  * Cityscapes, Open Images, Datumaro 3D, Ultralytics YOLO OBB, Pose and Segmentation: "Unknown input
- * format" here), its PASCAL VOC 1.1 case (an expected failure in CVAT), its COCO 1.0 and COCO Keypoints
- * 1.0 cases (CVAT's test expects Datumaro's "Failed to find dataset"; the simulator answers the
- * `detect_dataset` refusal "Dataset must contain a file: …" that CVAT's code path shows for the COCO
- * detector, and which of the two the Datumaro CVAT 2.73 pins gives was not settled).
+ * format" here) and its PASCAL VOC 1.1 case (an expected failure in CVAT).
  */
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -722,12 +719,10 @@ describe('TestImportTaskAnnotations (test_tasks.py)', () => {
     },
   );
 
-  /**
-   * CVAT's parametrization, for the importers the simulator has (`true`: "Dataset must contain a file:").
-   * Its COCO 1.0 and COCO Keypoints 1.0 cases (`None`: "Failed to find dataset") are left out: see the
-   * file's header.
-   */
+  /** CVAT's parametrization, for the importers the simulator has. */
   const wrongStructure: [string, boolean | null][] = [
+    ['COCO 1.0', null],
+    ['COCO Keypoints 1.0', null],
     ['CVAT 1.1', true],
     ['YOLO 1.1', true],
     ['Datumaro 1.0', true],

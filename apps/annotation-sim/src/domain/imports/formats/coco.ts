@@ -12,7 +12,7 @@ import { PyDict } from '../../python-json';
 import { type DmAnnotation, type DmDataset, type DmItem, importDmAnnotations } from './dm';
 import { extOf, ImportInstance, stripExt } from './instance';
 import { attributeMap, get, type Json, list, missingField, num, parseJson } from './json';
-import { depthOf, extract, isZip, missingFile } from './source-file';
+import { datasetNotFoundAt, depthOf, extract, isZip } from './source-file';
 import { type AnnotationImporter, ImportError, type ImportFile, type ImportTarget } from './types';
 
 /** pycocotools' `rleFrString`: compressed counts back to run lengths. */
@@ -162,7 +162,7 @@ function readCoco(task: Task, file: ImportFile, target: ImportTarget) {
     const files = extract(file);
     const pattern = new RegExp(`(^|/)annotations/${task.prefix}_[^/]*\\.json$`);
     const found = files.paths.filter((p) => pattern.test(p) && depthOf(p) <= 5);
-    if (found.length === 0) throw missingFile('coco', `annotations/${task.prefix}_*.json`);
+    if (found.length === 0) throw datasetNotFoundAt();
     for (const p of found) ds.items.push(...fileItems(parseJson(files.text(p), p), task, ds.labels));
   }
   importDmAnnotations(ds, inst);

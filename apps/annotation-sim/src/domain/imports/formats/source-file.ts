@@ -65,3 +65,20 @@ function datasetNotFound(formatName: string, message: string): ImportError {
 /** Datumaro's unmet requirement of a file of `pattern`. */
 export const missingFile = (formatName: string, pattern: string) =>
   datasetNotFound(formatName, `dataset must contain a file matching pattern "${pattern}"`);
+
+/**
+ * Where CVAT's worker extracts an upload (a `TemporaryDirectory` under its data root): the path Datumaro's
+ * "not found" names. The simulator's stand-in, as the real one is random.
+ */
+export const IMPORT_DIR = '/home/django/data/tmp/import';
+
+/**
+ * An archive in which Datumaro's reader (not the detector: COCO's single-task readers skip detection)
+ * finds no dataset: `DatasetNotFoundError` as `import_*_annotations` re-raises it, a `CvatImportError`
+ * (CVAT's `test_check_import_error_on_wrong_file_structure` expects "Failed to find dataset" for COCO).
+ */
+export const datasetNotFoundAt = () =>
+  new ImportError(
+    'cvat.apps.dataset_manager.bindings.CvatImportError',
+    `Failed to find dataset at '${IMPORT_DIR}'`,
+  );
