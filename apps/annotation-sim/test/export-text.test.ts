@@ -1,12 +1,15 @@
 /**
- * How exports write numbers and XML attributes. `quoteAttr` is `xml.sax.saxutils.quoteattr`. `pyFixed` is Python's `"%.Nf"`: correctly rounded, an exact binary tie to even. It skips the exact
+ * How exports write numbers, XML attributes and COCO's instances. `quoteAttr` is `xml.sax.saxutils.quoteattr`. `pyFixed` is Python's `"%.Nf"`: correctly rounded, an exact binary tie to even. It skips the exact
  * expansion when the scaled value's fraction is not one half; checked here against that expansion for
  * every value, ties made on purpose among them.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { attributeConverter, INSTANCES, instanceJson } from '../src/domain/exports/coco';
 import { quoteAttr } from '../src/domain/exports/cvat-meta';
-import { pyFixed } from '../src/domain/exports/py-format';
+import type { FrameShape } from '../src/domain/exports/frame-shapes';
+import { compactJson, pyFixed } from '../src/domain/exports/py-format';
+import type { LabelRec } from '../src/domain/model';
 
 /** The oracle: the exact decimal expansion of `v`, rounded half to even at `digits` by hand. */
 function exactFixed(v: number, digits: number): string {
@@ -52,5 +55,86 @@ describe('quoteAttr', () => {
     expect(quoteAttr('say "hi"')).toBe(`'say "hi"'`);
     expect(quoteAttr(`it's "x"`)).toBe(`"it's &quot;x&quot;"`);
     expect(quoteAttr("it's")).toBe(`"it's"`);
+  });
+});
+
+describe('instanceJson', () => {
+  it('writes a COCO instance as compactJson writes it, for boxes, polygons, masks and groups', () => {
+    const labels: LabelRec[] = [1, 2].map((id) => ({
+      id,
+      name: `l${id}`,
+      color: '#000000',
+      type: 'any',
+      project_id: null,
+      task_id: 1,
+      parent_id: null,
+      svg: null,
+      attributes: [
+        {
+          id: id * 10,
+          name: 'n',
+          mutable: false,
+          input_type: 'number',
+          default_value: '1',
+          values: '0\n9\n1',
+        },
+        {
+          id: id * 10 + 1,
+          name: 'c',
+          mutable: true,
+          input_type: 'checkbox',
+          default_value: 'false',
+          values: 'false',
+        },
+      ],
+    }));
+    const attrsOf = attributeConverter(labels);
+    const coord = fc.double({ min: 0, max: 60, noNaN: true });
+    const shape = fc.record({
+      type: fc.constantFrom('rectangle', 'polygon', 'mask', 'ellipse', 'points'),
+      label_id: fc.constantFrom(1, 2),
+      group: fc.constantFrom(0, 0, 1, 2),
+      occluded: fc.boolean(),
+      rotation: fc.constantFrom(0, 0, 12.5),
+      points: fc.array(coord, { minLength: 6, maxLength: 8 }),
+      value: fc.constantFrom('3', '2.5', 'true'),
+    });
+    fc.assert(
+      fc.property(fc.array(shape, { maxLength: 6 }), (specs) => {
+        const shapes: FrameShape[] = specs.map((x) => {
+          const [a = 0, b = 0, c = 0, d = 0] = x.points;
+          const points =
+            x.type === 'rectangle' || x.type === 'ellipse'
+              ? [Math.min(a, c), Math.min(b, d), Math.max(a, c) + 1, Math.max(b, d) + 1]
+              : x.type === 'mask'
+                ? [0, 3, 2, 4, 5, 1, 5, 8, 9, 12]
+                : x.points;
+          return {
+            type: x.type,
+            frame: 0,
+            label_id: x.label_id,
+            group: x.group,
+            source: 'manual',
+            occluded: x.occluded,
+            outside: false,
+            z_order: 0,
+            rotation: x.rotation,
+            points,
+            attributes: [{ spec_id: x.label_id * 10, value: x.value === 'true' ? '1' : x.value }],
+            elements: [],
+          };
+        });
+        for (const [i, a] of INSTANCES.annotate(
+          shapes,
+          { name: 'f.jpg', width: 64, height: 48 },
+          attrsOf,
+        ).entries()) {
+          a.id = i + 1;
+          a.image_id = 7;
+          expect(instanceJson(a)).toBe(compactJson(a));
+        }
+      }),
+      { seed: 11, numRuns: 300 },
+    );
   });
 });

@@ -12,6 +12,7 @@
  */
 
 import type { FrameRec, LabelRec } from '../model';
+import { type PyFloat, pythonFloatRepr } from '../python-json';
 import { type FrameShape, objectsByFrame } from './frame-shapes';
 import {
   type Bitmap,
@@ -193,6 +194,8 @@ export interface CocoTask {
   categories(labels: readonly LabelRec[]): unknown[];
   /** A frame's annotations in order, `category_id` still a label id, without ids. */
   annotate(shapes: readonly FrameShape[], size: FrameRec, attrsOf: AttrConvert): Record<string, unknown>[];
+  /** One annotation's JSON, ids set (`compactJson` of it when the task has no writer of its own). */
+  json?(a: Record<string, unknown>): string;
 }
 
 /** One subset's `images`, then its `annotations`, each a pass over its frames (nothing kept between). */
@@ -242,7 +245,7 @@ function* subsetJson(
         a.id = ++annId;
         a.image_id = imageId;
         a.category_id = categoryOf.get(a.category_id as number) ?? 0;
-        written.push(dumps(a));
+        written.push(task.json ? task.json(a) : dumps(a));
       }
       if (written.length > 0) yield `${annId > written.length ? ',' : ''}${written.join(',')}`;
     }
@@ -276,7 +279,26 @@ export const INSTANCES: CocoTask = {
     }));
   },
   annotate: (shapes, size, attrsOf) => frameInstances(shapes, size, attrsOf).map((i) => i.annotation),
+  json: instanceJson,
 };
+
+/**
+ * `compactJson` of an instance as {@link cocoAnnotation} makes it, written field by field: the same text
+ * without walking each object (what a COCO export of many boxes spends most on; a test holds the two equal).
+ */
+export function instanceJson(a: Record<string, unknown>): string {
+  const seg = a.segmentation;
+  const segJson = Array.isArray(seg) && seg.length === 0 ? '[]' : dumps(seg);
+  const [x, y, w, h] = a.bbox as PyFloat[];
+  const bbox = `${repr(x?.value)},${repr(y?.value)},${repr(w?.value)},${repr(h?.value)}`;
+  return (
+    `{"id":${a.id},"image_id":${a.image_id},"category_id":${a.category_id},"segmentation":${segJson},` +
+    `"area":${repr((a.area as PyFloat).value)},"bbox":[${bbox}],"iscrowd":${a.iscrowd},` +
+    `"attributes":${dumps(a.attributes)}}`
+  );
+}
+
+const repr = (v: number | undefined) => pythonFloatRepr(v as number);
 
 /**
  * The files of a COCO task (`instances`, `person_keypoints`) of an export, one a subset in the order
