@@ -262,6 +262,11 @@ const PREVIEW_NOT_FOUND = /^(Task|Project) image preview not found$/;
 /** A task's annotations without data: Django's `HttpResponseBadRequest` (FIDELITY.md, Annotations). */
 const TASK_ANNOTATIONS = /^\/api\/tasks\/[^/]+\/annotations\/?$/;
 const NO_DATA_ANNOTATIONS = 'Exporting annotations from a task without data is not allowed';
+/**
+ * CVAT 2.73's `HttpResponseGone` pages of the retired export and import-status flows (FIDELITY.md,
+ * Annotations and Imports: `get_410_response_for_export_api`, `get_410_response_when_checking_process_status`).
+ */
+const GONE_PAGE = /^This endpoint (is no longer supported|no longer supports checking the status of the)/;
 
 /** The path the server routes (dot segments resolved as the URL parser does), without `/_ns/<name>`. */
 export function apiPath(req: FuzzRequest): string {
@@ -329,6 +334,7 @@ export function cvatEnvelope(req: FuzzRequest, res: FuzzResponse): string[] {
     if (res.status === 404 && PREVIEW_ROUTES.test(path) && PREVIEW_NOT_FOUND.test(res.text)) return problems;
     if (res.status === 400 && TASK_ANNOTATIONS.test(path) && res.text === NO_DATA_ANNOTATIONS)
       return problems;
+    if (res.status === 410 && GONE_PAGE.test(res.text)) return problems;
     return [...problems, `text/html ${res.status} outside the Django pages FIDELITY.md lists`];
   }
   if (type === '' && res.text === '') {
