@@ -70,7 +70,7 @@ export const missingFile = (formatName: string, pattern: string) =>
  * Where CVAT's worker extracts an upload (a `TemporaryDirectory` under its data root): the path Datumaro's
  * "not found" names. The simulator's stand-in, as the real one is random.
  */
-export const IMPORT_DIR = '/home/django/data/tmp/import';
+const IMPORT_DIR = '/home/django/data/tmp/import';
 
 /**
  * An archive in which Datumaro's reader (not the detector: COCO's single-task readers skip detection)
