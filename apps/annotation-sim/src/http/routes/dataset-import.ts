@@ -91,7 +91,8 @@ function finishUpload(r: ApiRequest, project: ProjectRec): Response {
         task_id: null,
         job_id: null,
         org_id: project.organization_id,
-        format,
+        // The operation's format is the request id's, and an `ImportRequestId` is rendered without one.
+        format: null,
         lightweight: null,
       },
       owner: { id: user.id, username: user.username, email: user.email },
