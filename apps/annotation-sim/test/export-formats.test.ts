@@ -8,6 +8,7 @@ import { inflateSync } from 'node:zlib';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { zipArchive } from '../src/domain/exports/zip';
+import { FORMAT_LABELS } from './support/format-labels';
 import { createHarness, type Harness, TEAM } from './support/harness';
 
 let h: Harness;
@@ -44,45 +45,7 @@ async function world(size = 10) {
         org: 'acme',
         size,
         segment_size: 5,
-        labels: [
-          {
-            name: 'car',
-            color: '#ff0000',
-            attributes: [
-              {
-                name: 'model',
-                input_type: 'select',
-                mutable: false,
-                values: ['mazda', 'volvo'],
-                default_value: 'mazda',
-              },
-              {
-                name: 'parked',
-                input_type: 'checkbox',
-                mutable: true,
-                values: ['false'],
-                default_value: 'false',
-              },
-              {
-                name: 'speed',
-                input_type: 'number',
-                mutable: true,
-                values: ['0', '100', '1'],
-                default_value: '5',
-              },
-            ],
-          },
-          { name: 'person', color: '#00ff00' },
-          {
-            name: 's1',
-            type: 'skeleton',
-            color: '#0000ff',
-            sublabels: [
-              { name: '1', type: 'points' },
-              { name: '2', type: 'points' },
-            ],
-          },
-        ],
+        labels: FORMAT_LABELS,
       },
     ],
   });

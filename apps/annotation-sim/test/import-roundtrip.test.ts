@@ -11,6 +11,7 @@ import { exportFrame, exportSource } from '../src/domain/exports/source';
 import { importerFor } from '../src/domain/imports/formats/index';
 import type { ImportedAnnotations, ImportTarget } from '../src/domain/imports/formats/types';
 import { labelsOfOwner } from '../src/domain/label-read';
+import { FORMAT_LABELS } from './support/format-labels';
 import { createHarness, type Harness, TEAM } from './support/harness';
 
 const RUNS = 15;
@@ -42,45 +43,7 @@ beforeAll(async () => {
         org: 'acme',
         size: SIZE,
         segment_size: SIZE,
-        labels: [
-          {
-            name: 'car',
-            color: '#ff0000',
-            attributes: [
-              {
-                name: 'model',
-                input_type: 'select',
-                mutable: false,
-                values: ['mazda', 'volvo'],
-                default_value: 'mazda',
-              },
-              {
-                name: 'parked',
-                input_type: 'checkbox',
-                mutable: true,
-                values: ['false'],
-                default_value: 'false',
-              },
-              {
-                name: 'speed',
-                input_type: 'number',
-                mutable: true,
-                values: ['0', '100', '1'],
-                default_value: '5',
-              },
-            ],
-          },
-          { name: 'person', color: '#00ff00' },
-          {
-            name: 's1',
-            type: 'skeleton',
-            color: '#0000ff',
-            sublabels: [
-              { name: '1', type: 'points' },
-              { name: '2', type: 'points' },
-            ],
-          },
-        ],
+        labels: FORMAT_LABELS,
       },
     ],
   });
